@@ -1,0 +1,238 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+# x86-64 perlasm support for smgost's kernels (CRYPTOGAMS style): a kernel
+# script builds AT&T-syntax text with registers held in perl variables and
+# hands it to this module, which adds the ELF boilerplate (symbol
+# visibility, CET/IBT landing pads, the GNU property and non-executable
+# stack notes, CFI for stack frames) and, for assemblers that predate them,
+# rewrites GFNI / VAES / VPCLMULQDQ register forms into .byte sequences.
+#
+# Usage from asm/NAME-x86_64.pl:
+#   use FindBin qw($Bin); use lib "$Bin/../util/perlasm"; use x86_64;
+#   x86_64::setup(@ARGV);            # flavour "elf" [+ "bytes"] [+ output]
+#   $code .= function_begin("name"); ... $code .= function_end("name");
+#   x86_64::finish($code);
+#
+# Instruction encoding as .byte is chosen by the argument "bytes" or by
+# SMG_PERLASM_BYTES=1 in the environment (Configure passes it when the
+# assembler cannot assemble vgf2p8affineqb); by default the mnemonics are
+# left to the assembler (binutils >= 2.30 knows them).
+package x86_64;
+
+use strict;
+use warnings;
+use Exporter qw(import);
+
+our @EXPORT = qw(function_begin function_end local_function_begin
+                 local_function_end frame_push frame_pop
+                 frame_align_begin frame_align_end rodata_begin text_begin);
+
+my $flavour;
+my $output;
+my $encode_bytes = 0;
+
+sub setup {
+    my @args = @_;
+    for my $a (@args) {
+        if ($a eq 'elf') {
+            $flavour = $a;
+        } elsif ($a eq 'bytes') {
+            $encode_bytes = 1;
+        } elsif ($a =~ /\.[sS]$/) {
+            $output = $a;
+        } else {
+            die "x86_64.pm: unsupported argument '$a' (only the elf flavour "
+                . "is implemented)\n";
+        }
+    }
+    die "x86_64.pm: flavour argument 'elf' is required\n" unless $flavour;
+    $encode_bytes = 1 if ($ENV{SMG_PERLASM_BYTES} // '') eq '1';
+}
+
+sub encodes_bytes { return $encode_bytes; }
+
+# Exported symbols stay inside the provider module: .hidden keeps them out
+# of the .so's dynamic symbol table.  endbr64 makes every indirect-call
+# target a valid IBT landing pad (the kernels are reached through tables).
+sub function_begin {
+    my ($name) = @_;
+    return <<"EOT";
+.globl	$name
+.hidden	$name
+.type	$name,\@function
+.p2align	5
+$name:
+.cfi_startproc
+	endbr64
+EOT
+}
+
+sub function_end {
+    my ($name) = @_;
+    return <<"EOT";
+.cfi_endproc
+.size	$name,.-$name
+EOT
+}
+
+# Helpers called only from within the file (never through a pointer).
+sub local_function_begin {
+    my ($name) = @_;
+    return <<"EOT";
+.type	$name,\@function
+.p2align	5
+$name:
+.cfi_startproc
+EOT
+}
+
+sub local_function_end { return function_end(@_); }
+
+# Saving a callee-saved register: push with the matching unwind info.
+sub frame_push {
+    my ($reg) = @_;
+    return "\tpush\t$reg\n.cfi_adjust_cfa_offset\t8\n.cfi_rel_offset\t$reg,0\n";
+}
+
+sub frame_pop {
+    my ($reg) = @_;
+    return "\tpop\t$reg\n.cfi_adjust_cfa_offset\t-8\n.cfi_restore\t$reg\n";
+}
+
+# An over-aligned scratch area of $bytes at (%rsp), with %rbp as the frame
+# pointer so that the unwinder does not depend on the alignment done.
+sub frame_align_begin {
+    my ($bytes, $align) = @_;
+    return <<"EOT";
+	push	%rbp
+.cfi_adjust_cfa_offset	8
+.cfi_offset	%rbp,-16
+	mov	%rsp,%rbp
+.cfi_def_cfa_register	%rbp
+	sub	\$$bytes,%rsp
+	and	\$-$align,%rsp
+EOT
+}
+
+sub frame_align_end {
+    return <<"EOT";
+	mov	%rbp,%rsp
+	pop	%rbp
+.cfi_def_cfa	%rsp,8
+.cfi_restore	%rbp
+EOT
+}
+
+sub rodata_begin { return ".section\t.rodata\n"; }
+sub text_begin   { return ".text\n"; }
+
+# ---------------------------------------------------------------------------
+# Encoder for the register forms of the instructions newer than the oldest
+# assembler we support.  Opcode facts: Intel SDM vol. 2 (GF2P8AFFINEQB,
+# GF2P8AFFINEINVQB, GF2P8MULB, AESENC*, AESDEC*, PCLMULQDQ).
+my %insn = (
+    # name               map  W  opcode  has-imm8
+    vgf2p8affineqb    => [3, 1, 0xce, 1],
+    vgf2p8affineinvqb => [3, 1, 0xcf, 1],
+    vgf2p8mulb        => [2, 0, 0xcf, 0],
+    vaesenc           => [2, 0, 0xdc, 0],
+    vaesenclast       => [2, 0, 0xdd, 0],
+    vaesdec           => [2, 0, 0xde, 0],
+    vaesdeclast       => [2, 0, 0xdf, 0],
+    vpclmulqdq        => [3, 0, 0x44, 1],
+);
+
+sub parse_vreg {
+    my ($r) = @_;
+    $r =~ /^%([xyz])mm(\d+)$/ or return;
+    return ({ x => 0, y => 1, z => 2 }->{$1}, 0 + $2);
+}
+
+sub parse_imm {
+    my ($s) = @_;
+    $s =~ /^\$(0x[0-9a-fA-F]+|\d+)$/ or die "x86_64.pm: bad immediate '$s'\n";
+    my $v = $1 =~ /^0x/ ? hex($1) : $1;
+    die "x86_64.pm: immediate '$s' exceeds a byte\n" if $v > 255;
+    return $v;
+}
+
+# Every form here takes pp = 66.  VEX when gas would choose it (no mask, no
+# register above 15), EVEX otherwise, so the bytes match what gas emits.
+sub encode {
+    my ($mn, $ops) = @_;
+    my ($map, $w, $opc, $has_imm) = @{ $insn{$mn} };
+    my @o = map { s/^\s+|\s+$//gr } split /,/, $ops;
+    my $imm;
+    $imm = parse_imm(shift @o) if $has_imm;
+    die "x86_64.pm: $mn takes three register operands here: '$ops'\n"
+        unless @o == 3;
+    my ($rm_s, $v_s, $dst_s) = @o;
+    my ($kreg, $zero) = (0, 0);
+    if ($dst_s =~ s/\{%k([1-7])\}//) { $kreg = $1; }
+    if ($dst_s =~ s/\{z\}//) { $zero = 1; }
+    my ($lr, $rm) = parse_vreg($rm_s);
+    my ($lv, $vv) = parse_vreg($v_s);
+    my ($ld, $rg) = parse_vreg($dst_s);
+    die "x86_64.pm: only register forms of $mn are encoded: '$ops'\n"
+        unless defined $rm && defined $vv && defined $rg;
+    die "x86_64.pm: mixed vector widths in $mn '$ops'\n"
+        unless $lr == $lv && $lv == $ld;
+    my @b;
+    if ($ld < 2 && !$kreg && !$zero && $rm < 16 && $vv < 16 && $rg < 16) {
+        push @b, 0xc4,
+            ((~$rg >> 3) & 1) << 7 | 1 << 6 | ((~$rm >> 3) & 1) << 5 | $map,
+            $w << 7 | ((~$vv) & 15) << 3 | $ld << 2 | 1;
+    } else {
+        push @b, 0x62,
+            ((~$rg >> 3) & 1) << 7 | ((~$rm >> 4) & 1) << 6
+                | ((~$rm >> 3) & 1) << 5 | ((~$rg >> 4) & 1) << 4 | $map,
+            $w << 7 | ((~$vv) & 15) << 3 | 1 << 2 | 1,
+            $zero << 7 | $ld << 5 | ((~$vv >> 4) & 1) << 3 | $kreg;
+    }
+    push @b, $opc, 0xc0 | ($rg & 7) << 3 | ($rm & 7);
+    push @b, $imm if $has_imm;
+    return ".byte\t" . join(',', map { sprintf '0x%02x', $_ } @b);
+}
+
+sub translate_line {
+    my ($line) = @_;
+    return $line unless $encode_bytes;
+    if ($line =~ /^(\s*)([a-z0-9]+)\s+(.*?)\s*(#.*)?$/ && exists $insn{$2}) {
+        my ($lead, $mn, $ops) = ($1, $2, $3);
+        return "$lead" . encode($mn, $ops) . "\t# $mn\t$ops";
+    }
+    return $line;
+}
+
+# The GNU property note marks the object as IBT and SHSTK compatible
+# (GNU_PROPERTY_X86_FEATURE_1_AND = 0xc0000002, bits IBT|SHSTK = 3); without
+# it the linker would drop CET from the whole module.
+my $footer = <<'EOT';
+.section	.note.GNU-stack,"",@progbits
+.section	.note.gnu.property,"a"
+.p2align	3
+.long	4
+.long	16
+.long	5
+.asciz	"GNU"
+.long	0xc0000002
+.long	4
+.long	3
+.long	0
+EOT
+
+sub finish {
+    my ($code) = @_;
+    my $text = join("\n", map { translate_line($_) } split /\n/, $code);
+    my $fh = \*STDOUT;
+    if (defined $output) {
+        open($fh, '>', $output) or die "x86_64.pm: cannot write $output: $!\n";
+    }
+    print $fh "# Generated by a perlasm script: do not edit.\n";
+    print $fh ".text\n", $text, "\n", $footer;
+    if (defined $output) {
+        close($fh) or die "x86_64.pm: cannot write $output: $!\n";
+    }
+}
+
+1;
