@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What the provider entry (smgost_prov.c) needs from the algorithm files:
+ * their dispatch tables and the load-time self-test.
+ */
+#ifndef SMGOST_PROV_H
+#define SMGOST_PROV_H
+
+#include <openssl/core_dispatch.h>
+
+#define SMG_PROPS "provider=smgost"
+
+/* providers/sm4_ciphers.c */
+extern const OSSL_DISPATCH smg_sm4_ecb_functions[];
+extern const OSSL_DISPATCH smg_sm4_cbc_functions[];
+extern const OSSL_DISPATCH smg_sm4_ofb_functions[];
+extern const OSSL_DISPATCH smg_sm4_cfb_functions[];
+extern const OSSL_DISPATCH smg_sm4_ctr_functions[];
+/* providers/sm3_digest.c */
+extern const OSSL_DISPATCH smg_sm3_functions[];
+
+/* providers/selftest.c: known answers of every algorithm; 1 if all pass,
+ * else 0 with the name of the first failure in *what. */
+int smg_self_test(const char **what);
+
+#endif

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * SM4 cipher algorithms (ECB, CBC, OFB, CFB, CTR): the SM4 family hooks for
+ * the shared mode layer and one dispatch table per mode, with the names,
+ * OIDs and behaviour of OpenSSL's default provider.
+ */
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+#include "modes.h"
+#include "prov.h"
+#include "sm4.h"
+
+_Static_assert(sizeof(SM4_KEY) <= SMG_KS_MAX, "SM4 schedule too large");
+
+static int sm4_family_set_key(SMG_CIPHER_CTX *ctx, const unsigned char *key)
+{
+    sm4_set_key(key, (SM4_KEY *)ctx->ks_enc, (SM4_KEY *)ctx->ks_dec);
+    ctx->kernel = sm4_kernel();
+    return 1;
+}
+
+static const OSSL_PARAM sm4_gettable_ctx_params[] = {
+    SMG_CIPHER_GENERIC_GETTABLE_CTX,
+    OSSL_PARAM_END
+};
+
+static const OSSL_PARAM sm4_settable_ctx_params[] = {
+    SMG_CIPHER_GENERIC_SETTABLE_CTX,
+    OSSL_PARAM_END
+};
+
+static const SMG_CIPHER_FAMILY sm4_family = {
+    .block_size = SM4_BLOCK_SIZE,
+    .key_len = SM4_KEY_SIZE,
+    .ctx_size = sizeof(SMG_CIPHER_CTX),
+    .restart_counter_on_reinit = 0,
+    .set_key = sm4_family_set_key,
+    .gettable_ctx_params = sm4_gettable_ctx_params,
+    .settable_ctx_params = sm4_settable_ctx_params,
+};
+
+static const SMG_CIPHER_ALG sm4_ecb = { &sm4_family, SMG_MODE_ECB, 0, 16, NULL };
+static const SMG_CIPHER_ALG sm4_cbc = { &sm4_family, SMG_MODE_CBC, 16, 16, NULL };
+static const SMG_CIPHER_ALG sm4_ofb = { &sm4_family, SMG_MODE_OFB, 16, 1, NULL };
+static const SMG_CIPHER_ALG sm4_cfb = { &sm4_family, SMG_MODE_CFB, 16, 1, NULL };
+static const SMG_CIPHER_ALG sm4_ctr = { &sm4_family, SMG_MODE_CTR, 16, 1, NULL };
+
+SMG_CIPHER_DISPATCH(smg_sm4_ecb, sm4_ecb);
+SMG_CIPHER_DISPATCH(smg_sm4_cbc, sm4_cbc);
+SMG_CIPHER_DISPATCH(smg_sm4_ofb, sm4_ofb);
+SMG_CIPHER_DISPATCH(smg_sm4_cfb, sm4_cfb);
+SMG_CIPHER_DISPATCH(smg_sm4_ctr, sm4_ctr);

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The provider entry point: OSSL_provider_init, the algorithm tables handed
+ * to the core per operation (every algorithm with the property
+ * "provider=smgost"), the provider parameters (with the kernels chosen on
+ * this CPU), our reason strings, and the self-test that gates loading.
+ */
+#include <stdio.h>
+#include <openssl/core_dispatch.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/params.h>
+#include "cpu.h"
+#include "err.h"
+#include "gost89.h"
+#include "prov.h"
+#include "provctx.h"
+#include "sm3.h"
+#include "sm4.h"
+
+#define SMGOST_NAME "smgost: SM4, SM3 and GOST 28147-89 provider"
+#define SMGOST_VERSION "0.1.0"
+
+static const OSSL_ALGORITHM smg_ciphers[] = {
+    { "SM4-ECB:1.2.156.10197.1.104.1", SMG_PROPS, smg_sm4_ecb_functions,
+      "SM4 in ECB mode" },
+    { "SM4-CBC:SM4:1.2.156.10197.1.104.2", SMG_PROPS, smg_sm4_cbc_functions,
+      "SM4 in CBC mode" },
+    { "SM4-OFB:SM4-OFB128:1.2.156.10197.1.104.3", SMG_PROPS,
+      smg_sm4_ofb_functions, "SM4 in OFB mode" },
+    { "SM4-CFB:SM4-CFB128:1.2.156.10197.1.104.4", SMG_PROPS,
+      smg_sm4_cfb_functions, "SM4 in CFB-128 mode" },
+    { "SM4-CTR:1.2.156.10197.1.104.7", SMG_PROPS, smg_sm4_ctr_functions,
+      "SM4 in CTR mode" },
+    { NULL, NULL, NULL, NULL }
+};
+
+static const OSSL_ALGORITHM smg_digests[] = {
+    { "SM3:1.2.156.10197.1.401", SMG_PROPS, smg_sm3_functions,
+      "SM3 (GB/T 32905-2016)" },
+    { NULL, NULL, NULL, NULL }
+};
+
+static const OSSL_ALGORITHM *smg_query(void *provctx, int operation_id,
+                                       int *no_cache)
+{
+    (void)provctx;
+    *no_cache = 0;
+    switch (operation_id) {
+    case OSSL_OP_CIPHER:
+        return smg_ciphers;
+    case OSSL_OP_DIGEST:
+        return smg_digests;
+    }
+    return NULL;
+}
+
+#define SMG_PARAM_KERNELS "kernels"
+#define SMG_PARAM_CPU "cpu"
+
+static const OSSL_PARAM smg_param_types[] = {
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_NAME, OSSL_PARAM_UTF8_PTR, NULL, 0),
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_VERSION, OSSL_PARAM_UTF8_PTR, NULL, 0),
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_BUILDINFO, OSSL_PARAM_UTF8_PTR, NULL, 0),
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, NULL, 0),
+    OSSL_PARAM_DEFN(SMG_PARAM_KERNELS, OSSL_PARAM_UTF8_PTR, NULL, 0),
+    OSSL_PARAM_DEFN(SMG_PARAM_CPU, OSSL_PARAM_UTF8_PTR, NULL, 0),
+    OSSL_PARAM_END
+};
+
+static const OSSL_PARAM *smg_gettable_params(void *provctx)
+{
+    (void)provctx;
+    return smg_param_types;
+}
+
+/* "sm4=<kernel> sm3=<kernel> gost=<kernel>", fixed once probed. */
+static char kernels_string[160];
+static char buildinfo_string[512];
+static CRYPTO_ONCE describe_once = CRYPTO_ONCE_STATIC_INIT;
+
+static void describe_kernels(void)
+{
+    snprintf(kernels_string, sizeof(kernels_string), "sm4=%s sm3=%s gost=%s",
+             sm4_kernel()->name, sm3_kernel()->name, gost_kernel()->name);
+    /*
+     * `openssl list -providers -verbose` prints the build info but not our
+     * own params, so the kernels are shown there too.
+     */
+    snprintf(buildinfo_string, sizeof(buildinfo_string),
+             "smgost " SMGOST_VERSION " (kernels: %s; cpu: %s)",
+             kernels_string, smg_cpu_caps_string());
+}
+
+static int smg_get_params(void *provctx, OSSL_PARAM params[])
+{
+    OSSL_PARAM *p;
+
+    (void)provctx;
+    if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME)) != NULL
+        && !OSSL_PARAM_set_utf8_ptr(p, SMGOST_NAME))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_VERSION)) != NULL
+        && !OSSL_PARAM_set_utf8_ptr(p, SMGOST_VERSION))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO)) != NULL
+        && !OSSL_PARAM_set_utf8_ptr(p, buildinfo_string))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS)) != NULL
+        && !OSSL_PARAM_set_int(p, 1))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, SMG_PARAM_KERNELS)) != NULL
+        && !OSSL_PARAM_set_utf8_ptr(p, kernels_string))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, SMG_PARAM_CPU)) != NULL
+        && !OSSL_PARAM_set_utf8_ptr(p, smg_cpu_caps_string()))
+        return 0;
+    return 1;
+}
+
+static const OSSL_ITEM *smg_get_reason_strings(void *provctx)
+{
+    (void)provctx;
+    return smg_reason_strings;
+}
+
+static void smg_teardown(void *provctx)
+{
+    OPENSSL_free(provctx);
+}
+
+static const OSSL_DISPATCH smg_dispatch[] = {
+    { OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))smg_teardown },
+    { OSSL_FUNC_PROVIDER_GETTABLE_PARAMS, (void (*)(void))smg_gettable_params },
+    { OSSL_FUNC_PROVIDER_GET_PARAMS, (void (*)(void))smg_get_params },
+    { OSSL_FUNC_PROVIDER_QUERY_OPERATION, (void (*)(void))smg_query },
+    { OSSL_FUNC_PROVIDER_GET_REASON_STRINGS,
+      (void (*)(void))smg_get_reason_strings },
+    { 0, NULL }
+};
+
+__attribute__((visibility("default")))
+int OSSL_provider_init(const OSSL_CORE_HANDLE *handle,
+                       const OSSL_DISPATCH *in, const OSSL_DISPATCH **out,
+                       void **provctx)
+{
+    SMG_PROV_CTX *ctx;
+    const char *failed;
+
+    smg_err_init(in);
+    if ((ctx = OPENSSL_zalloc(sizeof(*ctx))) == NULL)
+        return 0;
+    ctx->handle = handle;
+    if (!smg_self_test(&failed)) {
+        SMG_RAISE_DATA(ctx, SMG_R_SELF_TEST_FAILED,
+                       "known-answer test failed: %s", failed);
+        OPENSSL_free(ctx);
+        return 0;
+    }
+    if (!CRYPTO_THREAD_run_once(&describe_once, describe_kernels)) {
+        OPENSSL_free(ctx);
+        return 0;
+    }
+    *out = smg_dispatch;
+    *provctx = ctx;
+    return 1;
+}

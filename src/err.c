@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * smgost's reason strings and error raising through the core upcalls
+ * (core_new_error, core_set_error_debug, core_vset_error), as OpenSSL's own
+ * external providers do: an error raised here carries the library code the
+ * core assigned to smgost, so the reason strings below resolve.
+ */
+#include <stdarg.h>
+#include <openssl/core_dispatch.h>
+#include <openssl/err.h>
+#include "err.h"
+#include "provctx.h"
+
+const OSSL_ITEM smg_reason_strings[] = {
+    { SMG_R_INVALID_KEY_LENGTH, "invalid key length" },
+    { SMG_R_INVALID_IV_LENGTH, "invalid iv length" },
+    { SMG_R_NO_KEY_SET, "no key set" },
+    { SMG_R_NOT_INITIALISED, "operation not initialised" },
+    { SMG_R_UPDATE_AFTER_FINAL, "update after final" },
+    { SMG_R_WRONG_FINAL_BLOCK_LENGTH, "wrong final block length" },
+    { SMG_R_BAD_DECRYPT, "bad decrypt" },
+    { SMG_R_OUTPUT_BUFFER_TOO_SMALL, "output buffer too small" },
+    { SMG_R_LENGTH_TOO_LARGE, "length too large" },
+    { SMG_R_FAILED_TO_GET_PARAMETER, "failed to get parameter" },
+    { SMG_R_FAILED_TO_SET_PARAMETER, "failed to set parameter" },
+    { SMG_R_INVALID_PARAMETER_VALUE, "invalid parameter value" },
+    { SMG_R_UNKNOWN_PARAMETER_SET, "unknown parameter set" },
+    { SMG_R_INVALID_ALGORITHM_ID_PARAMS, "invalid algorithm id parameters" },
+    { SMG_R_INVALID_MAC_SIZE, "invalid mac size" },
+    { SMG_R_SELF_TEST_FAILED, "self test failed" },
+    { SMG_R_OUT_OF_MEMORY, "out of memory" },
+    { SMG_R_NOT_A_MULTIPLE_OF_BLOCK, "input not a multiple of the block length" },
+    { SMG_R_INVALID_NUM, "invalid num" },
+    { SMG_R_INVALID_KEY_MESH, "invalid key meshing period" },
+    { SMG_R_ALREADY_FINALISED, "operation already finalised" },
+    { SMG_R_PARTIALLY_OVERLAPPING, "partially overlapping buffers" },
+    { 0, NULL }
+};
+
+static OSSL_FUNC_core_new_error_fn *core_new_error;
+static OSSL_FUNC_core_set_error_debug_fn *core_set_error_debug;
+static OSSL_FUNC_core_vset_error_fn *core_vset_error;
+
+void smg_err_init(const OSSL_DISPATCH *in)
+{
+    for (; in->function_id != 0; in++) {
+        switch (in->function_id) {
+        case OSSL_FUNC_CORE_NEW_ERROR:
+            core_new_error = OSSL_FUNC_core_new_error(in);
+            break;
+        case OSSL_FUNC_CORE_SET_ERROR_DEBUG:
+            core_set_error_debug = OSSL_FUNC_core_set_error_debug(in);
+            break;
+        case OSSL_FUNC_CORE_VSET_ERROR:
+            core_vset_error = OSSL_FUNC_core_vset_error(in);
+            break;
+        }
+    }
+}
+
+void smg_raise(void *provctx, int reason, const char *file, int line,
+               const char *func, const char *fmt, ...)
+{
+    const OSSL_CORE_HANDLE *handle =
+        provctx != NULL ? ((SMG_PROV_CTX *)provctx)->handle : NULL;
+    va_list ap;
+
+    if (core_new_error == NULL || core_set_error_debug == NULL
+        || core_vset_error == NULL)
+        return;
+    core_new_error(handle);
+    core_set_error_debug(handle, file, line, func);
+    va_start(ap, fmt);
+    core_vset_error(handle, (uint32_t)reason, fmt, ap);
+    va_end(ap);
+}

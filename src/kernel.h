@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The contract between the one mode layer (src/modes.c) and the block-cipher
+ * kernels (portable C in src/, generated assembly from asm/).
+ *
+ * A kernel only ever transforms whole blocks.  Everything else (partial
+ * blocks, padding, IV bookkeeping, key meshing boundaries) belongs to the
+ * mode layer.  Each algorithm family offers one SMG_BLOCK_KERNEL table per
+ * implementation; the family's kernel chooser (sm4_kernel(), gost_kernel())
+ * picks one from the CPU capabilities at key setup.
+ *
+ * Conventions for every entry point:
+ *  - ks is the family's key schedule (SM4_KEY, GOST_KEY); the encryption or
+ *    decryption schedule is passed as the direction requires, so "ecb" both
+ *    encrypts and decrypts.
+ *  - in and out may be equal (in place) or not overlap at all; no alignment
+ *    is assumed.
+ *  - nblocks may be 0.
+ *  - a chaining value (iv / ctr) is a full block, read at entry and written
+ *    back at exit so that the next call continues the stream.
+ */
+#ifndef SMGOST_KERNEL_H
+#define SMGOST_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SMG_MAX_BLOCK 16
+
+/* out[i] = E(in[i]) or D(in[i]) depending on the schedule given. */
+typedef void (*smg_ecb_fn)(const void *ks, const unsigned char *in,
+                           unsigned char *out, size_t nblocks);
+/*
+ * Chained modes: CBC encrypt/decrypt, CFB encrypt/decrypt (full-block
+ * feedback), OFB.  iv holds the chaining block in and out.
+ * CTR: out[i] = in[i] ^ E(ctr), then ctr += 1 as one big-endian integer of
+ * the whole block width (wrapping), as OpenSSL's SM4-CTR and Magma CTR do.
+ * CNT (GOST 28147-89 only, 8-byte blocks): ctr holds the running (N3,N4)
+ * words, little-endian; each block steps N3 += C2 mod 2^32, N4 += C1 mod
+ * (2^32 - 1), then out[i] = in[i] ^ E(N3||N4).
+ */
+typedef void (*smg_chain_fn)(const void *ks, const unsigned char *in,
+                             unsigned char *out, size_t nblocks,
+                             unsigned char *iv);
+
+typedef struct smg_block_kernel {
+    const char *name;          /* reported in the provider's "kernels" param */
+    smg_ecb_fn ecb;
+    smg_chain_fn cbc_enc;      /* ks: encryption schedule */
+    smg_chain_fn cbc_dec;      /* ks: decryption schedule */
+    smg_chain_fn cfb_enc;      /* ks: encryption schedule */
+    smg_chain_fn cfb_dec;      /* ks: encryption schedule */
+    smg_chain_fn ofb;          /* ks: encryption schedule */
+    smg_chain_fn ctr;          /* ks: encryption schedule */
+    smg_chain_fn cnt;          /* GOST 28147-89 CNT; NULL for SM4 */
+} SMG_BLOCK_KERNEL;
+
+#endif

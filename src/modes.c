@@ -1,0 +1,614 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The one block-cipher mode layer (see modes.h): context life cycle, init,
+ * update/final for the block modes (ECB, CBC with PKCS#7 padding) and the
+ * stream modes (CFB, OFB, CTR, GOST CNT) with partial blocks carried in
+ * `num`, key meshing boundaries, and the generic parameters, with the
+ * behaviour of OpenSSL's default provider where it has one.
+ */
+#include <string.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include "err.h"
+#include "modes.h"
+
+static const unsigned char zero_block[SMG_MAX_BLOCK];
+
+void *smg_cipher_newctx(void *provctx, const SMG_CIPHER_ALG *alg)
+{
+    const SMG_CIPHER_FAMILY *fam = alg->family;
+    SMG_CIPHER_CTX *ctx = OPENSSL_zalloc(fam->ctx_size);
+
+    if (ctx == NULL) {
+        SMG_RAISE(provctx, SMG_R_OUT_OF_MEMORY);
+        return NULL;
+    }
+    ctx->alg = alg;
+    ctx->provctx = provctx;
+    ctx->bs = fam->block_size;
+    ctx->pad = 1;
+    if (fam->init_ctx != NULL)
+        fam->init_ctx(ctx);
+    return ctx;
+}
+
+void smg_cipher_freectx(void *vctx)
+{
+    SMG_CIPHER_CTX *ctx = vctx;
+
+    if (ctx != NULL)
+        OPENSSL_clear_free(ctx, ctx->alg->family->ctx_size);
+}
+
+void *smg_cipher_dupctx(void *vctx)
+{
+    SMG_CIPHER_CTX *ctx = vctx;
+    SMG_CIPHER_CTX *dup = OPENSSL_memdup(ctx, ctx->alg->family->ctx_size);
+
+    if (dup == NULL)
+        SMG_RAISE(ctx->provctx, SMG_R_OUT_OF_MEMORY);
+    return dup;
+}
+
+static int is_stream_mode(smg_mode mode)
+{
+    return mode != SMG_MODE_ECB && mode != SMG_MODE_CBC;
+}
+
+static int is_counter_mode(smg_mode mode)
+{
+    return mode == SMG_MODE_CTR || mode == SMG_MODE_CNT;
+}
+
+static int cipher_init(SMG_CIPHER_CTX *ctx, const unsigned char *key,
+                       size_t keylen, const unsigned char *iv, size_t ivlen,
+                       const OSSL_PARAM params[], int enc)
+{
+    const SMG_CIPHER_ALG *alg = ctx->alg;
+    const SMG_CIPHER_FAMILY *fam = alg->family;
+
+    /* A re-init starts a new message, whatever the old one left behind. */
+    ctx->enc = enc ? 1 : 0;
+    ctx->num = 0;
+    ctx->bufsz = 0;
+    ctx->mesh_count = 0;
+    ctx->cnt_started = 0;
+    ctx->finalised = 0;
+    OPENSSL_cleanse(ctx->buf, sizeof(ctx->buf));
+
+    if (iv != NULL && alg->iv_len != 0) {
+        if (ivlen != alg->iv_len) {
+            SMG_RAISE_DATA(ctx->provctx, SMG_R_INVALID_IV_LENGTH,
+                           "got %zu bytes, expected %zu", ivlen, alg->iv_len);
+            return 0;
+        }
+        memcpy(ctx->oiv, iv, ivlen);
+        ctx->iv_set = 1;
+    }
+    if (ctx->iv_set && (iv != NULL || !is_counter_mode(alg->mode)
+                        || fam->restart_counter_on_reinit))
+        memcpy(ctx->iv, ctx->oiv, sizeof(ctx->iv));
+
+    if (key != NULL) {
+        if (keylen != fam->key_len) {
+            SMG_RAISE_DATA(ctx->provctx, SMG_R_INVALID_KEY_LENGTH,
+                           "got %zu bytes, expected %zu", keylen,
+                           fam->key_len);
+            return 0;
+        }
+        OPENSSL_cleanse(ctx->ks_enc, sizeof(ctx->ks_enc));
+        OPENSSL_cleanse(ctx->ks_dec, sizeof(ctx->ks_dec));
+        ctx->key_set = 0;
+        if (!fam->set_key(ctx, key))
+            return 0;
+        ctx->key_set = 1;
+    }
+    ctx->initialised = 1;
+    return smg_cipher_set_ctx_params(ctx, params);
+}
+
+int smg_cipher_einit(void *vctx, const unsigned char *key, size_t keylen,
+                     const unsigned char *iv, size_t ivlen,
+                     const OSSL_PARAM params[])
+{
+    return cipher_init(vctx, key, keylen, iv, ivlen, params, 1);
+}
+
+int smg_cipher_dinit(void *vctx, const unsigned char *key, size_t keylen,
+                     const unsigned char *iv, size_t ivlen,
+                     const OSSL_PARAM params[])
+{
+    return cipher_init(vctx, key, keylen, iv, ivlen, params, 0);
+}
+
+/* Whole blocks of ECB or CBC, in the context's direction. */
+static void block_mode_blocks(SMG_CIPHER_CTX *ctx, const unsigned char *in,
+                              unsigned char *out, size_t nblocks)
+{
+    const SMG_BLOCK_KERNEL *k = ctx->kernel;
+
+    if (nblocks == 0)
+        return;
+    if (ctx->alg->mode == SMG_MODE_ECB)
+        k->ecb(ctx->enc ? ctx->ks_enc : ctx->ks_dec, in, out, nblocks);
+    else if (ctx->enc)
+        k->cbc_enc(ctx->ks_enc, in, out, nblocks, ctx->iv);
+    else
+        k->cbc_dec(ctx->ks_dec, in, out, nblocks, ctx->iv);
+}
+
+/*
+ * Output may trail the input (out <= in, as in-place processing of a
+ * stream does) or not overlap it at all; output that runs ahead of input it
+ * has not read yet would corrupt it.  lead is how far the output position
+ * runs ahead of the input position (the bytes buffered from earlier calls).
+ */
+static int overlap_ok(const unsigned char *out, const unsigned char *in,
+                      size_t inl, size_t lead)
+{
+    uintptr_t o = (uintptr_t)out, i = (uintptr_t)in;
+
+    return o + lead <= i || o >= i + inl;
+}
+
+static int check_ready(SMG_CIPHER_CTX *ctx)
+{
+    if (!ctx->initialised) {
+        SMG_RAISE(ctx->provctx, SMG_R_NOT_INITIALISED);
+        return 0;
+    }
+    if (!ctx->key_set) {
+        SMG_RAISE(ctx->provctx, SMG_R_NO_KEY_SET);
+        return 0;
+    }
+    return 1;
+}
+
+static int block_mode_update(SMG_CIPHER_CTX *ctx, unsigned char *out,
+                             size_t *outl, size_t outsize,
+                             const unsigned char *in, size_t inl)
+{
+    size_t bs = ctx->bs, total, nout, written = 0, nblocks;
+
+    if (inl > SIZE_MAX - SMG_MAX_BLOCK) {
+        SMG_RAISE(ctx->provctx, SMG_R_LENGTH_TOO_LARGE);
+        return 0;
+    }
+    total = ctx->bufsz + inl;
+    nout = total - total % bs;
+    /* With padding, a decryption keeps its last block back for final. */
+    if (!ctx->enc && ctx->pad && nout > 0 && total % bs == 0)
+        nout -= bs;
+    if (nout > outsize) {
+        SMG_RAISE_DATA(ctx->provctx, SMG_R_OUTPUT_BUFFER_TOO_SMALL,
+                       "need %zu bytes, have %zu", nout, outsize);
+        return 0;
+    }
+    if (nout > 0 && !overlap_ok(out, in, inl, ctx->bufsz)) {
+        SMG_RAISE(ctx->provctx, SMG_R_PARTIALLY_OVERLAPPING);
+        return 0;
+    }
+    if (ctx->bufsz > 0 && nout > 0) {
+        size_t take = bs - ctx->bufsz;
+
+        memcpy(ctx->buf + ctx->bufsz, in, take);
+        in += take;
+        inl -= take;
+        block_mode_blocks(ctx, ctx->buf, out, 1);
+        written = bs;
+        ctx->bufsz = 0;
+    }
+    nblocks = (nout - written) / bs;
+    block_mode_blocks(ctx, in, out + written, nblocks);
+    in += nblocks * bs;
+    inl -= nblocks * bs;
+    written += nblocks * bs;
+    memcpy(ctx->buf + ctx->bufsz, in, inl);
+    ctx->bufsz += inl;
+    *outl = written;
+    return 1;
+}
+
+/* Before each keystream block: meshing at its period, CNT's first E(IV). */
+static void stream_prepare_block(SMG_CIPHER_CTX *ctx)
+{
+    if (ctx->mesh_period != 0 && ctx->mesh_count == ctx->mesh_period) {
+        ctx->alg->family->mesh(ctx);
+        ctx->mesh_count = 0;
+    }
+    if (ctx->alg->mode == SMG_MODE_CNT && !ctx->cnt_started) {
+        ctx->kernel->ecb(ctx->ks_enc, ctx->iv, ctx->iv, 1);
+        ctx->cnt_started = 1;
+    }
+}
+
+static smg_chain_fn stream_kernel(const SMG_CIPHER_CTX *ctx)
+{
+    const SMG_BLOCK_KERNEL *k = ctx->kernel;
+
+    switch (ctx->alg->mode) {
+    case SMG_MODE_CFB:
+        return ctx->enc ? k->cfb_enc : k->cfb_dec;
+    case SMG_MODE_OFB:
+        return k->ofb;
+    case SMG_MODE_CTR:
+        return k->ctr;
+    default:
+        return k->cnt;
+    }
+}
+
+/*
+ * One byte at position num of the current keystream block.  CFB and OFB
+ * keep the keystream in iv, as OpenSSL's cfb128/ofb128 do (so updated-iv
+ * matches the default provider); CTR and CNT keep it in buf.
+ */
+static unsigned char stream_byte(SMG_CIPHER_CTX *ctx, unsigned char in)
+{
+    size_t n = ctx->num;
+    unsigned char c;
+
+    switch (ctx->alg->mode) {
+    case SMG_MODE_CFB:
+        c = ctx->iv[n] ^ in;
+        ctx->iv[n] = ctx->enc ? c : in;
+        return c;
+    case SMG_MODE_OFB:
+        return ctx->iv[n] ^ in;
+    default:
+        return ctx->buf[n] ^ in;
+    }
+}
+
+static int stream_mode_update(SMG_CIPHER_CTX *ctx, unsigned char *out,
+                              size_t *outl, size_t outsize,
+                              const unsigned char *in, size_t inl)
+{
+    size_t bs = ctx->bs, done = inl;
+    smg_chain_fn blocks = stream_kernel(ctx);
+
+    if (inl > outsize) {
+        SMG_RAISE_DATA(ctx->provctx, SMG_R_OUTPUT_BUFFER_TOO_SMALL,
+                       "need %zu bytes, have %zu", inl, outsize);
+        return 0;
+    }
+    if (!overlap_ok(out, in, inl, 0)) {
+        SMG_RAISE(ctx->provctx, SMG_R_PARTIALLY_OVERLAPPING);
+        return 0;
+    }
+    for (; ctx->num != 0 && inl > 0; inl--)
+        *out++ = stream_byte(ctx, *in++), ctx->num = (ctx->num + 1) % bs;
+
+    while (inl >= bs) {
+        size_t nblocks = inl / bs;
+
+        stream_prepare_block(ctx);
+        if (ctx->mesh_period != 0
+            && nblocks > (ctx->mesh_period - ctx->mesh_count) / bs)
+            nblocks = (ctx->mesh_period - ctx->mesh_count) / bs;
+        blocks(ctx->ks_enc, in, out, nblocks, ctx->iv);
+        ctx->mesh_count += nblocks * bs;
+        in += nblocks * bs;
+        out += nblocks * bs;
+        inl -= nblocks * bs;
+    }
+    if (inl > 0) {
+        unsigned char ks[SMG_MAX_BLOCK];
+
+        stream_prepare_block(ctx);
+        /*
+         * A block of zeros through the mode's own kernel yields the
+         * keystream and leaves iv as OpenSSL leaves it.
+         */
+        if (ctx->alg->mode == SMG_MODE_CFB)
+            ctx->kernel->cfb_enc(ctx->ks_enc, zero_block, ks, 1, ctx->iv);
+        else
+            blocks(ctx->ks_enc, zero_block,
+                   ctx->alg->mode == SMG_MODE_OFB ? ks : ctx->buf, 1,
+                   ctx->iv);
+        OPENSSL_cleanse(ks, sizeof(ks));
+        ctx->mesh_count += bs;
+        for (; inl > 0; inl--)
+            *out++ = stream_byte(ctx, *in++), ctx->num++;
+    }
+    *outl = done;
+    return 1;
+}
+
+int smg_cipher_update(void *vctx, unsigned char *out, size_t *outl,
+                      size_t outsize, const unsigned char *in, size_t inl)
+{
+    SMG_CIPHER_CTX *ctx = vctx;
+
+    *outl = 0;
+    if (!check_ready(ctx))
+        return 0;
+    if (ctx->finalised) {
+        SMG_RAISE(ctx->provctx, SMG_R_UPDATE_AFTER_FINAL);
+        return 0;
+    }
+    if (inl == 0)
+        return 1;
+    if (is_stream_mode(ctx->alg->mode))
+        return stream_mode_update(ctx, out, outl, outsize, in, inl);
+    return block_mode_update(ctx, out, outl, outsize, in, inl);
+}
+
+/* PKCS#7 check without branches on the padding bytes (no padding oracle
+ * through timing); returns the pad length, or 0 if it is malformed. */
+static size_t pkcs7_pad_length(const unsigned char *block, size_t bs)
+{
+    unsigned int pad = block[bs - 1], bad, i;
+
+    bad = ((pad - 1) >> 8) & 1;                  /* pad == 0 */
+    bad |= ((unsigned int)bs - pad) >> 8 & 1;    /* pad > bs */
+    for (i = 0; i < bs; i++) {
+        /* position i is inside the padding iff bs - i <= pad */
+        unsigned int inside = ((pad - ((unsigned int)bs - i)) >> 8 & 1) ^ 1;
+
+        bad |= inside & (((block[i] ^ pad) + 0xff) >> 8 & 1);
+    }
+    return (size_t)(pad & (bad - 1));
+}
+
+int smg_cipher_final(void *vctx, unsigned char *out, size_t *outl,
+                     size_t outsize)
+{
+    SMG_CIPHER_CTX *ctx = vctx;
+    size_t bs = ctx->bs;
+
+    *outl = 0;
+    if (!check_ready(ctx))
+        return 0;
+    if (ctx->finalised) {
+        SMG_RAISE(ctx->provctx, SMG_R_ALREADY_FINALISED);
+        return 0;
+    }
+    if (is_stream_mode(ctx->alg->mode)) {
+        ctx->finalised = 1;
+        return 1;
+    }
+    if (ctx->enc && ctx->pad) {
+        size_t n = bs - ctx->bufsz;
+
+        if (outsize < bs) {
+            SMG_RAISE_DATA(ctx->provctx, SMG_R_OUTPUT_BUFFER_TOO_SMALL,
+                           "need %zu bytes, have %zu", bs, outsize);
+            return 0;
+        }
+        memset(ctx->buf + ctx->bufsz, (int)n, n);
+        block_mode_blocks(ctx, ctx->buf, out, 1);
+        *outl = bs;
+    } else if (!ctx->enc && ctx->pad) {
+        unsigned char block[SMG_MAX_BLOCK];
+        size_t pad;
+
+        if (ctx->bufsz != bs) {
+            SMG_RAISE_DATA(ctx->provctx, SMG_R_WRONG_FINAL_BLOCK_LENGTH,
+                           "%zu bytes pending", ctx->bufsz);
+            return 0;
+        }
+        block_mode_blocks(ctx, ctx->buf, block, 1);
+        pad = pkcs7_pad_length(block, bs);
+        if (pad == 0) {
+            OPENSSL_cleanse(block, sizeof(block));
+            SMG_RAISE(ctx->provctx, SMG_R_BAD_DECRYPT);
+            return 0;
+        }
+        if (outsize < bs - pad) {
+            OPENSSL_cleanse(block, sizeof(block));
+            SMG_RAISE_DATA(ctx->provctx, SMG_R_OUTPUT_BUFFER_TOO_SMALL,
+                           "need %zu bytes, have %zu", bs - pad, outsize);
+            return 0;
+        }
+        memcpy(out, block, bs - pad);
+        OPENSSL_cleanse(block, sizeof(block));
+        *outl = bs - pad;
+    } else if (ctx->bufsz != 0) {
+        SMG_RAISE_DATA(ctx->provctx, SMG_R_WRONG_FINAL_BLOCK_LENGTH,
+                       "%zu bytes pending and padding is off", ctx->bufsz);
+        return 0;
+    }
+    ctx->bufsz = 0;
+    OPENSSL_cleanse(ctx->buf, sizeof(ctx->buf));
+    ctx->finalised = 1;
+    return 1;
+}
+
+int smg_cipher_cipher(void *vctx, unsigned char *out, size_t *outl,
+                      size_t outsize, const unsigned char *in, size_t inl)
+{
+    SMG_CIPHER_CTX *ctx = vctx;
+
+    *outl = 0;
+    if (!check_ready(ctx))
+        return 0;
+    if (is_stream_mode(ctx->alg->mode))
+        return stream_mode_update(ctx, out, outl, outsize, in, inl);
+    /* One-shot block modes: whole blocks, no padding, as OpenSSL does. */
+    if (inl % ctx->bs != 0) {
+        SMG_RAISE(ctx->provctx, SMG_R_NOT_A_MULTIPLE_OF_BLOCK);
+        return 0;
+    }
+    if (inl > outsize) {
+        SMG_RAISE_DATA(ctx->provctx, SMG_R_OUTPUT_BUFFER_TOO_SMALL,
+                       "need %zu bytes, have %zu", inl, outsize);
+        return 0;
+    }
+    if (!overlap_ok(out, in, inl, 0)) {
+        SMG_RAISE(ctx->provctx, SMG_R_PARTIALLY_OVERLAPPING);
+        return 0;
+    }
+    block_mode_blocks(ctx, in, out, inl / ctx->bs);
+    *outl = inl;
+    return 1;
+}
+
+static unsigned int evp_mode(smg_mode mode)
+{
+    switch (mode) {
+    case SMG_MODE_ECB:
+        return EVP_CIPH_ECB_MODE;
+    case SMG_MODE_CBC:
+        return EVP_CIPH_CBC_MODE;
+    case SMG_MODE_CFB:
+        return EVP_CIPH_CFB_MODE;
+    case SMG_MODE_CTR:
+        return EVP_CIPH_CTR_MODE;
+    default:  /* OFB, and GOST CNT as gost-engine declares it */
+        return EVP_CIPH_OFB_MODE;
+    }
+}
+
+static const OSSL_PARAM cipher_known_gettable_params[] = {
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, NULL),
+    OSSL_PARAM_END
+};
+
+const OSSL_PARAM *smg_cipher_gettable_params(void *provctx)
+{
+    (void)provctx;
+    return cipher_known_gettable_params;
+}
+
+int smg_cipher_get_params(const SMG_CIPHER_ALG *alg, OSSL_PARAM params[])
+{
+    OSSL_PARAM *p;
+
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE)) != NULL
+        && !OSSL_PARAM_set_uint(p, evp_mode(alg->mode)))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL
+        && !OSSL_PARAM_set_size_t(p, alg->family->key_len))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL
+        && !OSSL_PARAM_set_size_t(p, alg->iv_len))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) != NULL
+        && !OSSL_PARAM_set_size_t(p, alg->reported_block_size))
+        return 0;
+    for (p = params; p != NULL && p->key != NULL; p++) {
+        if ((strcmp(p->key, OSSL_CIPHER_PARAM_AEAD) == 0
+             || strcmp(p->key, OSSL_CIPHER_PARAM_CUSTOM_IV) == 0
+             || strcmp(p->key, OSSL_CIPHER_PARAM_CTS) == 0
+             || strcmp(p->key, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK) == 0
+             || strcmp(p->key, OSSL_CIPHER_PARAM_HAS_RAND_KEY) == 0)
+            && !OSSL_PARAM_set_int(p, 0))
+            return 0;
+    }
+    return 1;
+}
+
+static int set_iv_param(OSSL_PARAM *p, const unsigned char *iv, size_t len)
+{
+    return OSSL_PARAM_set_octet_string(p, iv, len)
+           || OSSL_PARAM_set_octet_ptr(p, iv, len);
+}
+
+int smg_cipher_get_ctx_params(void *vctx, OSSL_PARAM params[])
+{
+    SMG_CIPHER_CTX *ctx = vctx;
+    const SMG_CIPHER_ALG *alg = ctx->alg;
+    OSSL_PARAM *p;
+
+    if (params == NULL)
+        return 1;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL
+        && !OSSL_PARAM_set_size_t(p, alg->family->key_len))
+        goto fail;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL
+        && !OSSL_PARAM_set_size_t(p, alg->iv_len))
+        goto fail;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_PADDING)) != NULL
+        && !OSSL_PARAM_set_uint(p, ctx->pad))
+        goto fail;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_NUM)) != NULL
+        && !OSSL_PARAM_set_uint(p, (unsigned int)ctx->num))
+        goto fail;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != NULL
+        && !set_iv_param(p, ctx->oiv, alg->iv_len))
+        goto fail;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != NULL
+        && !set_iv_param(p, ctx->iv, alg->iv_len))
+        goto fail;
+    if (alg->family->get_ctx_params != NULL)
+        return alg->family->get_ctx_params(ctx, params);
+    return 1;
+ fail:
+    SMG_RAISE_DATA(ctx->provctx, SMG_R_FAILED_TO_GET_PARAMETER, "%s", p->key);
+    return 0;
+}
+
+/* A size_t param that may only confirm the fixed value it already has. */
+static int check_fixed_size(SMG_CIPHER_CTX *ctx, const OSSL_PARAM *p,
+                            size_t want, int reason)
+{
+    size_t v;
+
+    if (!OSSL_PARAM_get_size_t(p, &v)) {
+        SMG_RAISE_DATA(ctx->provctx, SMG_R_INVALID_PARAMETER_VALUE, "%s",
+                       p->key);
+        return 0;
+    }
+    if (v != want) {
+        SMG_RAISE_DATA(ctx->provctx, reason, "got %zu, expected %zu", v,
+                       want);
+        return 0;
+    }
+    return 1;
+}
+
+int smg_cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[])
+{
+    SMG_CIPHER_CTX *ctx = vctx;
+    const SMG_CIPHER_ALG *alg = ctx->alg;
+    const OSSL_PARAM *p;
+    unsigned int v;
+
+    if (params == NULL)
+        return 1;
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL
+        && !check_fixed_size(ctx, p, alg->family->key_len,
+                             SMG_R_INVALID_KEY_LENGTH))
+        return 0;
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL
+        && !check_fixed_size(ctx, p, alg->iv_len, SMG_R_INVALID_IV_LENGTH))
+        return 0;
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_PADDING))
+        != NULL) {
+        if (!OSSL_PARAM_get_uint(p, &v)) {
+            SMG_RAISE_DATA(ctx->provctx, SMG_R_INVALID_PARAMETER_VALUE,
+                           "%s", p->key);
+            return 0;
+        }
+        ctx->pad = v ? 1 : 0;
+    }
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_NUM)) != NULL) {
+        if (!OSSL_PARAM_get_uint(p, &v)) {
+            SMG_RAISE_DATA(ctx->provctx, SMG_R_INVALID_PARAMETER_VALUE,
+                           "%s", p->key);
+            return 0;
+        }
+        /* num indexes the current block: anything else would read past it */
+        if (v >= ctx->bs || (v != 0 && !is_stream_mode(alg->mode))) {
+            SMG_RAISE_DATA(ctx->provctx, SMG_R_INVALID_NUM,
+                           "%u is not a position in a %zu-byte block", v,
+                           ctx->bs);
+            return 0;
+        }
+        ctx->num = v;
+    }
+    if (alg->family->set_ctx_params != NULL)
+        return alg->family->set_ctx_params(ctx, params);
+    return 1;
+}

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The one block-cipher mode layer: every cipher smgost offers (SM4 with
+ * 16-byte blocks, GOST 28147-89 and Magma with 8-byte blocks) is an
+ * SMG_CIPHER_ALG handled by the functions below, which implement the
+ * OSSL_FUNC_cipher_* dispatch entries.  The layer owns buffering, PKCS#7
+ * padding, IV and counter bookkeeping, partial blocks carried across
+ * updates (`num`), key meshing boundaries and the generic parameters; the
+ * kernels (src/kernel.h) only see whole blocks.  A family (SM4, GOST)
+ * contributes its key setup and its extra parameters through
+ * SMG_CIPHER_FAMILY.
+ */
+#ifndef SMGOST_MODES_H
+#define SMGOST_MODES_H
+
+#include <openssl/core.h>
+#include <openssl/core_dispatch.h>
+#include "kernel.h"
+
+typedef enum {
+    SMG_MODE_ECB, SMG_MODE_CBC, SMG_MODE_CFB, SMG_MODE_OFB, SMG_MODE_CTR,
+    SMG_MODE_CNT
+} smg_mode;
+
+/* Room for one key schedule of any family, kernels' extras included. */
+#define SMG_KS_MAX 192
+
+typedef struct smg_cipher_ctx SMG_CIPHER_CTX;
+
+typedef struct smg_cipher_family {
+    size_t block_size;
+    size_t key_len;
+    size_t ctx_size;            /* the family's context; SMG_CIPHER_CTX first */
+    /*
+     * Whether a re-init that gives no IV restarts a CTR/CNT stream from the
+     * IV last given.  OpenSSL's default provider restarts CBC/CFB/OFB but
+     * lets CTR run on; SM4 keeps that for compatibility, GOST restarts.
+     */
+    int restart_counter_on_reinit;
+    /* Called once by newctx after the generic fields are set. */
+    void (*init_ctx)(SMG_CIPHER_CTX *ctx);
+    /* Expands key into ctx->ks_enc / ctx->ks_dec and sets ctx->kernel. */
+    int (*set_key)(SMG_CIPHER_CTX *ctx, const unsigned char *key);
+    /* Key meshing at a period boundary (GOST CryptoPro), or NULL. */
+    void (*mesh)(SMG_CIPHER_CTX *ctx);
+    /* Family parameters beyond the generic ones, or NULL. */
+    int (*get_ctx_params)(SMG_CIPHER_CTX *ctx, OSSL_PARAM params[]);
+    int (*set_ctx_params)(SMG_CIPHER_CTX *ctx, const OSSL_PARAM params[]);
+    const OSSL_PARAM *gettable_ctx_params;  /* complete tables, generic */
+    const OSSL_PARAM *settable_ctx_params;  /* ones included */
+} SMG_CIPHER_FAMILY;
+
+typedef struct smg_cipher_alg {
+    const SMG_CIPHER_FAMILY *family;
+    smg_mode mode;
+    size_t iv_len;              /* 0 for ECB */
+    size_t reported_block_size; /* 1 for the stream modes, as OpenSSL does */
+    const void *variant;        /* family data: e.g. GOST defaults */
+} SMG_CIPHER_ALG;
+
+struct smg_cipher_ctx {
+    /* Key schedules first: 16-byte aligned as the allocator gives. */
+    unsigned char ks_enc[SMG_KS_MAX] __attribute__((aligned(16)));
+    unsigned char ks_dec[SMG_KS_MAX] __attribute__((aligned(16)));
+    const SMG_CIPHER_ALG *alg;
+    void *provctx;
+    const SMG_BLOCK_KERNEL *kernel;
+    size_t bs;                  /* block size, from the family */
+    unsigned int enc : 1;
+    unsigned int key_set : 1;
+    unsigned int iv_set : 1;
+    unsigned int initialised : 1;
+    unsigned int finalised : 1;
+    unsigned int pad : 1;
+    unsigned int cnt_started : 1; /* CNT: (N3,N4) = E(IV) done */
+    unsigned char oiv[SMG_MAX_BLOCK];  /* the IV as last given */
+    unsigned char iv[SMG_MAX_BLOCK];   /* chaining value / counter */
+    unsigned char buf[SMG_MAX_BLOCK];  /* ECB/CBC: pending input;
+                                          CTR/CNT: keystream block */
+    size_t bufsz;               /* ECB/CBC: bytes pending in buf */
+    size_t num;                 /* stream modes: bytes used of the block */
+    size_t mesh_period;         /* bytes between key meshings; 0: none */
+    size_t mesh_count;          /* keystream bytes since the last meshing */
+};
+
+/* Generic dispatch entries; the per-algorithm newctx comes from the
+ * SMG_CIPHER_DISPATCH macro. */
+void *smg_cipher_newctx(void *provctx, const SMG_CIPHER_ALG *alg);
+OSSL_FUNC_cipher_freectx_fn smg_cipher_freectx;
+OSSL_FUNC_cipher_dupctx_fn smg_cipher_dupctx;
+OSSL_FUNC_cipher_encrypt_init_fn smg_cipher_einit;
+OSSL_FUNC_cipher_decrypt_init_fn smg_cipher_dinit;
+OSSL_FUNC_cipher_update_fn smg_cipher_update;
+OSSL_FUNC_cipher_final_fn smg_cipher_final;
+OSSL_FUNC_cipher_cipher_fn smg_cipher_cipher;
+OSSL_FUNC_cipher_get_ctx_params_fn smg_cipher_get_ctx_params;
+OSSL_FUNC_cipher_set_ctx_params_fn smg_cipher_set_ctx_params;
+OSSL_FUNC_cipher_gettable_params_fn smg_cipher_gettable_params;
+int smg_cipher_get_params(const SMG_CIPHER_ALG *alg, OSSL_PARAM params[]);
+
+/* The generic parameter tables, for families that add their own. */
+#define SMG_CIPHER_GENERIC_GETTABLE_CTX                                      \
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),                       \
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),                        \
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),                        \
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),                            \
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),                  \
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0)
+#define SMG_CIPHER_GENERIC_SETTABLE_CTX                                      \
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),                       \
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),                        \
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),                        \
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL)
+
+
+/*
+ * One dispatch table per algorithm name: the newctx and get_params entries
+ * bind the SMG_CIPHER_ALG; everything else is the shared layer.
+ */
+#define SMG_CIPHER_DISPATCH(sym, algvar)                                     \
+    static void *sym##_newctx(void *provctx)                                 \
+    {                                                                        \
+        return smg_cipher_newctx(provctx, &(algvar));                        \
+    }                                                                        \
+    static int sym##_get_params(OSSL_PARAM params[])                         \
+    {                                                                        \
+        return smg_cipher_get_params(&(algvar), params);                     \
+    }                                                                        \
+    static const OSSL_PARAM *sym##_gettable_ctx_params(void *cctx,           \
+                                                       void *provctx)        \
+    {                                                                        \
+        (void)cctx, (void)provctx;                                           \
+        return (algvar).family->gettable_ctx_params;                         \
+    }                                                                        \
+    static const OSSL_PARAM *sym##_settable_ctx_params(void *cctx,           \
+                                                       void *provctx)        \
+    {                                                                        \
+        (void)cctx, (void)provctx;                                           \
+        return (algvar).family->settable_ctx_params;                         \
+    }                                                                        \
+    const OSSL_DISPATCH sym##_functions[] = {                                \
+        { OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))sym##_newctx },           \
+        { OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))smg_cipher_freectx },    \
+        { OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))smg_cipher_dupctx },      \
+        { OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))smg_cipher_einit }, \
+        { OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))smg_cipher_dinit }, \
+        { OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))smg_cipher_update },      \
+        { OSSL_FUNC_CIPHER_FINAL, (void (*)(void))smg_cipher_final },        \
+        { OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))smg_cipher_cipher },      \
+        { OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))sym##_get_params },   \
+        { OSSL_FUNC_CIPHER_GETTABLE_PARAMS,                                  \
+          (void (*)(void))smg_cipher_gettable_params },                      \
+        { OSSL_FUNC_CIPHER_GET_CTX_PARAMS,                                   \
+          (void (*)(void))smg_cipher_get_ctx_params },                       \
+        { OSSL_FUNC_CIPHER_SET_CTX_PARAMS,                                   \
+          (void (*)(void))smg_cipher_set_ctx_params },                       \
+        { OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,                              \
+          (void (*)(void))sym##_gettable_ctx_params },                       \
+        { OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,                              \
+          (void (*)(void))sym##_settable_ctx_params },                       \
+        { 0, NULL }                                                          \
+    }
+
+#endif

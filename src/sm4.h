@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * SM4 (GB/T 32907-2016): key schedule and the kernel tables that encrypt
+ * whole blocks.  The portable kernel lives in src/sm4.c; assembly kernels
+ * (asm/sm4-*.pl) plug in through sm4_kernel().
+ */
+#ifndef SMGOST_SM4_H
+#define SMGOST_SM4_H
+
+#include "kernel.h"
+
+#define SM4_BLOCK_SIZE 16
+#define SM4_KEY_SIZE 16
+
+/* 32 round keys in the order a kernel applies them. */
+typedef struct sm4_key {
+    uint32_t rk[32];
+} SM4_KEY;
+
+/* Expands key into the encryption and the decryption schedule. */
+void sm4_set_key(const unsigned char key[SM4_KEY_SIZE], SM4_KEY *enc,
+                 SM4_KEY *dec);
+/* One block with the portable kernel (self-test, key-independent uses). */
+void sm4_encrypt_block(const SM4_KEY *ks, const unsigned char in[16],
+                       unsigned char out[16]);
+
+/* The fastest kernel this CPU may run under the capability mask. */
+const SMG_BLOCK_KERNEL *sm4_kernel(void);
+/* Every kernel this build has, fastest first, for tests and reporting. */
+extern const SMG_BLOCK_KERNEL sm4_kernel_c;
+
+#endif
