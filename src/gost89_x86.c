@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * C side of the x86-64 GOST 28147-89 / Magma vector kernels
+ * (asm/gost89-x86_64.pl): the layout of GOST_SBOX_TABLES.simd and its
+ * builder, the kernel tables (serial modes go to the C kernel) and the
+ * choice among them from the CPU capabilities.
+ */
+#include "gost89_x86.h"
+
+#ifdef GOST_X86_SIMD
+
+#include <stddef.h>
+#include "cpu.h"
+
+/* The assembly hard-codes these offsets. */
+_Static_assert(offsetof(GOST_KEY, rk) == 0, "GOST_KEY.rk offset");
+_Static_assert(offsetof(GOST_KEY, tab) == 128, "GOST_KEY.tab offset");
+_Static_assert(offsetof(GOST_KEY, big_endian) == 136,
+               "GOST_KEY.big_endian offset");
+_Static_assert(offsetof(GOST_SBOX_TABLES, simd) == 4096,
+               "GOST_SBOX_TABLES.simd offset");
+
+/*
+ * simd layout (S[i] is the S-box of nibble i, i = 0 least significant):
+ *   [  0.. 63] VPERMB table of the low nibbles: [16j + x] = S[2j](x)
+ *   [ 64..127] VPERMB table of the high nibbles: [16j + x] = S[2j+1](x) << 4
+ * where j is the byte position within the 32-bit half-block; the kernel
+ * builds each index as nibble | j << 4.
+ */
+void gost_simd_tables_build(GOST_SBOX_TABLES *t, const GOST_PARAMSET *ps)
+{
+    unsigned int j, x;
+
+    for (j = 0; j < 4; j++) {
+        for (x = 0; x < 16; x++) {
+            t->simd[16 * j + x] = ps->sbox[2 * j][x];
+            t->simd[64 + 16 * j + x] = (unsigned char)(ps->sbox[2 * j + 1][x] << 4);
+        }
+    }
+}
+
+void gost89_ecb_avx512(const void *ks, const unsigned char *in,
+                       unsigned char *out, size_t nblocks);
+void gost89_ctr_avx512(const void *ks, const unsigned char *in,
+                       unsigned char *out, size_t nblocks, unsigned char *iv);
+void gost89_cnt_avx512(const void *ks, const unsigned char *in,
+                       unsigned char *out, size_t nblocks, unsigned char *iv);
+void gost89_cbc_dec_avx512(const void *ks, const unsigned char *in,
+                           unsigned char *out, size_t nblocks,
+                           unsigned char *iv);
+void gost89_cfb_dec_avx512(const void *ks, const unsigned char *in,
+                           unsigned char *out, size_t nblocks,
+                           unsigned char *iv);
+
+/*
+ * The serial modes have no parallelism for the vector units; the C
+ * kernel's entries are not constant expressions, hence these forwarders.
+ */
+static void gost_x86_cbc_enc(const void *ks, const unsigned char *in,
+                             unsigned char *out, size_t n, unsigned char *iv)
+{
+    gost_kernel_c.cbc_enc(ks, in, out, n, iv);
+}
+
+static void gost_x86_cfb_enc(const void *ks, const unsigned char *in,
+                             unsigned char *out, size_t n, unsigned char *iv)
+{
+    gost_kernel_c.cfb_enc(ks, in, out, n, iv);
+}
+
+static void gost_x86_ofb(const void *ks, const unsigned char *in,
+                         unsigned char *out, size_t n, unsigned char *iv)
+{
+    gost_kernel_c.ofb(ks, in, out, n, iv);
+}
+
+static const SMG_BLOCK_KERNEL gost_kernel_avx512 = {
+    "gost89-avx512vbmi",
+    gost89_ecb_avx512,
+    gost_x86_cbc_enc,
+    gost89_cbc_dec_avx512,
+    gost_x86_cfb_enc,
+    gost89_cfb_dec_avx512,
+    gost_x86_ofb,
+    gost89_ctr_avx512,
+    gost89_cnt_avx512
+};
+
+const SMG_BLOCK_KERNEL *gost_kernel_x86(void)
+{
+    if (smg_cpu_has(SMG_CAP_AVX512F | SMG_CAP_AVX512BW | SMG_CAP_AVX512VBMI))
+        return &gost_kernel_avx512;
+    return NULL;
+}
+
+#endif
