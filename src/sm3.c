@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * SM3 (GB/T 32905-2016) in portable C: the unrolled compression function
+ * (kernel sm3_kernel_c), the streaming init/update/final API over any
+ * kernel, and sm3_kernel(), the chooser that the assembly kernels extend.
+ */
+#include <string.h>
+
+#include "sm3.h"
+
+#define SM3_ROL(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
+
+static inline uint32_t load_be32(const unsigned char *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
+           ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+static inline void store_be32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)(v >> 24);
+    p[1] = (unsigned char)(v >> 16);
+    p[2] = (unsigned char)(v >> 8);
+    p[3] = (unsigned char)v;
+}
+
+/*
+ * P0 sits on the rounds' critical path: its two rotations run in parallel.
+ * P1 (message expansion, off that path) shares an inner rotation instead,
+ * x ^ rol(x,15) ^ rol(x,23) = x ^ rol(x ^ rol(x,8), 15), one copy fewer.
+ */
+#define P0(x) ((x) ^ SM3_ROL((x), 9) ^ SM3_ROL((x), 17))
+
+static inline uint32_t P1(uint32_t x)
+{
+    uint32_t t = x ^ SM3_ROL(x, 8);
+
+    return x ^ SM3_ROL(t, 15);
+}
+
+/* Boolean functions: rounds 0-15 use parity, 16-63 majority and choice. */
+#define FF0(x, y, z) ((x) ^ (y) ^ (z))
+#define GG0(x, y, z) ((x) ^ (y) ^ (z))
+#define FF1(x, y, z) ((((x) ^ (y)) & ((y) ^ (z))) ^ (y))
+#define GG1(x, y, z) ((((y) ^ (z)) & (x)) ^ (z))
+
+/*
+ * rol(T_j, j mod 32) as a constant: every round below is expanded with a
+ * literal j, so the compiler folds it.  T_j from GB/T 32905-2016, 4.2.
+ */
+#define TJ(j) ((j) < 16 ? 0x79cc4519u : 0x7a879d8au)
+#define KJ(j) ((j) % 32 == 0 ? TJ(j) :                                       \
+               ((TJ(j) << ((j) % 32)) | (TJ(j) >> ((32 - (j) % 32) % 32))))
+
+/* Message expansion, done inside the rounds to overlap their latency. */
+#define SM3_EXPAND(i)                                                        \
+    do {                                                                     \
+        uint32_t x_ = w[(i) - 16] ^ w[(i) - 9] ^ SM3_ROL(w[(i) - 3], 15);    \
+        w[i] = P1(x_) ^ SM3_ROL(w[(i) - 13], 7) ^ w[(i) - 6];                \
+    } while (0)
+
+/*
+ * One round without moving the eight words: of the standard's updates only
+ * D <- TT1, B <- rol(B,9), H <- P0(TT2), F <- rol(F,19) touch a variable;
+ * the rest is a renaming that the caller does by rotating arguments.
+ */
+#define SM3_RND(FF, GG, j, A, B, C, D, E, F, G, H)                           \
+    do {                                                                     \
+        uint32_t a12_ = SM3_ROL(A, 12);                                      \
+        if ((j) >= 12)                                                       \
+            SM3_EXPAND((j) + 4);                                      \
+        uint32_t ss1_ = a12_ + E + KJ(j);                                    \
+        ss1_ = SM3_ROL(ss1_, 7);                                             \
+        D = (D + (w[j] ^ w[(j) + 4])) + (FF(A, B, C) + (ss1_ ^ a12_));       \
+        H = (H + w[j]) + (GG(E, F, G) + ss1_);                               \
+        B = SM3_ROL(B, 9);                                                   \
+        F = SM3_ROL(F, 19);                                                  \
+        H = P0(H);                                                           \
+    } while (0)
+
+#define SM3_RND4(FF, GG, j)                                                  \
+    do {                                                                     \
+        SM3_RND(FF, GG, (j), a, b, c, d, e, f, g, h);                        \
+        SM3_RND(FF, GG, (j) + 1, d, a, b, c, h, e, f, g);                    \
+        SM3_RND(FF, GG, (j) + 2, c, d, a, b, g, h, e, f);                    \
+        SM3_RND(FF, GG, (j) + 3, b, c, d, a, f, g, h, e);                    \
+    } while (0)
+
+static void sm3_c_blocks(uint32_t state[8], const unsigned char *p,
+                         size_t nblocks)
+{
+    uint32_t w[68];
+    uint32_t a, b, c, d, e, f, g, h;
+    int j;
+
+    for (; nblocks > 0; nblocks--, p += SM3_BLOCK_SIZE) {
+        for (j = 0; j < 16; j++)
+            w[j] = load_be32(p + 4 * j);
+
+        a = state[0]; b = state[1]; c = state[2]; d = state[3];
+        e = state[4]; f = state[5]; g = state[6]; h = state[7];
+
+        SM3_RND4(FF0, GG0, 0);
+        SM3_RND4(FF0, GG0, 4);
+        SM3_RND4(FF0, GG0, 8);
+        SM3_RND4(FF0, GG0, 12);
+        SM3_RND4(FF1, GG1, 16);
+        SM3_RND4(FF1, GG1, 20);
+        SM3_RND4(FF1, GG1, 24);
+        SM3_RND4(FF1, GG1, 28);
+        SM3_RND4(FF1, GG1, 32);
+        SM3_RND4(FF1, GG1, 36);
+        SM3_RND4(FF1, GG1, 40);
+        SM3_RND4(FF1, GG1, 44);
+        SM3_RND4(FF1, GG1, 48);
+        SM3_RND4(FF1, GG1, 52);
+        SM3_RND4(FF1, GG1, 56);
+        SM3_RND4(FF1, GG1, 60);
+
+        /* V(i+1) = ABCDEFGH xor V(i). */
+        state[0] ^= a; state[1] ^= b; state[2] ^= c; state[3] ^= d;
+        state[4] ^= e; state[5] ^= f; state[6] ^= g; state[7] ^= h;
+    }
+}
+
+const SM3_KERNEL sm3_kernel_c = { "sm3-c", sm3_c_blocks };
+
+/* Initial value IV, GB/T 32905-2016, 4.1. */
+static const uint32_t SM3_IV[8] = {
+    0x7380166f, 0x4914b2b9, 0x172442d7, 0xda8a0600,
+    0xa96f30bc, 0x163138aa, 0xe38dee4d, 0xb0fb0e4e
+};
+
+/* A memset the optimiser cannot drop although the memory dies after it. */
+static void *(*const volatile sm3_memset)(void *, int, size_t) = memset;
+
+void sm3_init(SM3_CTX *c, const SM3_KERNEL *k)
+{
+    memcpy(c->state, SM3_IV, sizeof(c->state));
+    c->nbytes = 0;
+    c->buflen = 0;
+    c->blocks = k->blocks;
+}
+
+void sm3_update(SM3_CTX *c, const unsigned char *p, size_t len)
+{
+    size_t n;
+
+    c->nbytes += len;
+    if (c->buflen > 0) {
+        n = SM3_BLOCK_SIZE - c->buflen;
+        if (len < n) {
+            memcpy(c->buf + c->buflen, p, len);
+            c->buflen += len;
+            return;
+        }
+        memcpy(c->buf + c->buflen, p, n);
+        c->blocks(c->state, c->buf, 1);
+        c->buflen = 0;
+        p += n;
+        len -= n;
+    }
+    n = len / SM3_BLOCK_SIZE;
+    if (n > 0) {
+        c->blocks(c->state, p, n);
+        p += n * SM3_BLOCK_SIZE;
+        len -= n * SM3_BLOCK_SIZE;
+    }
+    if (len > 0) {
+        memcpy(c->buf, p, len);
+        c->buflen = len;
+    }
+}
+
+/*
+ * Pads with 0x80, zeros and the 64-bit big-endian bit length, then wipes the
+ * whole context: the chaining value and buffered input may be secret (keyed
+ * uses), and an update after final must not continue a spent state.
+ */
+void sm3_final(SM3_CTX *c, unsigned char md[SM3_DIGEST_LENGTH])
+{
+    uint64_t bits = c->nbytes << 3;
+    size_t n = c->buflen;
+    int i;
+
+    c->buf[n++] = 0x80;
+    if (n > SM3_BLOCK_SIZE - 8) {
+        memset(c->buf + n, 0, SM3_BLOCK_SIZE - n);
+        c->blocks(c->state, c->buf, 1);
+        n = 0;
+    }
+    memset(c->buf + n, 0, SM3_BLOCK_SIZE - 8 - n);
+    store_be32(c->buf + SM3_BLOCK_SIZE - 8, (uint32_t)(bits >> 32));
+    store_be32(c->buf + SM3_BLOCK_SIZE - 4, (uint32_t)bits);
+    c->blocks(c->state, c->buf, 1);
+    for (i = 0; i < 8; i++)
+        store_be32(md + 4 * i, c->state[i]);
+    sm3_memset(c, 0, sizeof(*c));
+}
+
+/* Kernel choice: the portable kernel until the assembly ones are wired in. */
+const SM3_KERNEL *sm3_kernel(void)
+{
+    return &sm3_kernel_c;
+}
