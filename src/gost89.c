@@ -14,6 +14,7 @@
 #include <string.h>
 #include <openssl/crypto.h>
 #include "gost89.h"
+#include "gost89_x86.h"
 
 /*
  * S-boxes.  sbox[i] is the substitution K(i+1) of RFC 4357 section 11.2
@@ -173,6 +174,9 @@ static void gost_build_tables(GOST_SBOX_TABLES *tab, const GOST_PARAMSET *ps)
             tab->t[j][b] = v << 11 | v >> 21;
         }
     }
+#ifdef GOST_X86_SIMD
+    gost_simd_tables_build(tab, ps);
+#endif
 }
 
 static void gost_build_all_tables(void)
@@ -683,5 +687,11 @@ void gost_imit_blocks(const GOST_KEY *enc, unsigned char state[8],
 
 const SMG_BLOCK_KERNEL *gost_kernel(void)
 {
+#ifdef GOST_X86_SIMD
+    const SMG_BLOCK_KERNEL *k = gost_kernel_x86();
+
+    if (k != NULL)
+        return k;
+#endif
     return &gost_kernel_c;
 }
