@@ -78,15 +78,10 @@ EOT
 # Helpers called only from within the file (never through a pointer).
 sub local_function_begin {
     my ($name) = @_;
-    return <<"EOT";
-.type	$name,\@function
-.p2align	5
-$name:
-.cfi_startproc
-EOT
+    return ".p2align\t5\n$name:\n.cfi_startproc\n";
 }
 
-sub local_function_end { return function_end(@_); }
+sub local_function_end { return ".cfi_endproc\n"; }
 
 # Saving a callee-saved register: push with the matching unwind info.
 sub frame_push {
@@ -151,7 +146,8 @@ sub parse_vreg {
 sub parse_imm {
     my ($s) = @_;
     $s =~ /^\$(0x[0-9a-fA-F]+|\d+)$/ or die "x86_64.pm: bad immediate '$s'\n";
-    my $v = $1 =~ /^0x/ ? hex($1) : $1;
+    my $lit = $1;
+    my $v = $lit =~ /^0x/ ? hex($lit) : 0 + $lit;
     die "x86_64.pm: immediate '$s' exceeds a byte\n" if $v > 255;
     return $v;
 }

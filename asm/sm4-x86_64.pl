@@ -1,0 +1,731 @@
+#! /usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
+#
+# SM4 (GB/T 32907-2016) block kernels for x86-64, generated as AT&T text
+# through util/perlasm/x86_64.pm.  Owns the GFNI tiers; every kernel is
+# constant-time: the S-box is computed by GF(2^8) affine/inverse
+# instructions, never looked up in a table indexed by secret data.
+#
+#   perl asm/sm4-x86_64.pl elf [bytes] > asm/sm4-x86_64.S
+#
+# Entry points follow src/kernel.h (SysV: ks=%rdi in=%rsi out=%rdx
+# nblocks=%rcx iv=%r8).  src/sm4_x86.c puts them into SMG_BLOCK_KERNEL tables.
+#
+# Layout shared by all tiers: blocks are byte-swapped into native 32-bit
+# words and transposed 4x4 inside every 128-bit lane, so that register j of
+# a group holds word j of 4/8/16 blocks; a round is then a handful of
+# whole-register operations and each round key is one broadcast.  The
+# S-box is Sbox(x) = A2 * Inv(A1 * x + c1) + c2: one vgf2p8affineqb maps the
+# SM4 field into the AES field (matrix 0x34ac259e022dbc52, c1 0x65) and one
+# vgf2p8affineinvqb inverts there and maps back (0xd72d8e511e6c8b19, c2
+# 0xd3); constants from libgcrypt's sm4-gfni-avx2-amd64.S, checked against
+# the S-box table for all 256 inputs (references.md section 2).
+#
+# Batches: the widest pass runs in a loop; the remainder goes to ONE pass of
+# the narrowest width that holds it, with masked loads and stores (32 -> 16
+# -> 8 -> 4 blocks for AVX-512, 16 -> 8 -> 4 for AVX2), never a per-block
+# loop.  Serial modes (CBC/CFB encryption, OFB) run the 4-block xmm pass
+# with one live block.
+#
+# Measured on the 2-core AMD EPYC (Zen 4) KVM guest, ~3.8 GHz, 16 KiB calls,
+# cycles/byte derived from wall time (no PMU in the guest):
+#
+#   kernel                 ECB    CTR    CBC-dec  CFB-dec  CBC-enc (1 block)
+#   gfni-avx512 (32 blk)   TBD
+#   gfni-avx2   (16 blk)   TBD
+#   OpenSSL 3.0 default    TBD
+#
+# Room for the AES-NI tiers (AES-NI/AVX, AES-NI/VAES/AVX2): add their
+# sections below the GFNI ones, with their own core and register map.
+
+use strict;
+use warnings;
+use FindBin qw($Bin);
+use lib "$Bin/../util/perlasm";
+use x86_64;
+
+x86_64::setup(@ARGV);
+
+my $code = "";
+
+sub R { my ($w, $n) = @_; return "%${w}mm$n"; }
+
+my %bpr   = (z => 4, y => 2, x => 1);      # blocks per register
+my %bcast = (z => 16, y => 8, x => 4);     # dwords per register
+
+# ---------------------------------------------------------------------------
+# Constants shared by every tier.
+$code .= rodata_begin() . <<'EOT';
+.p2align	6
+# per-lane byte swap of the four 32-bit words (4 lanes, so that zmm, ymm
+# and xmm memory operands can all start here)
+.Lsm4_bswap:
+.byte	3,2,1,0,7,6,5,4,11,10,9,8,15,14,13,12
+.byte	3,2,1,0,7,6,5,4,11,10,9,8,15,14,13,12
+.byte	3,2,1,0,7,6,5,4,11,10,9,8,15,14,13,12
+.byte	3,2,1,0,7,6,5,4,11,10,9,8,15,14,13,12
+# rotations by whole bytes of native words, as byte shuffles (AVX2 tier)
+.Lsm4_rol8:
+.byte	3,0,1,2,7,4,5,6,11,8,9,10,15,12,13,14
+.byte	3,0,1,2,7,4,5,6,11,8,9,10,15,12,13,14
+.Lsm4_rol16:
+.byte	2,3,0,1,6,7,4,5,10,11,8,9,14,15,12,13
+.byte	2,3,0,1,6,7,4,5,10,11,8,9,14,15,12,13
+.Lsm4_rol24:
+.byte	1,2,3,0,5,6,7,4,9,10,11,8,13,14,15,12
+.byte	1,2,3,0,5,6,7,4,9,10,11,8,13,14,15,12
+# CTR: block number of each dword after the 4x4 transpose: dword 4l+k of a
+# group is block k*bpr+l (l = lane, k = source register)
+.p2align	6
+.Lsm4_ctr_idx_z:
+.long	0,4,8,12,1,5,9,13,2,6,10,14,3,7,11,15
+.long	16,20,24,28,17,21,25,29,18,22,26,30,19,23,27,31
+.Lsm4_ctr_idx_y:
+.long	0,2,4,6,1,3,5,7
+.long	8,10,12,14,9,11,13,15
+.Lsm4_ctr_idx_x:
+.long	0,1,2,3
+# AVX2 tail masks: dword d of a pass is live when d < 4 * blocks
+.Lsm4_didx:
+.long	0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+.long	16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+.Lsm4_bias:
+.long	0x80000000
+.Lsm4_one:
+.long	1
+.p2align	3
+.Lsm4_aff1:
+.quad	0x34ac259e022dbc52
+.Lsm4_aff2:
+.quad	0xd72d8e511e6c8b19
+.text
+EOT
+
+# 4x4 transpose of 32-bit words inside each 128-bit lane: afterwards
+# register k holds what was word k of the four source registers.
+sub transpose {
+    my ($x0, $x1, $x2, $x3, $t1, $t2) = @_;
+    return <<"EOT";
+	vpunpckhdq	$x1,$x0,$t2
+	vpunpckldq	$x1,$x0,$x0
+	vpunpckldq	$x3,$x2,$t1
+	vpunpckhdq	$x3,$x2,$x2
+	vpunpckhqdq	$t1,$x0,$x1
+	vpunpcklqdq	$t1,$x0,$x0
+	vpunpckhqdq	$x2,$t2,$x3
+	vpunpcklqdq	$x2,$t2,$x2
+EOT
+}
+
+###########################################################################
+# GFNI + AVX-512 tier (AVX512F, AVX512BW for vpshufb/kshift on 64-bit masks,
+# AVX512VL for the ymm/xmm passes, GFNI).
+#
+# Register map: group g (0..1) data zmm4g..4g+3, group temps zmm8+5g..12+5g,
+# driver scratch zmm18..28, constants zmm29 (A1), zmm30 (A2), zmm31 (bswap).
+# k1..k4: tail masks of the last group's four registers; k6/k7: CTR carries.
+my ($A1, $A2, $BSW) = (29, 30, 31);
+
+sub e_data { my ($g) = @_; return map { 4 * $g + $_ } 0 .. 3; }
+sub e_tmp  { my ($g) = @_; return map { 8 + 5 * $g + $_ } 0 .. 4; }
+
+# One round on one group.  L(t) = t ^ rol2 ^ rol10 ^ rol18 ^ rol24 is
+# evaluated as a two-level XOR tree so that the dependency chain through
+# the newest word stays short.
+sub e_round {
+    my ($w, $i, $X, $T) = @_;
+    my ($x0, $x1, $x2, $x3) = map { R($w, $_) } @$X;
+    my ($t, $a, $b, $c, $d) = map { R($w, $_) } @$T;
+    my ($m1, $m2) = (R($w, $A1), R($w, $A2));
+    my $n = $bcast{$w};
+    my $off = 4 * $i;
+    return <<"EOT";
+	vpxord	$x2,$x1,$t
+	vpternlogd	\$0x96,$off(%rdi){1to$n},$x3,$t
+	vgf2p8affineqb	\$0x65,$m1,$t,$t
+	vgf2p8affineinvqb	\$0xd3,$m2,$t,$t
+	vprold	\$2,$t,$a
+	vprold	\$10,$t,$b
+	vprold	\$18,$t,$c
+	vprold	\$24,$t,$d
+	vpternlogd	\$0x96,$a,$t,$x0
+	vpternlogd	\$0x96,$d,$c,$b
+	vpxord	$b,$x0,$x0
+EOT
+}
+
+# Core: encrypts G groups of width w held in the data registers.  The "raw"
+# entry takes block bytes as loaded; the "_t" entry takes words already
+# transposed (CTR builds them in place).  On return register 4g+3-k holds
+# the output bytes of chunk k of group g (the final word order is reversed).
+sub e_core {
+    my ($w, $G) = @_;
+    my $name = ".Lsm4_avx512_core_$w$G";
+    my $s = local_function_begin($name);
+    my $bsw = R($w, $BSW);
+    for my $g (0 .. $G - 1) {
+        my @d = map { R($w, $_) } e_data($g);
+        my @t = map { R($w, $_) } e_tmp($g);
+        $s .= "\tvpshufb\t$bsw,$_,$_\n" for @d;
+        $s .= transpose(@d, $t[0], $t[1]);
+    }
+    $s .= "${name}_t:\n";
+    my @X = map { [ e_data($_) ] } 0 .. $G - 1;
+    for my $i (0 .. 31) {
+        for my $g (0 .. $G - 1) {
+            $s .= e_round($w, $i, $X[$g], [ e_tmp($g) ]);
+            push @{ $X[$g] }, shift @{ $X[$g] };
+        }
+    }
+    for my $g (0 .. $G - 1) {
+        my @d = map { R($w, $_) } reverse e_data($g);
+        my @t = map { R($w, $_) } e_tmp($g);
+        $s .= transpose(@d, $t[0], $t[1]);
+        $s .= "\tvpshufb\t$bsw,$_,$_\n" for @d;
+    }
+    $s .= "\tret\n" . local_function_end($name);
+    return $s;
+}
+
+$code .= e_core('z', 2) . e_core('z', 1) . e_core('y', 1) . e_core('x', 1);
+
+# Output register of chunk (g, k) after a core call.
+sub e_out { my ($g, $k) = @_; return 4 * $g + 3 - $k; }
+
+# The masked-tail state of a pass: which chunks take which k register.
+sub e_mask {
+    my ($masked, $G, $g, $k) = @_;
+    return "" unless $masked && $g == $G - 1;
+    return "{%k" . (1 + $k) . "}";
+}
+
+# k1..k4 = live dwords of the last group's four registers; n in %rcx.
+sub e_mask_setup {
+    my ($w, $G) = @_;
+    my $base = 64 + 16 * $bpr{$w} * ($G - 1);
+    my $step = 4 * $bpr{$w};
+    my $s = <<"EOT";
+	mov	%rcx,%r11
+	lea	(,%rcx,4),%rax
+	mov	\$$base,%ecx
+	sub	%eax,%ecx
+	mov	\$-1,%rax
+	shr	%cl,%rax
+	mov	%r11,%rcx
+	kmovq	%rax,%k1
+EOT
+    $s .= "\tkshiftrq\t\$" . ($step * $_) . ",%k1,%k" . (1 + $_) . "\n"
+        for 1 .. 3;
+    return $s;
+}
+
+# Saves the last input block of the pass (the next chaining value) in
+# %rax:%r11 before any store can overwrite it in place.
+sub save_last_block {
+    my ($masked, $P) = @_;
+    if ($masked) {
+        return <<'EOT';
+	mov	%rcx,%rax
+	shl	$4,%rax
+	mov	-16(%rsi,%rax),%r11
+	mov	-8(%rsi,%rax),%rax
+EOT
+    }
+    my ($o0, $o1) = (16 * ($P - 1), 16 * ($P - 1) + 8);
+    return "\tmov\t$o0(%rsi),%r11\n\tmov\t$o1(%rsi),%rax\n";
+}
+
+sub store_iv {
+    return "\tmov\t%r11,(%r8)\n\tmov\t%rax,8(%r8)\n";
+}
+
+# The chaining vector of chunk 0: (iv, c0, c1, ...) of width w into $dst.
+sub e_chain0 {
+    my ($w, $dst) = @_;
+    return "\tvmovdqu32\t(%r8),$dst\n" if $w eq 'x';
+    my $ivb = R($w, 19);
+    my $sh = $w eq 'z' ? 6 : 2;
+    return <<"EOT";
+	vbroadcasti32x4	(%r8),$ivb
+	vmovdqu32	(%rsi),$dst
+	valignq	\$$sh,$ivb,$dst,$dst
+EOT
+}
+
+# One pass of G groups of width w; masked: the last group holds the
+# remaining %rcx blocks (at least one).
+sub e_pass {
+    my ($mode, $w, $G, $masked) = @_;
+    my $bp = $bpr{$w};
+    my $P = 4 * $bp * $G;
+    my $core = ".Lsm4_avx512_core_$w$G";
+    my $n = $bcast{$w};
+    my $tmp = R($w, 18);
+    my $s = "";
+    $s .= e_mask_setup($w, $G) if $masked;
+    my @chunks = map { my $g = $_; map { [ $g, $_ ] } 0 .. 3 } 0 .. $G - 1;
+    my $off = sub { my ($g, $k) = @_; return 16 * $bp * (4 * $g + $k); };
+
+    if ($mode eq 'ctr') {
+        # counter words (big-endian word 0 first) from %r9:%r10
+        $s .= <<'EOT';
+	vpbroadcastd	%r10d,%zmm23
+	mov	%r10,%rax
+	shr	$32,%rax
+	vpbroadcastd	%eax,%zmm22
+	vpbroadcastd	%r9d,%zmm21
+	mov	%r9,%rax
+	shr	$32,%rax
+	vpbroadcastd	%eax,%zmm20
+EOT
+        my ($w0, $w1, $w2, $w3) = map { R($w, $_) } 20 .. 23;
+        for my $g (0 .. $G - 1) {
+            my ($x0, $x1, $x2, $x3) = map { R($w, $_) } e_data($g);
+            my $io = 4 * $n * $g;
+            # 128-bit increment: a carry leaves word 3 where the sum wrapped
+            # below the base, and moves on while the next word wraps to 0
+            $s .= <<"EOT";
+	vpaddd	.Lsm4_ctr_idx_$w+$io(%rip),$w3,$x3
+	vpcmpud	\$1,$w3,$x3,%k6
+	vmovdqa32	$w2,$x2
+	vpaddd	.Lsm4_one(%rip){1to$n},$w2,$x2\{%k6}
+	vptestnmd	$x2,$x2,%k7{%k6}
+	vmovdqa32	$w1,$x1
+	vpaddd	.Lsm4_one(%rip){1to$n},$w1,$x1\{%k7}
+	vptestnmd	$x1,$x1,%k6{%k7}
+	vmovdqa32	$w0,$x0
+	vpaddd	.Lsm4_one(%rip){1to$n},$w0,$x0\{%k6}
+EOT
+        }
+        $s .= "\tcall\t${core}_t\n";
+        for my $c (@chunks) {
+            my ($g, $k) = @$c;
+            my $r = R($w, e_out($g, $k));
+            my $m = e_mask($masked, $G, $g, $k);
+            my $o = $off->($g, $k);
+            if ($m) {
+                $s .= "\tvmovdqu32\t$o(%rsi),$tmp$m\{z}\n";
+                $s .= "\tvpxord\t$tmp,$r,$r\n";
+            } else {
+                $s .= "\tvpxord\t$o(%rsi),$r,$r\n";
+            }
+            $s .= "\tvmovdqu32\t$r,$o(%rdx)$m\n";
+        }
+        $s .= $masked ? "\tadd\t%rcx,%r10\n" : "\tadd\t\$$P,%r10\n";
+        $s .= "\tadc\t\$0,%r9\n";
+        return $s;
+    }
+
+    if ($mode eq 'cfb_dec') {
+        # cipher input of block i is c[i-1] (c[-1] = iv)
+        for my $c (@chunks) {
+            my ($g, $k) = @$c;
+            my $r = R($w, 4 * $g + $k);
+            my $o = $off->($g, $k);
+            if ($o == 0) {
+                $s .= e_chain0($w, $r);
+            } else {
+                my $m = e_mask($masked, $G, $g, $k);
+                $s .= "\tvmovdqu32\t" . ($o - 16) . "(%rsi),$r$m"
+                    . ($m ? "{z}" : "") . "\n";
+            }
+        }
+    } else {
+        for my $c (@chunks) {
+            my ($g, $k) = @$c;
+            my $r = R($w, 4 * $g + $k);
+            my $m = e_mask($masked, $G, $g, $k);
+            $s .= "\tvmovdqu32\t" . $off->($g, $k) . "(%rsi),$r$m"
+                . ($m ? "{z}" : "") . "\n";
+        }
+    }
+    $s .= save_last_block($masked, $P) if $mode ne 'ecb';
+    $s .= "\tcall\t$core\n";
+
+    # CBC stores from the last chunk back so that, in place, every chunk
+    # still finds the ciphertext block before it unmodified.
+    my @order = $mode eq 'cbc_dec' ? reverse @chunks : @chunks;
+    for my $c (@order) {
+        my ($g, $k) = @$c;
+        my $r = R($w, e_out($g, $k));
+        my $m = e_mask($masked, $G, $g, $k);
+        my $o = $off->($g, $k);
+        if ($mode eq 'cbc_dec') {
+            if ($o == 0) {
+                $s .= e_chain0($w, $tmp);
+                $s .= "\tvpxord\t$tmp,$r,$r\n";
+            } elsif ($m) {
+                $s .= "\tvmovdqu32\t" . ($o - 16) . "(%rsi),$tmp$m\{z}\n";
+                $s .= "\tvpxord\t$tmp,$r,$r\n";
+            } else {
+                $s .= "\tvpxord\t" . ($o - 16) . "(%rsi),$r,$r\n";
+            }
+        } elsif ($mode eq 'cfb_dec') {
+            if ($m) {
+                $s .= "\tvmovdqu32\t$o(%rsi),$tmp$m\{z}\n";
+                $s .= "\tvpxord\t$tmp,$r,$r\n";
+            } else {
+                $s .= "\tvpxord\t$o(%rsi),$r,$r\n";
+            }
+        }
+        $s .= "\tvmovdqu32\t$r,$o(%rdx)$m\n";
+    }
+    $s .= store_iv() if $mode ne 'ecb';
+    return $s;
+}
+
+sub e_consts {
+    return <<"EOT";
+	vpbroadcastq	.Lsm4_aff1(%rip),%zmm$A1
+	vpbroadcastq	.Lsm4_aff2(%rip),%zmm$A2
+	vbroadcasti32x4	.Lsm4_bswap(%rip),%zmm$BSW
+EOT
+}
+
+# Parallel modes: a 32-block loop, then one masked pass for the remainder.
+sub e_parallel {
+    my ($mode) = @_;
+    my $fn = "sm4_gfni_avx512_$mode";
+    my $L = ".L${fn}";
+    my $s = function_begin($fn);
+    $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
+    $s .= e_consts();
+    if ($mode eq 'ctr') {
+        $s .= "\tmov\t(%r8),%r9\n\tmov\t8(%r8),%r10\n"
+            . "\tbswap\t%r9\n\tbswap\t%r10\n";
+    }
+    $s .= "\tcmp\t\$32,%rcx\n\tjb\t${L}_tail\n";
+    $s .= "${L}_loop:\n";
+    $s .= e_pass($mode, 'z', 2, 0);
+    $s .= <<"EOT";
+	add	\$512,%rsi
+	add	\$512,%rdx
+	sub	\$32,%rcx
+	cmp	\$32,%rcx
+	jae	${L}_loop
+${L}_tail:
+	test	%rcx,%rcx
+	jz	${L}_done
+	cmp	\$16,%rcx
+	ja	${L}_z2
+	cmp	\$8,%rcx
+	ja	${L}_z1
+	cmp	\$4,%rcx
+	ja	${L}_y1
+EOT
+    $s .= e_pass($mode, 'x', 1, 1) . "\tjmp\t${L}_done\n";
+    $s .= "${L}_y1:\n" . e_pass($mode, 'y', 1, 1) . "\tjmp\t${L}_done\n";
+    $s .= "${L}_z1:\n" . e_pass($mode, 'z', 1, 1) . "\tjmp\t${L}_done\n";
+    $s .= "${L}_z2:\n" . e_pass($mode, 'z', 2, 1);
+    $s .= "${L}_done:\n";
+    if ($mode eq 'ctr') {
+        $s .= "\tbswap\t%r9\n\tbswap\t%r10\n"
+            . "\tmov\t%r9,(%r8)\n\tmov\t%r10,8(%r8)\n";
+    }
+    $s .= "\tvzeroupper\n${L}_ret:\n\tret\n" . function_end($fn);
+    return $s;
+}
+
+# Serial modes: one block per 4-block xmm core call; the chaining value
+# stays in xmm4 (outside the x1 core's registers).
+sub serial {
+    my ($fam, $mode) = @_;
+    my $fn = "sm4_gfni_${fam}_$mode";
+    my $L = ".L${fn}";
+    my $core = $fam eq 'avx512' ? ".Lsm4_avx512_core_x1" : ".Lsm4_avx2_core_x1";
+    my $v = $fam eq 'avx512' ? 'd' : '';
+    my $s = function_begin($fn);
+    $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
+    $s .= $fam eq 'avx512' ? e_consts() : a_consts();
+    $s .= "\tvmovdqu\t(%r8),%xmm4\n${L}_loop:\n";
+    if ($mode eq 'cbc_enc') {
+        $s .= "\tvpxor$v\t(%rsi),%xmm4,%xmm0\n\tcall\t$core\n"
+            . "\tvmovdqa\t%xmm3,%xmm4\n\tvmovdqu\t%xmm4,(%rdx)\n";
+    } elsif ($mode eq 'cfb_enc') {
+        $s .= "\tvmovdqa\t%xmm4,%xmm0\n\tcall\t$core\n"
+            . "\tvpxor$v\t(%rsi),%xmm3,%xmm4\n\tvmovdqu\t%xmm4,(%rdx)\n";
+    } else {
+        $s .= "\tvmovdqa\t%xmm4,%xmm0\n\tcall\t$core\n"
+            . "\tvmovdqa\t%xmm3,%xmm4\n\tvpxor$v\t(%rsi),%xmm4,%xmm0\n"
+            . "\tvmovdqu\t%xmm0,(%rdx)\n";
+    }
+    $s .= <<"EOT";
+	add	\$16,%rsi
+	add	\$16,%rdx
+	dec	%rcx
+	jnz	${L}_loop
+	vmovdqu	%xmm4,(%r8)
+	vzeroupper
+${L}_ret:
+	ret
+EOT
+    $s .= function_end($fn);
+    return $s;
+}
+
+###########################################################################
+# GFNI + AVX2 tier (AVX2 and the VEX forms of GFNI).
+#
+# Register map: group g data ymm4g..4g+3, round temps ymm8..10 shared by
+# both groups (renaming keeps the groups independent), A1 ymm11, A2 ymm12,
+# round key ymm13, rol8 shuffle ymm14, tail limit ymm15 (kept across core
+# calls).  No rotate instruction: rol by 8/16/24 is a byte shuffle and
+# L(t) = t ^ rol24(t) ^ rol2(t ^ rol8(t) ^ rol16(t)).
+my ($VA1, $VA2, $VRK, $VR8, $VLIM) = (11, 12, 13, 14, 15);
+
+sub a_data { my ($g) = @_; return map { 4 * $g + $_ } 0 .. 3; }
+
+sub a_round {
+    my ($w, $X) = @_;
+    my ($x0, $x1, $x2, $x3) = map { R($w, $_) } @$X;
+    my ($t, $a, $b) = map { R($w, $_) } 8 .. 10;
+    my ($m1, $m2, $rk, $r8) = map { R($w, $_) } $VA1, $VA2, $VRK, $VR8;
+    return <<"EOT";
+	vpxor	$x2,$x1,$t
+	vpxor	$rk,$t,$t
+	vpxor	$x3,$t,$t
+	vgf2p8affineqb	\$0x65,$m1,$t,$t
+	vgf2p8affineinvqb	\$0xd3,$m2,$t,$t
+	vpshufb	$r8,$t,$a
+	vpshufb	.Lsm4_rol16(%rip),$t,$b
+	vpxor	$b,$a,$a
+	vpxor	$t,$a,$a
+	vpshufb	.Lsm4_rol24(%rip),$t,$b
+	vpxor	$t,$x0,$x0
+	vpxor	$b,$x0,$x0
+	vpslld	\$2,$a,$b
+	vpsrld	\$30,$a,$a
+	vpor	$b,$a,$a
+	vpxor	$a,$x0,$x0
+EOT
+}
+
+sub a_core {
+    my ($w, $G) = @_;
+    my $name = ".Lsm4_avx2_core_$w$G";
+    my $s = local_function_begin($name);
+    my ($t1, $t2) = map { R($w, $_) } 8, 9;
+    for my $g (0 .. $G - 1) {
+        my @d = map { R($w, $_) } a_data($g);
+        $s .= "\tvpshufb\t.Lsm4_bswap(%rip),$_,$_\n" for @d;
+        $s .= transpose(@d, $t1, $t2);
+    }
+    $s .= "${name}_t:\n";
+    my @X = map { [ a_data($_) ] } 0 .. $G - 1;
+    my $rk = R($w, $VRK);
+    for my $i (0 .. 31) {
+        $s .= "\tvpbroadcastd\t" . (4 * $i) . "(%rdi),$rk\n";
+        for my $g (0 .. $G - 1) {
+            $s .= a_round($w, $X[$g]);
+            push @{ $X[$g] }, shift @{ $X[$g] };
+        }
+    }
+    for my $g (0 .. $G - 1) {
+        my @d = map { R($w, $_) } reverse a_data($g);
+        $s .= transpose(@d, $t1, $t2);
+        $s .= "\tvpshufb\t.Lsm4_bswap(%rip),$_,$_\n" for @d;
+    }
+    $s .= "\tret\n" . local_function_end($name);
+    return $s;
+}
+
+$code .= a_core('y', 2) . a_core('y', 1) . a_core('x', 1);
+
+sub a_consts {
+    return <<"EOT";
+	vpbroadcastq	.Lsm4_aff1(%rip),%ymm$VA1
+	vpbroadcastq	.Lsm4_aff2(%rip),%ymm$VA2
+	vbroadcasti128	.Lsm4_rol8(%rip),%ymm$VR8
+EOT
+}
+
+# Masked loads/stores use vpmaskmovd (faults are suppressed for masked-out
+# dwords); the mask of chunk k of the last group is LIM > dword index.
+sub a_mask {
+    my ($masked, $G, $g, $k, $w, $dst) = @_;
+    return "" unless $masked && $g == $G - 1;
+    my $o = 16 * $bpr{$w} * $k;
+    my $lim = R($w, $VLIM);
+    return "\tvpcmpgtd\t.Lsm4_didx+$o(%rip),$lim,$dst\n";
+}
+
+sub a_pass {
+    my ($mode, $w, $G, $masked) = @_;
+    my $bp = $bpr{$w};
+    my $P = 4 * $bp * $G;
+    my $core = ".Lsm4_avx2_core_$w$G";
+    my ($mk, $tmp) = map { R($w, $_) } 8, 9;
+    my $s = "";
+    if ($masked) {
+        my $sub = 4 * 4 * $bp * ($G - 1);
+        $s .= "\tlea\t-$sub(,%rcx,4),%eax\n\tvmovd\t%eax,%xmm$VLIM\n"
+            . "\tvpbroadcastd\t%xmm$VLIM," . R($w, $VLIM) . "\n";
+    }
+    my @chunks = map { my $g = $_; map { [ $g, $_ ] } 0 .. 3 } 0 .. $G - 1;
+    my $off = sub { my ($g, $k) = @_; return 16 * $bp * (4 * $g + $k); };
+    # load of $o(%rsi) into $r, masked for chunk (g,k) of the last group
+    my $load = sub {
+        my ($g, $k, $o, $r) = @_;
+        my $m = a_mask($masked, $G, $g, $k, $w, $mk);
+        return $m ? $m . "\tvpmaskmovd\t$o(%rsi),$mk,$r\n"
+                  : "\tvmovdqu\t$o(%rsi),$r\n";
+    };
+    my $store = sub {
+        my ($g, $k, $o, $r) = @_;
+        my $m = a_mask($masked, $G, $g, $k, $w, $mk);
+        return $m ? $m . "\tvpmaskmovd\t$r,$mk,$o(%rdx)\n"
+                  : "\tvmovdqu\t$r,$o(%rdx)\n";
+    };
+    my $chain0 = sub {
+        my ($dst) = @_;
+        return "\tvmovdqu\t(%r8),$dst\n" if $w eq 'x';
+        my $x = $dst =~ s/ymm/xmm/r;
+        return "\tvmovdqu\t(%r8),$x\n\tvinserti128\t\$1,(%rsi),$dst,$dst\n";
+    };
+
+    if ($mode eq 'ctr') {
+        # counter words from %r9:%r10 into ymm8..10,13,15; word 3 also
+        # biased by 2^31 so that a signed compare finds the unsigned wrap
+        my ($w0, $w1, $w2, $w3, $w3b, $c, $t, $z) =
+            map { R($w, $_) } 8, 9, 10, 11, 12, 13, 14, 15;
+        my $bc = sub {
+            my ($gpr, $r) = @_;
+            my $x = $r =~ s/[xy]mm/xmm/r;
+            return "\tvmovd\t$gpr,$x\n\tvpbroadcastd\t$x,$r\n";
+        };
+        $s .= $bc->('%r10d', $w3);
+        $s .= "\tmov\t%r10d,%eax\n\txor\t\$0x80000000,%eax\n";
+        $s .= $bc->('%eax', $w3b);
+        $s .= "\tmov\t%r10,%rax\n\tshr\t\$32,%rax\n" . $bc->('%eax', $w2);
+        $s .= $bc->('%r9d', $w1);
+        $s .= "\tmov\t%r9,%rax\n\tshr\t\$32,%rax\n" . $bc->('%eax', $w0);
+        $s .= "\tvpxor\t$z,$z,$z\n";
+        for my $g (0 .. $G - 1) {
+            my ($x0, $x1, $x2, $x3) = map { R($w, $_) } a_data($g);
+            my $io = 4 * 4 * $bp * $g;
+            $s .= <<"EOT";
+	vpaddd	.Lsm4_ctr_idx_$w+$io(%rip),$w3,$x3
+	vpbroadcastd	.Lsm4_bias(%rip),$t
+	vpxor	$x3,$t,$t
+	vpcmpgtd	$t,$w3b,$c
+	vpsubd	$c,$w2,$x2
+	vpcmpeqd	$z,$x2,$t
+	vpand	$t,$c,$c
+	vpsubd	$c,$w1,$x1
+	vpcmpeqd	$z,$x1,$t
+	vpand	$t,$c,$c
+	vpsubd	$c,$w0,$x0
+EOT
+        }
+        $s .= a_consts();
+        if ($masked) {
+            my $sub = 4 * 4 * $bp * ($G - 1);
+            $s .= "\tlea\t-$sub(,%rcx,4),%eax\n\tvmovd\t%eax,%xmm$VLIM\n"
+                . "\tvpbroadcastd\t%xmm$VLIM," . R($w, $VLIM) . "\n";
+        }
+        $s .= "\tcall\t${core}_t\n";
+        for my $ch (@chunks) {
+            my ($g, $k) = @$ch;
+            my $r = R($w, 4 * $g + 3 - $k);
+            my $o = $off->($g, $k);
+            if ($masked && $g == $G - 1) {
+                $s .= $load->($g, $k, $o, $tmp) . "\tvpxor\t$tmp,$r,$r\n";
+            } else {
+                $s .= "\tvpxor\t$o(%rsi),$r,$r\n";
+            }
+            $s .= $store->($g, $k, $o, $r);
+        }
+        $s .= $masked ? "\tadd\t%rcx,%r10\n" : "\tadd\t\$$P,%r10\n";
+        $s .= "\tadc\t\$0,%r9\n";
+        return $s;
+    }
+
+    for my $ch (@chunks) {
+        my ($g, $k) = @$ch;
+        my $r = R($w, 4 * $g + $k);
+        my $o = $off->($g, $k);
+        if ($mode eq 'cfb_dec') {
+            $s .= $o == 0 ? $chain0->($r) : $load->($g, $k, $o - 16, $r);
+        } else {
+            $s .= $load->($g, $k, $o, $r);
+        }
+    }
+    $s .= save_last_block($masked, $P) if $mode ne 'ecb';
+    $s .= "\tcall\t$core\n";
+    my @order = $mode eq 'cbc_dec' ? reverse @chunks : @chunks;
+    for my $ch (@order) {
+        my ($g, $k) = @$ch;
+        my $r = R($w, 4 * $g + 3 - $k);
+        my $o = $off->($g, $k);
+        my $m = $masked && $g == $G - 1;
+        if ($mode eq 'cbc_dec') {
+            if ($o == 0) {
+                $s .= $chain0->($tmp) . "\tvpxor\t$tmp,$r,$r\n";
+            } elsif ($m) {
+                $s .= $load->($g, $k, $o - 16, $tmp) . "\tvpxor\t$tmp,$r,$r\n";
+            } else {
+                $s .= "\tvpxor\t" . ($o - 16) . "(%rsi),$r,$r\n";
+            }
+        } elsif ($mode eq 'cfb_dec') {
+            if ($m) {
+                $s .= $load->($g, $k, $o, $tmp) . "\tvpxor\t$tmp,$r,$r\n";
+            } else {
+                $s .= "\tvpxor\t$o(%rsi),$r,$r\n";
+            }
+        }
+        $s .= $store->($g, $k, $o, $r);
+    }
+    $s .= store_iv() if $mode ne 'ecb';
+    return $s;
+}
+
+sub a_parallel {
+    my ($mode) = @_;
+    my $fn = "sm4_gfni_avx2_$mode";
+    my $L = ".L${fn}";
+    my $s = function_begin($fn);
+    $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
+    $s .= a_consts();
+    if ($mode eq 'ctr') {
+        $s .= "\tmov\t(%r8),%r9\n\tmov\t8(%r8),%r10\n"
+            . "\tbswap\t%r9\n\tbswap\t%r10\n";
+    }
+    $s .= "\tcmp\t\$16,%rcx\n\tjb\t${L}_tail\n";
+    $s .= "${L}_loop:\n";
+    $s .= a_pass($mode, 'y', 2, 0);
+    $s .= <<"EOT";
+	add	\$256,%rsi
+	add	\$256,%rdx
+	sub	\$16,%rcx
+	cmp	\$16,%rcx
+	jae	${L}_loop
+${L}_tail:
+	test	%rcx,%rcx
+	jz	${L}_done
+	cmp	\$8,%rcx
+	ja	${L}_y2
+	cmp	\$4,%rcx
+	ja	${L}_y1
+EOT
+    $s .= a_pass($mode, 'x', 1, 1) . "\tjmp\t${L}_done\n";
+    $s .= "${L}_y1:\n" . a_pass($mode, 'y', 1, 1) . "\tjmp\t${L}_done\n";
+    $s .= "${L}_y2:\n" . a_pass($mode, 'y', 2, 1);
+    $s .= "${L}_done:\n";
+    if ($mode eq 'ctr') {
+        $s .= "\tbswap\t%r9\n\tbswap\t%r10\n"
+            . "\tmov\t%r9,(%r8)\n\tmov\t%r10,8(%r8)\n";
+    }
+    $s .= "\tvzeroupper\n${L}_ret:\n\tret\n" . function_end($fn);
+    return $s;
+}
+
+for my $mode (qw(ecb ctr cbc_dec cfb_dec)) {
+    $code .= e_parallel($mode);
+    $code .= a_parallel($mode);
+}
+for my $mode (qw(cbc_enc cfb_enc ofb)) {
+    $code .= serial('avx512', $mode);
+    $code .= serial('avx2', $mode);
+}
+
+x86_64::finish($code);
