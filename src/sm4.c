@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sm4.h"
+#include "sm4_x86.h"
 
 /*
  * The S-box of GB/T 32907-2016, table 1, row by row.  Checked against the
@@ -412,8 +413,14 @@ const SMG_BLOCK_KERNEL sm4_kernel_c = {
     NULL
 };
 
-/* Kernel choice: the portable kernel until the assembly ones are wired in. */
+/* Kernel choice: an assembly kernel when the CPU allows one. */
 const SMG_BLOCK_KERNEL *sm4_kernel(void)
 {
+#ifdef SM4_X86_ASM
+    const SMG_BLOCK_KERNEL *k = sm4_kernel_x86();
+
+    if (k != NULL)
+        return k;
+#endif
     return &sm4_kernel_c;
 }

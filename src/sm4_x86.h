@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The x86-64 SM4 kernels (asm/sm4-x86_64.pl) as src/sm4.c and the tests
+ * see them: the assembly entry points, the kernel tables built from them and
+ * the chooser.  Everything here exists only when SM4_X86_ASM is defined.
+ */
+#ifndef SMGOST_SM4_X86_H
+#define SMGOST_SM4_X86_H
+
+#include "sm4.h"
+
+#if defined(__x86_64__) && !defined(SMG_NO_ASM)
+# define SM4_X86_ASM 1
+
+# define SM4_X86_DECLARE(tier)                                               \
+    void sm4_##tier##_ecb(const void *ks, const unsigned char *in,          \
+                          unsigned char *out, size_t nblocks);              \
+    void sm4_##tier##_ctr(const void *ks, const unsigned char *in,          \
+                          unsigned char *out, size_t nblocks,               \
+                          unsigned char *iv);                               \
+    void sm4_##tier##_cbc_dec(const void *ks, const unsigned char *in,      \
+                              unsigned char *out, size_t nblocks,           \
+                              unsigned char *iv);                           \
+    void sm4_##tier##_cfb_dec(const void *ks, const unsigned char *in,      \
+                              unsigned char *out, size_t nblocks,           \
+                              unsigned char *iv);                           \
+    void sm4_##tier##_cbc_enc(const void *ks, const unsigned char *in,      \
+                              unsigned char *out, size_t nblocks,           \
+                              unsigned char *iv);                           \
+    void sm4_##tier##_cfb_enc(const void *ks, const unsigned char *in,      \
+                              unsigned char *out, size_t nblocks,           \
+                              unsigned char *iv);                           \
+    void sm4_##tier##_ofb(const void *ks, const unsigned char *in,          \
+                          unsigned char *out, size_t nblocks,               \
+                          unsigned char *iv);
+
+/* GFNI + AVX-512 (F, BW, VL): 32 blocks per pass. */
+SM4_X86_DECLARE(gfni_avx512)
+/* GFNI + AVX2: 16 blocks per pass. */
+SM4_X86_DECLARE(gfni_avx2)
+
+/* The tables, fastest first, and the capabilities each one needs. */
+extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx512;
+extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx2;
+# define SM4_CAPS_GFNI_AVX512 \
+    (SMG_CAP_AVX512F | SMG_CAP_AVX512BW | SMG_CAP_AVX512VL | SMG_CAP_GFNI)
+# define SM4_CAPS_GFNI_AVX2 (SMG_CAP_AVX | SMG_CAP_AVX2 | SMG_CAP_GFNI)
+
+/* The best assembly kernel the (masked) CPU capabilities allow, or NULL. */
+const SMG_BLOCK_KERNEL *sm4_kernel_x86(void);
+#endif
+
+#endif
