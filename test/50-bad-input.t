@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+# Misuse of SM4 and SM3 (test/bad_input.c): each call must fail, leave
+# smgost's own reason on the error queue and report no output.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use SmgostTest;
+use Test::More;
+
+my @groups = (
+    [keyiv   => 'wrong key and IV lengths'],
+    [params  => 'parameter values of the wrong type or out of range'],
+    [state   => 'update without a key, update and final after final'],
+    [final   => 'partial final blocks without padding, corrupt padding'],
+    [outsize => 'output buffers too small'],
+    [lengths => 'lengths near SIZE_MAX'],
+    [sm3     => 'SM3 misuse'],
+);
+plan tests => scalar @groups;
+program_ok('bad_input', [$_->[0]], $_->[1]) for @groups;

@@ -1,0 +1,682 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Misuse of smgost's SM4 and SM3 through EVP: every call must fail, leave
+ * smgost's own reason on the error queue and report no output.
+ *
+ * Groups (argument 1):
+ *   keyiv    wrong key and IV lengths, through the parameters EVP sets
+ *   params   parameter values of the wrong type or out of range
+ *   state    update before a key, update/final after final
+ *   final    partial final blocks with padding off, corrupt padding
+ *   outsize  output buffers too small for update, final and cipher
+ *   lengths  input lengths near SIZE_MAX
+ *   sm3      digest misuse
+ *
+ * Most cases use EVP as applications do.  EVP always offers the provider
+ * enough output room and the cipher's own key and IV lengths, so the
+ * output-size and raw-length cases call the provider's dispatch functions,
+ * found with OSSL_PROVIDER_query_operation() as the core finds them.
+ */
+#include "testutil.h"
+
+#include <limits.h>
+#include <signal.h>
+#include <strings.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <openssl/core_dispatch.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+
+static OSSL_LIB_CTX *libctx;
+
+static const char *const sm4_names[] = {
+    "SM4-ECB", "SM4-CBC", "SM4-OFB", "SM4-CFB", "SM4-CTR"
+};
+#define NMODES (sizeof(sm4_names) / sizeof(sm4_names[0]))
+
+static const unsigned char key[16] = "0123456789abcdef";
+static const unsigned char iv[16] = "fedcba9876543210";
+
+static EVP_CIPHER *fetch(const char *name)
+{
+    EVP_CIPHER *c = EVP_CIPHER_fetch(libctx, name, tu_target_propq());
+
+    if (!TU_CHECK(c != NULL, "fetch %s", name)) {
+        fprintf(stderr, "cannot go on without %s\n", name);
+        exit(1);
+    }
+    return c;
+}
+
+/* A context of cipher name, keyed for encryption (enc) or decryption. */
+static EVP_CIPHER_CTX *keyed(const char *name, int enc)
+{
+    EVP_CIPHER *c = fetch(name);
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+
+    if (!TU_CHECK(ctx != NULL && EVP_CipherInit_ex2(ctx, c, key, iv, enc,
+                                                    NULL), "init %s", name)) {
+        exit(1);
+    }
+    EVP_CIPHER_free(c);
+    return ctx;
+}
+
+/* Sets one parameter; must fail with reason. */
+static void bad_param(const char *name, OSSL_PARAM p, const char *reason)
+{
+    EVP_CIPHER_CTX *ctx = keyed(name, 1);
+    OSSL_PARAM params[2];
+
+    params[0] = p;
+    params[1] = OSSL_PARAM_construct_end();
+    ERR_clear_error();
+    if (!TU_CHECK(!EVP_CIPHER_CTX_set_params(ctx, params),
+                  "%s: setting %s was accepted", name, p.key)
+        || !TU_CHECK_ERR(tu_target(), reason))
+        fprintf(stderr, "  (%s, parameter %s)\n", name, p.key);
+    EVP_CIPHER_CTX_free(ctx);
+}
+
+static void group_keyiv(void)
+{
+    static const size_t bad_keylens[] = { 0, 15, 17, 24, 32 };
+    static const size_t bad_ivlens[] = { 0, 8, 12, 17 };
+    size_t m, i, v;
+
+    for (m = 0; m < NMODES; m++) {
+        EVP_CIPHER_CTX *ctx = keyed(sm4_names[m], 1);
+        size_t ivlen = (size_t)EVP_CIPHER_CTX_get_iv_length(ctx);
+
+        /* The API applications call to change a key length. */
+        ERR_clear_error();
+        TU_CHECK(EVP_CIPHER_CTX_set_key_length(ctx, 32) <= 0,
+                 "%s: key length 32 accepted", sm4_names[m]);
+        TU_CHECK_ERR(tu_target(), "invalid key length");
+        /* ... and the one for IV lengths (EVP maps it to "ivlen"). */
+        TU_CHECK(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, 12, NULL)
+                 <= 0, "%s: IV length 12 accepted", sm4_names[m]);
+        TU_CHECK_ERR(tu_target(), "invalid iv length");
+        /* Confirming the real lengths is fine. */
+        TU_CHECK(EVP_CIPHER_CTX_set_key_length(ctx, 16) == 1,
+                 "%s: key length 16 refused", sm4_names[m]);
+        EVP_CIPHER_CTX_free(ctx);
+
+        for (i = 0; i < sizeof(bad_keylens) / sizeof(bad_keylens[0]); i++) {
+            v = bad_keylens[i];
+            bad_param(sm4_names[m],
+                      OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_KEYLEN,
+                                                  &v), "invalid key length");
+        }
+        for (i = 0; i < sizeof(bad_ivlens) / sizeof(bad_ivlens[0]); i++) {
+            v = bad_ivlens[i] == ivlen ? 16 : bad_ivlens[i];
+            bad_param(sm4_names[m],
+                      OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_IVLEN,
+                                                  &v), "invalid iv length");
+        }
+    }
+}
+
+static void group_params(void)
+{
+    static char text[] = "1";
+    size_t m;
+    unsigned int num;
+    int negative = -1;
+
+    for (m = 0; m < NMODES; m++) {
+        const char *n = sm4_names[m];
+        int stream = m >= 2;
+
+        bad_param(n, OSSL_PARAM_construct_utf8_string(
+                      OSSL_CIPHER_PARAM_PADDING, text, 0),
+                  "invalid parameter value");
+        bad_param(n, OSSL_PARAM_construct_utf8_string(
+                      OSSL_CIPHER_PARAM_NUM, text, 0),
+                  "invalid parameter value");
+        bad_param(n, OSSL_PARAM_construct_utf8_string(
+                      OSSL_CIPHER_PARAM_KEYLEN, text, 0),
+                  "invalid parameter value");
+        bad_param(n, OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_NUM,
+                                              &negative),
+                  "invalid parameter value");
+        /* num indexes a byte of the current block: 16 is past it. */
+        num = 16;
+        bad_param(n, OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_NUM, &num),
+                  "invalid num");
+        num = UINT_MAX;
+        bad_param(n, OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_NUM, &num),
+                  "invalid num");
+        /* ECB and CBC have no position inside a block. */
+        if (!stream) {
+            num = 1;
+            bad_param(n, OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_NUM,
+                                                   &num), "invalid num");
+        }
+    }
+}
+
+/* An update that must fail with reason and report no output. */
+static void bad_update(EVP_CIPHER_CTX *ctx, const char *what,
+                       const unsigned char *in, int inl, const char *reason)
+{
+    unsigned char out[64];
+    int outl = -1;
+
+    ERR_clear_error();
+    TU_CHECK(!EVP_CipherUpdate(ctx, out, &outl, in, inl),
+             "%s: update accepted", what);
+    TU_CHECK_ERR(tu_target(), reason);
+    TU_CHECK(outl <= 0, "%s: update reported %d bytes", what, outl);
+}
+
+static void bad_final(EVP_CIPHER_CTX *ctx, const char *what,
+                      const char *reason)
+{
+    unsigned char out[64];
+    int outl = -1;
+
+    ERR_clear_error();
+    TU_CHECK(!EVP_CipherFinal_ex(ctx, out, &outl), "%s: final accepted",
+             what);
+    TU_CHECK_ERR(tu_target(), reason);
+    TU_CHECK(outl <= 0, "%s: final reported %d bytes", what, outl);
+}
+
+static void group_state(void)
+{
+    unsigned char in[32] = { 0 }, out[64];
+    size_t m;
+    int outl, enc;
+    char what[80];
+
+    for (m = 0; m < NMODES; m++) {
+        for (enc = 0; enc <= 1; enc++) {
+            EVP_CIPHER *c = fetch(sm4_names[m]);
+            EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+
+            /* The cipher chosen, no key given yet. */
+            snprintf(what, sizeof(what), "%s %s without a key", sm4_names[m],
+                     enc ? "encrypt" : "decrypt");
+            if (!TU_CHECK(ctx != NULL && EVP_CipherInit_ex2(ctx, c, NULL, iv,
+                                                            enc, NULL),
+                          "%s: init", what))
+                exit(1);
+            bad_update(ctx, what, in, 16, "no key set");
+            bad_final(ctx, what, "no key set");
+
+            /* Keyed, one message finished. */
+            snprintf(what, sizeof(what), "%s %s after final", sm4_names[m],
+                     enc ? "encrypt" : "decrypt");
+            TU_CHECK(EVP_CipherInit_ex2(ctx, NULL, key, iv, enc, NULL)
+                     && EVP_CIPHER_CTX_set_padding(ctx, 0)
+                     && EVP_CipherUpdate(ctx, out, &outl, in, 32)
+                     && EVP_CipherFinal_ex(ctx, out, &outl), "%s: setup",
+                     what);
+            bad_update(ctx, what, in, 16, "update after final");
+            bad_final(ctx, what, "operation already finalised");
+
+            /* A re-init starts a new message: allowed again. */
+            TU_CHECK(EVP_CipherInit_ex2(ctx, NULL, NULL, iv, -1, NULL)
+                     && EVP_CipherUpdate(ctx, out, &outl, in, 16),
+                     "%s: re-init did not reopen the context", what);
+            EVP_CIPHER_CTX_free(ctx);
+            EVP_CIPHER_free(c);
+        }
+    }
+}
+
+/* Encrypts one block with padding off (ECB/CBC). */
+static void encrypt_block(const char *name, const unsigned char pt[16],
+                          unsigned char ct[16])
+{
+    EVP_CIPHER_CTX *ctx = keyed(name, 1);
+    int outl = 0, outl2 = 0;
+
+    TU_CHECK(EVP_CIPHER_CTX_set_padding(ctx, 0)
+             && EVP_EncryptUpdate(ctx, ct, &outl, pt, 16)
+             && EVP_EncryptFinal_ex(ctx, ct + outl, &outl2)
+             && outl + outl2 == 16, "%s: encrypt one block", name);
+    EVP_CIPHER_CTX_free(ctx);
+}
+
+static void group_final(void)
+{
+    unsigned char in[48] = { 0 }, out[80], ct[16];
+    size_t m, i, lens[] = { 1, 15, 17, 31, 47 };
+    int enc, pad, outl;
+    char what[96];
+    /* Last plaintext blocks whose PKCS#7 padding is malformed. */
+    static const struct { unsigned char last, prev; } bad_pads[] = {
+        { 0x00, 0x00 },         /* pad length 0 */
+        { 0x11, 0x11 },         /* longer than a block */
+        { 0xff, 0xff },
+        { 0x02, 0x03 },         /* the byte before disagrees */
+        { 0x10, 0x0f },
+    };
+
+    for (m = 0; m < 2; m++) {
+        for (enc = 0; enc <= 1; enc++) {
+            for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+                for (pad = 0; pad <= 1; pad++) {
+                    EVP_CIPHER_CTX *ctx;
+
+                    /* With padding, only decryption wants whole blocks. */
+                    if (pad && enc)
+                        continue;
+                    ctx = keyed(sm4_names[m], enc);
+                    snprintf(what, sizeof(what),
+                             "%s %s of %zu bytes, padding %s", sm4_names[m],
+                             enc ? "encrypt" : "decrypt", lens[i],
+                             pad ? "on" : "off");
+                    TU_CHECK(EVP_CIPHER_CTX_set_padding(ctx, pad)
+                             && EVP_CipherUpdate(ctx, out, &outl, in,
+                                                 (int)lens[i]),
+                             "%s: update", what);
+                    bad_final(ctx, what, "wrong final block length");
+                    EVP_CIPHER_CTX_free(ctx);
+                }
+            }
+        }
+        for (i = 0; i < sizeof(bad_pads) / sizeof(bad_pads[0]); i++) {
+            unsigned char pt[16];
+            EVP_CIPHER_CTX *ctx;
+
+            memset(pt, 0x41, sizeof(pt));
+            pt[15] = bad_pads[i].last;
+            pt[14] = bad_pads[i].prev;
+            encrypt_block(sm4_names[m], pt, ct);
+            ctx = keyed(sm4_names[m], 0);
+            snprintf(what, sizeof(what), "%s decrypt, last bytes %02x %02x",
+                     sm4_names[m], pt[14], pt[15]);
+            outl = -1;
+            TU_CHECK(EVP_DecryptUpdate(ctx, out, &outl, ct, 16) && outl == 0,
+                     "%s: update gave %d bytes", what, outl);
+            bad_final(ctx, what, "bad decrypt");
+            EVP_CIPHER_CTX_free(ctx);
+        }
+    }
+}
+
+/*
+ * The provider's own cipher functions for an algorithm, as the core sees
+ * them, with a context of its own.
+ */
+struct raw {
+    OSSL_FUNC_cipher_newctx_fn *newctx;
+    OSSL_FUNC_cipher_freectx_fn *freectx;
+    OSSL_FUNC_cipher_encrypt_init_fn *einit;
+    OSSL_FUNC_cipher_decrypt_init_fn *dinit;
+    OSSL_FUNC_cipher_update_fn *update;
+    OSSL_FUNC_cipher_final_fn *final;
+    OSSL_FUNC_cipher_cipher_fn *cipher;
+    void *provctx;
+};
+
+static int name_in_list(const char *names, const char *name)
+{
+    size_t n = strlen(name);
+
+    for (;;) {
+        const char *end = strchr(names, ':');
+        size_t len = end != NULL ? (size_t)(end - names) : strlen(names);
+
+        if (len == n && strncasecmp(names, name, n) == 0)
+            return 1;
+        if (end == NULL)
+            return 0;
+        names = end + 1;
+    }
+}
+
+static int raw_get(const char *name, struct raw *r)
+{
+    EVP_CIPHER *c = fetch(name);
+    const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(c);
+    const OSSL_ALGORITHM *algs, *a;
+    const OSSL_DISPATCH *d;
+    int no_cache = 0, found = 0;
+
+    memset(r, 0, sizeof(*r));
+    algs = OSSL_PROVIDER_query_operation(prov, OSSL_OP_CIPHER, &no_cache);
+    for (a = algs; a != NULL && a->algorithm_names != NULL; a++) {
+        if (!name_in_list(a->algorithm_names, name))
+            continue;
+        for (d = a->implementation; d->function_id != 0; d++) {
+            switch (d->function_id) {
+            case OSSL_FUNC_CIPHER_NEWCTX:
+                r->newctx = OSSL_FUNC_cipher_newctx(d);
+                break;
+            case OSSL_FUNC_CIPHER_FREECTX:
+                r->freectx = OSSL_FUNC_cipher_freectx(d);
+                break;
+            case OSSL_FUNC_CIPHER_ENCRYPT_INIT:
+                r->einit = OSSL_FUNC_cipher_encrypt_init(d);
+                break;
+            case OSSL_FUNC_CIPHER_DECRYPT_INIT:
+                r->dinit = OSSL_FUNC_cipher_decrypt_init(d);
+                break;
+            case OSSL_FUNC_CIPHER_UPDATE:
+                r->update = OSSL_FUNC_cipher_update(d);
+                break;
+            case OSSL_FUNC_CIPHER_FINAL:
+                r->final = OSSL_FUNC_cipher_final(d);
+                break;
+            case OSSL_FUNC_CIPHER_CIPHER:
+                r->cipher = OSSL_FUNC_cipher_cipher(d);
+                break;
+            }
+        }
+        found = 1;
+        break;
+    }
+    OSSL_PROVIDER_unquery_operation(prov, OSSL_OP_CIPHER, algs);
+    r->provctx = OSSL_PROVIDER_get0_provider_ctx(prov);
+    EVP_CIPHER_free(c);
+    return TU_CHECK(found && r->newctx && r->freectx && r->einit && r->dinit
+                    && r->update && r->final, "%s: dispatch functions", name);
+}
+
+/* A raw context keyed through the provider's init, or NULL. */
+static void *raw_keyed(const struct raw *r, int enc, int pad)
+{
+    void *ctx = r->newctx(r->provctx);
+    unsigned int p = (unsigned int)pad;
+    OSSL_PARAM params[2];
+
+    params[0] = OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_PADDING, &p);
+    params[1] = OSSL_PARAM_construct_end();
+    int ok = ctx != NULL
+             && (enc ? r->einit : r->dinit)(ctx, key, 16, iv, 16, params);
+
+    if (!TU_CHECK(ok, "raw init failed") && ctx != NULL) {
+        r->freectx(ctx);
+        ctx = NULL;
+    }
+    return ctx;
+}
+
+static void group_outsize(void)
+{
+    unsigned char in[64] = { 0 }, out[64];
+    size_t m, outl;
+    int enc;
+    char what[80];
+
+    for (m = 0; m < NMODES; m++) {
+        struct raw r;
+        int stream = m >= 2;
+
+        if (!raw_get(sm4_names[m], &r))
+            continue;
+        /* Raw init with wrong lengths, as EVP never sends them. */
+        {
+            void *ctx = r.newctx(r.provctx);
+
+            ERR_clear_error();
+            TU_CHECK(ctx != NULL && !r.einit(ctx, key, 15, iv, 16, NULL),
+                     "%s: 15-byte key accepted", sm4_names[m]);
+            TU_CHECK_ERR(tu_target(), "invalid key length");
+            if (stream || m == 1) {
+                TU_CHECK(ctx != NULL && !r.dinit(ctx, key, 16, iv, 8, NULL),
+                         "%s: 8-byte IV accepted", sm4_names[m]);
+                TU_CHECK_ERR(tu_target(), "invalid iv length");
+            }
+            /* Never initialised at all. */
+            outl = 0;
+            TU_CHECK(ctx != NULL
+                     && !r.update(ctx, out, &outl, sizeof(out), in, 16),
+                     "%s: update of a fresh context accepted", sm4_names[m]);
+            TU_CHECK_ERR(tu_target(), "operation not initialised");
+            TU_CHECK(outl == 0, "%s: fresh update reported %zu bytes",
+                     sm4_names[m], outl);
+            if (ctx != NULL)
+                r.freectx(ctx);
+        }
+        for (enc = 0; enc <= 1; enc++) {
+            void *ctx = raw_keyed(&r, enc, 0);
+
+            if (ctx == NULL)
+                continue;
+            snprintf(what, sizeof(what), "%s %s", sm4_names[m],
+                     enc ? "encrypt" : "decrypt");
+            /* 32 bytes of output due, room for 31 (or for 16 after 15). */
+            outl = 0;
+            ERR_clear_error();
+            TU_CHECK(!r.update(ctx, out, &outl, 31, in, 32),
+                     "%s: update into 31 bytes accepted", what);
+            TU_CHECK_ERR(tu_target(), "output buffer too small");
+            TU_CHECK(outl == 0, "%s: reported %zu bytes", what, outl);
+            if (stream) {
+                outl = 0;
+                TU_CHECK(!r.update(ctx, out, &outl, 0, in, 1),
+                         "%s: 1 byte into no room accepted", what);
+                TU_CHECK_ERR(tu_target(), "output buffer too small");
+                TU_CHECK(outl == 0, "%s: reported %zu bytes", what, outl);
+            }
+            if (r.cipher != NULL) {
+                outl = 0;
+                TU_CHECK(!r.cipher(ctx, out, &outl, 16, in, 32),
+                         "%s: cipher of 32 bytes into 16 accepted", what);
+                TU_CHECK_ERR(tu_target(), "output buffer too small");
+                TU_CHECK(outl == 0, "%s: cipher reported %zu bytes", what,
+                         outl);
+            }
+            r.freectx(ctx);
+        }
+        /* Final with padding owes a whole block. */
+        if (!stream) {
+            void *ctx = raw_keyed(&r, 1, 1);
+
+            outl = 0;
+            ERR_clear_error();
+            TU_CHECK(ctx != NULL && r.update(ctx, out, &outl, sizeof(out), in,
+                                             5) && outl == 0,
+                     "%s: buffering 5 bytes", sm4_names[m]);
+            TU_CHECK(ctx != NULL && !r.final(ctx, out, &outl, 15),
+                     "%s: padded final into 15 bytes accepted", sm4_names[m]);
+            TU_CHECK_ERR(tu_target(), "output buffer too small");
+            TU_CHECK(outl == 0, "%s: final reported %zu bytes", sm4_names[m],
+                     outl);
+            if (ctx != NULL)
+                r.freectx(ctx);
+        }
+    }
+}
+
+/*
+ * A negative length through EVP must fail and report no output.  libcrypto
+ * 3.0.22 refuses it itself (EVP "invalid length"); older 3.0 releases hand
+ * it to the provider as a size_t near SIZE_MAX, which must refuse it then.
+ */
+static void evp_bad_length(EVP_CIPHER_CTX *ctx, const char *what,
+                           const unsigned char *in, int inl)
+{
+    unsigned char out[64];
+    int outl = -1, found = 0;
+    unsigned long e;
+    const char *lib, *rs;
+
+    ERR_clear_error();
+    TU_CHECK(!EVP_CipherUpdate(ctx, out, &outl, in, inl),
+             "%s: update accepted", what);
+    while ((e = ERR_get_error()) != 0) {
+        lib = ERR_lib_error_string(e);
+        rs = ERR_reason_error_string(e);
+        if (lib == NULL || rs == NULL)
+            continue;
+        found |= (ERR_GET_LIB(e) == ERR_LIB_EVP
+                  && ERR_GET_REASON(e) == EVP_R_INVALID_LENGTH)
+                 || (strcmp(lib, tu_target()) == 0
+                     && tu_reason_in(rs, "length too large|"
+                                     "output buffer too small"));
+    }
+    TU_CHECK(found, "%s: neither EVP nor %s said the length is wrong", what,
+             tu_target());
+    TU_CHECK(outl <= 0, "%s: update reported %d bytes", what, outl);
+}
+
+/* One raw call with an impossible length; see group_lengths. */
+struct huge_case {
+    const struct raw *r;
+    const char *name;
+    int enc, buffered, oneshot;
+    size_t len;
+};
+
+static void huge_call(const struct huge_case *h)
+{
+    unsigned char in[64] = { 0 }, out[64];
+    void *ctx = raw_keyed(h->r, h->enc, 1);
+    size_t outl = 0;
+
+    if (ctx == NULL)
+        return;
+    if (h->buffered)
+        TU_CHECK(h->r->update(ctx, out, &outl, sizeof(out), in, 5),
+                 "%s: first update", h->name);
+    outl = 0;
+    ERR_clear_error();
+    /* An output size to match: only the length is wrong. */
+    TU_CHECK(!(h->oneshot ? h->r->cipher : h->r->update)(ctx, out, &outl,
+                                                          SIZE_MAX, in,
+                                                          h->len),
+             "%s: %s of %zu bytes accepted", h->name,
+             h->oneshot ? "cipher" : "update", h->len);
+    TU_CHECK_ERR(tu_target(), "length too large");
+    TU_CHECK(outl == 0, "%s: reported %zu bytes", h->name, outl);
+    h->r->freectx(ctx);
+}
+
+/*
+ * Runs a case in a child process, so that a crash fails that case only and
+ * the others still run and report.
+ */
+static void isolated(const struct huge_case *h)
+{
+    pid_t pid;
+    int st = 0;
+
+    fflush(stdout);
+    fflush(stderr);
+    if ((pid = fork()) == 0) {
+        tu_failures = 0;
+        huge_call(h);
+        fflush(stderr);
+        _exit(tu_failures != 0);
+    }
+    if (pid < 0 || waitpid(pid, &st, 0) != pid) {
+        TU_CHECK(0, "fork/wait failed");
+        return;
+    }
+    TU_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+             "%s %s, %s of %zu bytes%s: %s", h->name,
+             h->enc ? "encrypt" : "decrypt", h->oneshot ? "cipher" : "update",
+             h->len, h->buffered ? " after 5 bytes" : "",
+             WIFSIGNALED(st) ? strsignal(WTERMSIG(st)) : "failed (above)");
+}
+
+/*
+ * Lengths no buffer can have: through EVP as negative ints, and straight to
+ * the provider as sizes near SIZE_MAX (beyond any object C allows), which it
+ * must refuse before touching memory.
+ */
+static void group_lengths(void)
+{
+    static const int neg[] = { -1, -15, -16, -17, -20, -4096, INT_MIN };
+    static const size_t huge[] = { SIZE_MAX, SIZE_MAX - 15, SIZE_MAX - 16,
+                                   SIZE_MAX - 17, SIZE_MAX / 2 + 1 };
+    unsigned char in[64] = { 0 }, out[64];
+    size_t m, i;
+    int enc, outl, buffered, oneshot;
+    char what[96];
+
+    for (m = 0; m < NMODES; m++) {
+        struct raw r;
+
+        for (enc = 0; enc <= 1; enc++) {
+            for (buffered = 0; buffered <= 1; buffered++) {
+                for (i = 0; i < sizeof(neg) / sizeof(neg[0]); i++) {
+                    EVP_CIPHER_CTX *ctx = keyed(sm4_names[m], enc);
+
+                    snprintf(what, sizeof(what), "%s %s, length %d after %d "
+                             "bytes", sm4_names[m], enc ? "encrypt"
+                             : "decrypt", neg[i], buffered ? 5 : 0);
+                    if (buffered)
+                        TU_CHECK(EVP_CipherUpdate(ctx, out, &outl, in, 5),
+                                 "%s: first update", what);
+                    evp_bad_length(ctx, what, in, neg[i]);
+                    EVP_CIPHER_CTX_free(ctx);
+                }
+            }
+        }
+        if (!raw_get(sm4_names[m], &r))
+            continue;
+        for (enc = 0; enc <= 1; enc++)
+            for (buffered = 0; buffered <= 1; buffered++)
+                for (oneshot = 0; oneshot <= (r.cipher != NULL); oneshot++)
+                    for (i = 0; i < sizeof(huge) / sizeof(huge[0]); i++) {
+                        struct huge_case h = { &r, sm4_names[m], enc,
+                                               buffered, oneshot, huge[i] };
+
+                        if (!(oneshot && buffered))
+                            isolated(&h);
+                    }
+    }
+}
+
+static void group_sm3(void)
+{
+    EVP_MD *md = EVP_MD_fetch(libctx, "SM3", tu_target_propq());
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    unsigned char out[32];
+    unsigned int outl = 0;
+
+    if (!TU_CHECK(md != NULL && ctx != NULL, "fetch SM3"))
+        goto end;
+    TU_CHECK(EVP_DigestInit_ex2(ctx, md, NULL)
+             && EVP_DigestUpdate(ctx, "abc", 3)
+             && EVP_DigestFinal_ex(ctx, out, &outl), "SM3 digest");
+    ERR_clear_error();
+    TU_CHECK(!EVP_DigestUpdate(ctx, "abc", 3), "SM3 update after final "
+             "accepted");
+    TU_CHECK_ERR(tu_target(),
+                 "update after final|operation already finalised");
+    outl = 0;
+    TU_CHECK(!EVP_DigestFinal_ex(ctx, out, &outl), "SM3 final twice "
+             "accepted");
+    TU_CHECK_ERR(tu_target(), "operation already finalised");
+    TU_CHECK(outl == 0, "SM3 second final reported %u bytes", outl);
+    TU_CHECK(EVP_DigestInit_ex2(ctx, NULL, NULL)
+             && EVP_DigestUpdate(ctx, "abc", 3), "SM3 re-init");
+ end:
+    EVP_MD_CTX_free(ctx);
+    EVP_MD_free(md);
+}
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        void (*fn)(void);
+    } groups[] = {
+        { "keyiv", group_keyiv }, { "params", group_params },
+        { "state", group_state }, { "final", group_final },
+        { "outsize", group_outsize }, { "lengths", group_lengths },
+        { "sm3", group_sm3 },
+    };
+    size_t i;
+
+    for (i = 0; argc > 1 && i < sizeof(groups) / sizeof(groups[0]); i++) {
+        if (strcmp(argv[1], groups[i].name) == 0) {
+            libctx = tu_libctx();
+            groups[i].fn();
+            OSSL_LIB_CTX_free(libctx);
+            return tu_report(groups[i].name);
+        }
+    }
+    fprintf(stderr, "usage: %s keyiv|params|state|final|outsize|lengths|sm3\n",
+            argv[0]);
+    return 2;
+}

@@ -1,0 +1,153 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+# Shared helpers for the test recipes (test/*.t): where the module, the test
+# programs and the openssl CLI are, how to run a program (through
+# SMGOST_RUNNER, e.g. qemu for cross builds), the -provider-path arguments,
+# and run_env(), the one place that says what a run's environment adds
+# (a capability mask, for running the suite once per kernel).
+#
+# The environment comes from `make test` (see Makefile.in): SMGOST_MODULES,
+# SMGOST_TOP, SMGOST_OPENSSL, SMGOST_RUNNER, SMGOST_SANITIZE, SMGOST_PRELOAD,
+# SMGOST_GOSTPROV.
+package SmgostTest;
+
+use strict;
+use warnings;
+use Exporter 'import';
+use File::Basename qw(dirname);
+use File::Spec;
+use File::Temp qw(tempfile);
+use Cwd qw(abs_path);
+use POSIX qw(_exit);
+use Test::More;
+
+our @EXPORT = qw(top_dir modules_dir openssl_cli gostprov_dir program
+                 provider_args cap_variable run_env run_cmd run_program
+                 run_openssl program_ok data_file);
+
+sub top_dir {
+    return $ENV{SMGOST_TOP} if $ENV{SMGOST_TOP};
+    return abs_path(File::Spec->catdir(dirname(__FILE__), '..', '..'));
+}
+
+# The folder holding smgost.so.
+sub modules_dir {
+    return $ENV{SMGOST_MODULES} || File::Spec->catdir(top_dir(), 'providers');
+}
+
+# The openssl program to drive, or '' when the build has none (recipes then
+# skip what needs it).
+sub openssl_cli {
+    return $ENV{SMGOST_OPENSSL} // 'openssl';
+}
+
+# The folder holding gostprov.so, or '' when it is not installed.
+sub gostprov_dir {
+    return $ENV{SMGOST_GOSTPROV} // '';
+}
+
+sub data_file {
+    return File::Spec->catfile(top_dir(), 'test', 'data', @_);
+}
+
+# A test program built from test/<name>.c.
+sub program {
+    my ($name) = @_;
+    return File::Spec->catfile(top_dir(), 'test', $name);
+}
+
+# Arguments that make the openssl CLI load the given providers (default:
+# smgost, then default) from the build tree.
+sub provider_args {
+    my @provs = @_ ? @_ : ('smgost', 'default');
+    return ('-provider-path', modules_dir(), map { ('-provider', $_) } @provs);
+}
+
+sub runner {
+    return grep { $_ ne '' } split ' ', $ENV{SMGOST_RUNNER} // '';
+}
+
+# The variable libcrypto and smgost read capability masks from, for the
+# architecture the programs run on.
+sub cap_variable {
+    my $r = $ENV{SMGOST_RUNNER} // '';
+    my $arch = $r =~ /qemu-(\S+)/ ? $1 : (POSIX::uname())[4];
+    return $arch =~ /^(aarch64|arm64)/ ? 'OPENSSL_armcap' : 'OPENSSL_ia32cap';
+}
+
+# What a run adds to the recipe's environment.  caps => MASK sets the
+# capability mask (OPENSSL_ia32cap / OPENSSL_armcap syntax); an empty mask is
+# refused because libcrypto reads a set but empty variable as "no features".
+sub run_env {
+    my (%opt) = @_;
+    my %env;
+    if (defined $opt{caps}) {
+        die "run_env: empty capability mask\n" if $opt{caps} eq '';
+        $env{cap_variable()} = $opt{caps};
+    }
+    return \%env;
+}
+
+# Runs argv (through the runner) and returns { exit, signal, out, err, cmd }.
+# Options: env => { extra variables }, stdin => file name, plain => 1 for a
+# program not built here (the openssl CLI), which then gets the sanitizer
+# runtime preloaded when the module is sanitized.
+sub run_cmd {
+    my ($argv, %opt) = @_;
+    my %env = %{ $opt{env} // run_env() };
+    my @pre = runner();
+    my $preload = $ENV{SMGOST_PRELOAD} // '';
+    if ($opt{plain} && $preload ne '') {
+        # Under qemu the host LD_PRELOAD would hit qemu itself.
+        if (@pre) { push @pre, '-E', "LD_PRELOAD=$preload" }
+        else { $env{LD_PRELOAD} = $preload }
+    }
+    my @cmd = (@pre, @$argv);
+    my ($ofh, $ofile) = tempfile(UNLINK => 1);
+    my ($efh, $efile) = tempfile(UNLINK => 1);
+    my $pid = fork // die "fork: $!";
+    if ($pid == 0) {
+        open(STDIN, '<', $opt{stdin} // '/dev/null') or _exit(126);
+        open(STDOUT, '>&', $ofh) or _exit(126);
+        open(STDERR, '>&', $efh) or _exit(126);
+        @ENV{ keys %env } = values %env;
+        exec { $cmd[0] } @cmd or do { print STDERR "exec $cmd[0]: $!\n"; _exit(127) };
+    }
+    waitpid($pid, 0);
+    my $status = $?;
+    local $/;
+    seek($ofh, 0, 0);
+    seek($efh, 0, 0);
+    my ($out, $err) = (scalar <$ofh> // '', scalar <$efh> // '');
+    close $ofh;
+    close $efh;
+    my $envs = join ' ', map { "$_=$env{$_}" } sort keys %env;
+    return { exit => $status >> 8, signal => $status & 127, out => $out,
+             err => $err, cmd => join(' ', ($envs ne '' ? $envs : ()), @cmd) };
+}
+
+sub run_program {
+    my ($name, $args, %opt) = @_;
+    return run_cmd([program($name), @{ $args // [] }], %opt);
+}
+
+sub run_openssl {
+    my ($args, %opt) = @_;
+    return run_cmd([openssl_cli(), @$args], %opt, plain => 1);
+}
+
+# One test: runs a test program that ends with testutil.h's tally line and
+# passes if it exited 0, made at least one check and reported no failure.
+# Returns the run for further checks.
+sub program_ok {
+    my ($name, $args, $title, %opt) = @_;
+    my $r = run_program($name, $args, %opt);
+    my ($checks, $fails) = $r->{out} =~ /: (\d+) checks, (\d+) failures$/m;
+    my $ok = $r->{exit} == 0 && $r->{signal} == 0 && defined $checks
+        && $checks > 0 && $fails == 0;
+    ok($ok, $title) or diag("command: $r->{cmd}\nexit $r->{exit}, signal "
+                            . "$r->{signal}\nstdout:\n$r->{out}stderr:\n$r->{err}");
+    return $r;
+}
+
+1;

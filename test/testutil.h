@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Shared helpers for the C test programs: a library context holding smgost
+ * and the default provider, checks that count failures instead of aborting,
+ * hex conversion, a seeded PRNG for reproducible random cases, and error
+ * queue assertions on smgost's own reason strings.
+ *
+ * Header-only so that each test program stays one .c file linked with
+ * -lcrypto; every function is static.
+ */
+#ifndef SMGOST_TESTUTIL_H
+#define SMGOST_TESTUTIL_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/provider.h>
+
+static unsigned long tu_checks, tu_failures;
+
+/* Counts a check; on failure reports the message and goes on. */
+static inline int tu_check(int ok, const char *file, int line,
+                           const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static inline int tu_check(int ok, const char *file, int line,
+                           const char *fmt, ...)
+{
+    va_list ap;
+
+    tu_checks++;
+    if (ok)
+        return 1;
+    tu_failures++;
+    fprintf(stderr, "FAIL %s:%d: ", file, line);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    /* Whatever OpenSSL queued explains the failure best right here. */
+    ERR_print_errors_fp(stderr);
+    return 0;
+}
+
+/* Evaluates to 1 if cond holds, else reports the message and gives 0. */
+#define TU_CHECK(cond, ...)                                                  \
+    tu_check((cond) != 0, __FILE__, __LINE__, __VA_ARGS__)
+
+static inline void tu_hexdump(FILE *f, const char *label,
+                              const unsigned char *p, size_t n)
+{
+    size_t i;
+
+    fprintf(f, "  %s (%zu):", label, n);
+    for (i = 0; i < n; i++)
+        fprintf(f, "%s%02x", i % 32 == 0 ? "\n    " : "", p[i]);
+    fputc('\n', f);
+}
+
+/* Compares two byte strings; on mismatch reports both and the first diff. */
+#define TU_CHECK_MEM(what, got, gotlen, exp, explen)                         \
+    tu_check_mem(__FILE__, __LINE__, (what), (got), (gotlen), (exp), (explen))
+
+static inline int tu_check_mem(const char *file, int line, const char *what,
+                               const unsigned char *got, size_t gotlen,
+                               const unsigned char *exp, size_t explen)
+{
+    size_t i;
+
+    if (gotlen == explen && (explen == 0 || memcmp(got, exp, explen) == 0))
+        return tu_check(1, file, line, "%s", what);
+    for (i = 0; i < gotlen && i < explen && got[i] == exp[i]; i++)
+        continue;
+    tu_check(0, file, line, "%s: mismatch (got %zu bytes, expected %zu, "
+             "first difference at byte %zu)", what, gotlen, explen, i);
+    if (gotlen <= 256 && explen <= 256) {
+        tu_hexdump(stderr, "got", got, gotlen);
+        tu_hexdump(stderr, "expected", exp, explen);
+    }
+    return 0;
+}
+
+static inline void *tu_malloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+
+    if (p == NULL) {
+        fprintf(stderr, "out of memory (%zu bytes)\n", n);
+        exit(2);
+    }
+    return p;
+}
+
+static inline int tu_hexval(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/*
+ * Decodes hex (whitespace ignored) into a new buffer; returns NULL on a
+ * malformed string.  *len receives the byte count.
+ */
+static inline unsigned char *tu_unhex(const char *hex, size_t *len)
+{
+    unsigned char *out = tu_malloc(strlen(hex) / 2 + 1);
+    size_t n = 0;
+    int hi = -1, v;
+
+    for (; *hex != '\0'; hex++) {
+        if (*hex == ' ' || *hex == '\t' || *hex == '\n' || *hex == '\r')
+            continue;
+        if ((v = tu_hexval((unsigned char)*hex)) < 0) {
+            free(out);
+            return NULL;
+        }
+        if (hi < 0) {
+            hi = v;
+        } else {
+            out[n++] = (unsigned char)(hi << 4 | v);
+            hi = -1;
+        }
+    }
+    if (hi >= 0) {
+        free(out);
+        return NULL;
+    }
+    *len = n;
+    return out;
+}
+
+/*
+ * The provider under test: smgost, unless SMGOST_TEST_PROVIDER names
+ * another one (e.g. "default", to check a test program against the
+ * reference implementation).
+ */
+static inline const char *tu_target(void)
+{
+    const char *t = getenv("SMGOST_TEST_PROVIDER");
+
+    return t != NULL && *t != '\0' ? t : "smgost";
+}
+
+/* "provider=<target>", the property query that selects the target. */
+static inline const char *tu_target_propq(void)
+{
+    static char q[128];
+
+    snprintf(q, sizeof(q), "provider=%s", tu_target());
+    return q;
+}
+
+/*
+ * A library context with the target and the default provider loaded from
+ * SMGOST_MODULES (or OPENSSL_MODULES), independent of any configuration
+ * file.  Exits on failure: nothing can be tested without it.
+ */
+static inline OSSL_LIB_CTX *tu_libctx(void)
+{
+    const char *dir = getenv("SMGOST_MODULES");
+    OSSL_LIB_CTX *libctx = OSSL_LIB_CTX_new();
+
+    if (dir == NULL || *dir == '\0')
+        dir = getenv("OPENSSL_MODULES");
+    if (libctx == NULL
+        || (dir != NULL && !OSSL_PROVIDER_set_default_search_path(libctx, dir))
+        || OSSL_PROVIDER_load(libctx, tu_target()) == NULL
+        || OSSL_PROVIDER_load(libctx, "default") == NULL) {
+        fprintf(stderr, "cannot load providers %s and default from %s\n",
+                tu_target(), dir != NULL ? dir : "(default module directory)");
+        ERR_print_errors_fp(stderr);
+        exit(2);
+    }
+    return libctx;
+}
+
+/* Name of the provider an algorithm came from, or "(none)". */
+static inline const char *tu_prov_name(const OSSL_PROVIDER *prov)
+{
+    return prov != NULL ? OSSL_PROVIDER_get0_name(prov) : "(none)";
+}
+
+/* True if reason is one of the '|'-separated alternatives in list. */
+static inline int tu_reason_in(const char *reason, const char *list)
+{
+    size_t n = strlen(reason);
+
+    for (;;) {
+        const char *end = strchr(list, '|');
+        size_t len = end != NULL ? (size_t)(end - list) : strlen(list);
+
+        if (len == n && strncmp(list, reason, n) == 0)
+            return 1;
+        if (end == NULL)
+            return 0;
+        list = end + 1;
+    }
+}
+
+/*
+ * True if the error queue holds an error raised by provider prov_name whose
+ * reason string is reasons, or one of its '|'-separated alternatives.
+ * Prints the queue when it does not.  Always leaves the queue empty.
+ */
+#define TU_CHECK_ERR(prov_name, reasons)                                     \
+    tu_check_err(__FILE__, __LINE__, (prov_name), (reasons))
+
+static inline int tu_check_err(const char *file, int line,
+                               const char *prov_name, const char *reasons)
+{
+    unsigned long e;
+    const char *lib, *rs;
+    int found = 0;
+    char seen[1024] = "";
+    size_t used = 0;
+
+    while ((e = ERR_get_error()) != 0) {
+        lib = ERR_lib_error_string(e);
+        rs = ERR_reason_error_string(e);
+        if (lib != NULL && rs != NULL && strcmp(lib, prov_name) == 0
+            && tu_reason_in(rs, reasons))
+            found = 1;
+        if (used < sizeof(seen))
+            used += (size_t)snprintf(seen + used, sizeof(seen) - used,
+                                     " [%s: %s]", lib ? lib : "?",
+                                     rs ? rs : "?");
+    }
+    return tu_check(found, file, line, "expected error \"%s: %s\", queue "
+                    "held:%s", prov_name, reasons, used ? seen : " nothing");
+}
+
+/*
+ * xoshiro256** (Blackman and Vigna), seeded through splitmix64: small,
+ * fast and identical everywhere, so a printed seed reproduces a run.
+ */
+typedef struct { uint64_t s[4]; } TU_RNG;
+
+static inline uint64_t tu_rotl64(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+static inline void tu_rng_seed(TU_RNG *r, uint64_t seed)
+{
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        uint64_t z = (seed += 0x9e3779b97f4a7c15ULL);
+
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        r->s[i] = z ^ (z >> 31);
+    }
+}
+
+static inline uint64_t tu_rng_next(TU_RNG *r)
+{
+    uint64_t *s = r->s, res = tu_rotl64(s[1] * 5, 7) * 9, t = s[1] << 17;
+
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = tu_rotl64(s[3], 45);
+    return res;
+}
+
+/* Uniform in [0, n); n > 0.  The modulo bias is irrelevant for tests. */
+static inline size_t tu_rng_below(TU_RNG *r, size_t n)
+{
+    return (size_t)(tu_rng_next(r) % n);
+}
+
+static inline void tu_rng_bytes(TU_RNG *r, unsigned char *p, size_t n)
+{
+    while (n > 0) {
+        uint64_t v = tu_rng_next(r);
+        size_t k = n < 8 ? n : 8;
+
+        memcpy(p, &v, k);
+        p += k;
+        n -= k;
+    }
+}
+
+/*
+ * The seed for a run: argument, else SMGOST_TEST_SEED, else derived from the
+ * clock; printed so that a failure can be replayed.
+ */
+static inline uint64_t tu_seed(const char *arg)
+{
+    const char *s = arg != NULL ? arg : getenv("SMGOST_TEST_SEED");
+    uint64_t seed;
+
+    if (s != NULL && *s != '\0')
+        seed = strtoull(s, NULL, 0);
+    else
+        seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
+    printf("# seed %llu (replay with SMGOST_TEST_SEED=%llu)\n",
+           (unsigned long long)seed, (unsigned long long)seed);
+    return seed;
+}
+
+/* SMGOST_TEST_SCALE: multiplies the number of random cases (default 1). */
+static inline double tu_scale(void)
+{
+    const char *s = getenv("SMGOST_TEST_SCALE");
+    double v = s != NULL ? strtod(s, NULL) : 1.0;
+
+    return v > 0 ? v : 1.0;
+}
+
+/* Prints the tally the recipes parse and returns the exit status. */
+static inline int tu_report(const char *group)
+{
+    printf("# %s: %lu checks, %lu failures\n", group, tu_checks, tu_failures);
+    return tu_failures == 0 && tu_checks > 0 ? 0 : 1;
+}
+
+#endif
