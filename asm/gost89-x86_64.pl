@@ -318,6 +318,186 @@ sub entry512 {
 $code .= entry512($_) for qw(ecb ctr cnt cbc_dec cfb_dec);
 
 ##########################################################################
+# AVX2
+#
+# ymm0..7: state, pair p in ymm(2p) (n1) and ymm(2p+1) (n2), 8 blocks per
+# pair in the lane order that VSHUFPS gives (blocks 0,1,4,5 | 2,3,6,7);
+# ymm8..15: temporaries.  %r9 points at simd + 128, the AVX2 tables:
+# per byte position j, 48 bytes: A(lo), A(hi), B(hi).
+sub ym { "%ymm$_[0]" }
+
+# Four byte-sliced registers <-> four dword registers (ymm8..11 in and
+# out, ymm12..15 scratch): a 4x4 transpose of dwords inside each lane.
+sub transpose4 {
+    return "\tvpunpckldq\t%ymm9,%ymm8,%ymm12\n\tvpunpckhdq\t%ymm9,%ymm8,%ymm13\n"
+        . "\tvpunpckldq\t%ymm11,%ymm10,%ymm14\n\tvpunpckhdq\t%ymm11,%ymm10,%ymm15\n"
+        . "\tvpunpcklqdq\t%ymm14,%ymm12,%ymm8\n\tvpunpckhqdq\t%ymm14,%ymm12,%ymm9\n"
+        . "\tvpunpcklqdq\t%ymm15,%ymm13,%ymm10\n\tvpunpckhqdq\t%ymm15,%ymm13,%ymm11\n";
+}
+
+sub round256 {
+    my ($koff, $dir) = @_;
+    my $s = "\tvpbroadcastd\t$koff(%r11),%ymm15\n";
+    for my $p (0 .. 3) { $s .= "\tvpaddd\t%ymm15," . ym(2 * $p + $dir) . "," . ym(8 + $p) . "\n"; }
+    # bytes of position j to dword j of each lane, then one position per register
+    for my $p (0 .. 3) { $s .= "\tvpshufb\t.Lg2_group(%rip)," . ym(8 + $p) . "," . ym(8 + $p) . "\n"; }
+    $s .= transpose4();
+    # C_j = A_j | B_(j-1) is byte j+1 of rol(S(t), 11)
+    for my $j (0 .. 3) {
+        my $q = ym(8 + $j);
+        my $b = ym(14 + ($j & 1));
+        my $bprev = ym(14 + (($j + 1) & 1));
+        $s .= "\tvpand\t.Lg2_m0f(%rip),$q,%ymm12\n";
+        $s .= "\tvpsrlw\t\$4,$q,$q\n\tvpand\t.Lg2_m0f(%rip),$q,$q\n";
+        $s .= "\tvbroadcasti128\t" . (48 * $j + 32) . "(%r9),$b\n\tvpshufb\t$q,$b,$b\n";
+        $s .= "\tvbroadcasti128\t" . (48 * $j) . "(%r9),%ymm13\n\tvpshufb\t%ymm12,%ymm13,%ymm13\n";
+        $s .= "\tvbroadcasti128\t" . (48 * $j + 16) . "(%r9),%ymm12\n\tvpshufb\t$q,%ymm12,%ymm12\n";
+        if ($j == 0) {
+            $s .= "\tvpor\t%ymm12,%ymm13,%ymm8\n";
+        } else {
+            $s .= "\tvpor\t%ymm12,%ymm13,%ymm13\n\tvpor\t$bprev,%ymm13,$q\n";
+        }
+    }
+    $s .= "\tvpor\t%ymm15,%ymm8,%ymm8\n";
+    $s .= transpose4();
+    for my $p (0 .. 3) {
+        $s .= "\tvpshufb\t.Lg2_ungroup(%rip)," . ym(8 + $p) . "," . ym(8 + $p) . "\n";
+        $s .= "\tvpxor\t" . ym(8 + $p) . "," . ym(2 * $p + 1 - $dir) . "," . ym(2 * $p + 1 - $dir) . "\n";
+    }
+    return $s;
+}
+
+{
+    my $name = "gost89_avx2_rounds";
+    $code .= local_function_begin($name);
+    $code .= "\tmov\t%rdi,%r11\n\tmov\t\$16,%r10d\n.L${name}_loop:\n";
+    $code .= round256(0, 0) . round256(4, 1);
+    $code .= "\tadd\t\$8,%r11\n\tdec\t%r10d\n\tjnz\t.L${name}_loop\n\tret\n";
+    $code .= local_function_end($name);
+}
+
+# %r10 = the byte-order shuffle: "key", "swap" or "le" as for AVX-512.
+sub order256 {
+    my ($order) = @_;
+    return "\tlea\t.Lg2_bswap(%rip),%r10\n" if $order eq "le";
+    my $s = "\tmov\t$KEY_BE($ks),%eax\n\tand\t\$1,%eax\n";
+    $s .= "\txor\t\$1,%eax\n" if $order eq "swap";
+    return $s . "\tshl\t\$5,%eax\n\tlea\t.Lg2_bswap(%rip),%r10\n\tadd\t%rax,%r10\n";
+}
+
+# ymm14 = lane mask of memory register q for the first %rcx blocks.
+sub mask256 {
+    my ($q) = @_;
+    return "\tvmovq\t%rcx,%xmm14\n\tvpbroadcastq\t%xmm14,%ymm14\n"
+        . "\tvpcmpgtq\t.Lg2_qidx+" . (32 * $q) . "(%rip),%ymm14,%ymm14\n";
+}
+
+# $dst = memory register q at byte offset $bias from in (masked if $m).
+sub load256 {
+    my ($q, $m, $bias, $dst) = @_;
+    my $a = (32 * $q + $bias) . "($in)";
+    return mask256($q) . "\tvpmaskmovq\t$a,%ymm14,$dst\n" if $m;
+    return "\tvmovdqu\t$a,$dst\n";
+}
+
+# $dst = the previous ciphertext of each block of memory register q.
+sub prev256 {
+    my ($q, $m, $dst) = @_;
+    return load256($q, $m, -8, $dst) if $q;
+    return load256(0, $m, 0, $dst) . "\tvpermq\t\$0x90,$dst,$dst\n"
+        . "\tvpbroadcastq\t($iv),%ymm15\n\tvpblendd\t\$3,%ymm15,$dst,$dst\n";
+}
+
+sub batch256 {
+    my ($mode, $m) = @_;
+    my $s = "";
+    my $order = $mode eq "ctr" ? "swap" : $mode eq "cnt" ? "le" : "key";
+    if ($mode eq "ctr") {
+        $s .= "\tmov\t($iv),%rax\n\tbswap\t%rax\n\tvmovq\t%rax,%xmm12\n\tvpbroadcastq\t%xmm12,%ymm12\n";
+        $s .= $m ? "\tadd\t%rcx,%rax\n" : "\tadd\t\$32,%rax\n";
+        $s .= "\tbswap\t%rax\n\tmov\t%rax,($iv)\n";
+    } elsif ($mode eq "cnt") {
+        $s .= "\tvpbroadcastq\t($iv),%ymm12\n";
+        $s .= "\tlea\t.Lg_cnt(%rip),%r11\n";
+        $s .= $m ? "\tmov\t%ecx,%eax\n" : "\tmov\t\$32,%eax\n";
+        $s .= "\tmov\t-8(%r11,%rax,8),%r10d\n\tadd\t%r10d,($iv)\n";
+        $s .= "\tmov\t4($iv),%r10d\n\tadd\t-4(%r11,%rax,8),%r10d\n\tadc\t\$0,%r10d\n\tmov\t%r10d,4($iv)\n";
+    }
+    $s .= order256($order);
+    for my $p (0 .. 3) {
+        my ($a, $b) = ("%ymm8", "%ymm9");
+        for my $h (0, 1) {
+            my $q = 2 * $p + $h;
+            my $r = $h ? $b : $a;
+            if ($mode eq "ecb" || $mode eq "cbc_dec") {
+                $s .= load256($q, $m, 0, $r);
+            } elsif ($mode eq "cfb_dec") {
+                $s .= prev256($q, $m, $r);
+            } elsif ($mode eq "ctr") {
+                $s .= "\tvpaddq\t.Lg2_qidx+" . (32 * $q) . "(%rip),%ymm12,$r\n";
+            } else {
+                my $c = ".Lg_cnt+" . (32 * $q) . "(%rip)";
+                $s .= "\tvpaddd\t$c,%ymm12,$r\n\tvpmaxud\t$c,$r,%ymm13\n\tvpcmpeqd\t$r,%ymm13,%ymm13\n";
+                $s .= "\tvpandn\t.Lg2_odd(%rip),%ymm13,%ymm13\n\tvpsubd\t%ymm13,$r,$r\n";
+            }
+            $s .= "\tvpshufb\t(%r10),$r,$r\n";
+        }
+        $s .= "\tvshufps\t\$0x88,$b,$a," . ym(2 * $p) . "\n\tvshufps\t\$0xdd,$b,$a," . ym(2 * $p + 1) . "\n";
+    }
+    $s .= "\tcall\tgost89_avx2_rounds\n";
+    $s .= order256("key");
+    # back to memory form, register q in ymm(q): the block leaves as (n2, n1)
+    for my $p (0 .. 3) {
+        my ($x, $yy) = (ym(2 * $p), ym(2 * $p + 1));
+        $s .= "\tvunpcklps\t$x,$yy,%ymm8\n\tvunpckhps\t$x,$yy," . ym(2 * $p + 1) . "\n";
+        $s .= "\tvpshufb\t(%r10),%ymm8," . ym(2 * $p) . "\n\tvpshufb\t(%r10)," . ym(2 * $p + 1) . "," . ym(2 * $p + 1) . "\n";
+    }
+    # every load before the first store: in and out may be one buffer
+    for my $q (0 .. 7) {
+        if ($mode eq "cbc_dec") {
+            $s .= prev256($q, $m, "%ymm8") . "\tvpxor\t%ymm8," . ym($q) . "," . ym($q) . "\n";
+        } elsif ($mode ne "ecb") {
+            $s .= load256($q, $m, 0, "%ymm8") . "\tvpxor\t%ymm8," . ym($q) . "," . ym($q) . "\n";
+        }
+    }
+    if ($mode eq "cbc_dec" || $mode eq "cfb_dec") {
+        $s .= $m ? "\tmov\t-8($in,%rcx,8),%rax\n" : "\tmov\t248($in),%rax\n";
+        $s .= "\tmov\t%rax,($iv)\n";
+    }
+    for my $q (0 .. 7) {
+        my $a = (32 * $q) . "($out)";
+        $s .= $m ? mask256($q) . "\tvpmaskmovq\t" . ym($q) . ",%ymm14,$a\n" : "\tvmovdqu\t" . ym($q) . ",$a\n";
+    }
+    return $s;
+}
+
+# Full batches of 32 blocks, then one masked batch.
+sub entry256 {
+    my ($mode) = @_;
+    my $name = "gost89_${mode}_avx2";
+    my $s = function_begin($name);
+    $s .= "\ttest\t$n,$n\n\tjz\t.L${name}_done\n";
+    $s .= "\tmov\t$KEY_TAB($ks),%r9\n\tadd\t\$" . ($TAB_SIMD + 128) . ",%r9\n";
+    $s .= cnt_state_order(".L${name}_in") if $mode eq "cnt";
+    $s .= "\tcmp\t\$32,$n\n\tjb\t.L${name}_last\n";
+    $s .= ".L${name}_full:\n";
+    $s .= batch256($mode, 0);
+    $s .= "\tadd\t\$256,$in\n\tadd\t\$256,$out\n\tsub\t\$32,$n\n";
+    $s .= "\tcmp\t\$32,$n\n\tjae\t.L${name}_full\n";
+    $s .= "\ttest\t$n,$n\n\tjz\t.L${name}_end\n";
+    $s .= ".L${name}_last:\n";
+    $s .= batch256($mode, 1);
+    $s .= ".L${name}_end:\n";
+    $s .= cnt_state_order(".L${name}_out") if $mode eq "cnt";
+    $s .= "\tvzeroupper\n";
+    $s .= ".L${name}_done:\n\tret\n";
+    $s .= function_end($name);
+    return $s;
+}
+
+$code .= entry256($_) for qw(ecb ctr cnt cbc_dec cfb_dec);
+
+##########################################################################
 # Constants
 
 sub bytes_line {
@@ -362,6 +542,21 @@ $code .= ".Lg_qidx:\n\t.quad\t0,1,2,3,4,5,6,7\n";
     $code .= "\t.long\t" . join(',', splice(@c, 0, 8)) . "\n" while @c;
 }
 $code .= ".Lg_q8:\n\t.quad\t8\n";
+{
+    # VPSHUFB inside each lane: byte b of dword d to 4b + d, and back with
+    # the byte rotation of rol 11 (byte i of dword d from position i - 1)
+    my (@g, @u);
+    for my $i (0 .. 15) { push @g, 4 * ($i & 3) + ($i >> 2); }
+    for my $d (0 .. 3) { for my $i (0 .. 3) { push @u, 4 * (($i + 3) & 3) + $d; } }
+    my @bs = map { 8 * ($_ >> 3) + 7 - ($_ & 7) } 0 .. 15;
+    $code .= ".p2align\t5\n.Lg2_group:\n" . bytes_line(@g, @g);
+    $code .= ".Lg2_ungroup:\n" . bytes_line(@u, @u);
+    $code .= ".Lg2_bswap:\n" . bytes_line(0 .. 15, 0 .. 15) . bytes_line(@bs, @bs);
+    $code .= bytes_line(0 .. 15, 0 .. 15);
+    $code .= ".Lg2_m0f:\n" . bytes_line((0x0f) x 32);
+    $code .= ".Lg2_odd:\n\t.long\t0,-1,0,-1,0,-1,0,-1\n";
+    $code .= ".Lg2_qidx:\n\t.quad\t" . join(',', 0 .. 31) . "\n";
+}
 $code .= ".Lg_m0f:\n\t.long\t0x0f0f0f0f\n";
 $code .= ".Lg_pos:\n\t.long\t0x30201000\n";
 

@@ -26,7 +26,7 @@ typedef struct gost_sbox_tables {
      */
     uint32_t t[4][256];
     /* Tables for SIMD kernels; layout documented at their builder. */
-    unsigned char simd[256] __attribute__((aligned(64)));
+    unsigned char simd[320] __attribute__((aligned(64)));
 } GOST_SBOX_TABLES;
 
 typedef struct gost_paramset {

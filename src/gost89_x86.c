@@ -19,13 +19,21 @@ _Static_assert(offsetof(GOST_KEY, big_endian) == 136,
                "GOST_KEY.big_endian offset");
 _Static_assert(offsetof(GOST_SBOX_TABLES, simd) == 4096,
                "GOST_SBOX_TABLES.simd offset");
+_Static_assert(sizeof(((GOST_SBOX_TABLES *)0)->simd) >= 320,
+               "GOST_SBOX_TABLES.simd size");
 
 /*
  * simd layout (S[i] is the S-box of nibble i, i = 0 least significant):
  *   [  0.. 63] VPERMB table of the low nibbles: [16j + x] = S[2j](x)
  *   [ 64..127] VPERMB table of the high nibbles: [16j + x] = S[2j+1](x) << 4
- * where j is the byte position within the 32-bit half-block; the kernel
- * builds each index as nibble | j << 4.
+ *   [128..319] VPSHUFB tables, 48 bytes per byte position j:
+ *              [128 + 48j +      x] = S[2j](x) << 3
+ *              [128 + 48j + 16 + x] = (S[2j+1](x) << 7) & 0xff
+ *              [128 + 48j + 32 + x] = S[2j+1](x) >> 1
+ * where j is the byte position within the 32-bit half-block.  The AVX-512
+ * kernel builds each VPERMB index as nibble | j << 4; the AVX2 kernel
+ * splits rol(S(x), 11) per byte so that the rotation needs no shift (see
+ * the .pl).
  */
 void gost_simd_tables_build(GOST_SBOX_TABLES *t, const GOST_PARAMSET *ps)
 {
@@ -35,6 +43,9 @@ void gost_simd_tables_build(GOST_SBOX_TABLES *t, const GOST_PARAMSET *ps)
         for (x = 0; x < 16; x++) {
             t->simd[16 * j + x] = ps->sbox[2 * j][x];
             t->simd[64 + 16 * j + x] = (unsigned char)(ps->sbox[2 * j + 1][x] << 4);
+            t->simd[128 + 48 * j + x] = (unsigned char)(ps->sbox[2 * j][x] << 3);
+            t->simd[144 + 48 * j + x] = (unsigned char)(ps->sbox[2 * j + 1][x] << 7);
+            t->simd[160 + 48 * j + x] = ps->sbox[2 * j + 1][x] >> 1;
         }
     }
 }
@@ -74,6 +85,17 @@ static void gost_x86_ofb(const void *ks, const unsigned char *in,
     gost_kernel_c.ofb(ks, in, out, n, iv);
 }
 
+void gost89_ecb_avx2(const void *ks, const unsigned char *in,
+                     unsigned char *out, size_t nblocks);
+void gost89_ctr_avx2(const void *ks, const unsigned char *in,
+                     unsigned char *out, size_t nblocks, unsigned char *iv);
+void gost89_cnt_avx2(const void *ks, const unsigned char *in,
+                     unsigned char *out, size_t nblocks, unsigned char *iv);
+void gost89_cbc_dec_avx2(const void *ks, const unsigned char *in,
+                         unsigned char *out, size_t nblocks, unsigned char *iv);
+void gost89_cfb_dec_avx2(const void *ks, const unsigned char *in,
+                         unsigned char *out, size_t nblocks, unsigned char *iv);
+
 static const SMG_BLOCK_KERNEL gost_kernel_avx512 = {
     "gost89-avx512vbmi",
     gost89_ecb_avx512,
@@ -86,10 +108,24 @@ static const SMG_BLOCK_KERNEL gost_kernel_avx512 = {
     gost89_cnt_avx512
 };
 
+static const SMG_BLOCK_KERNEL gost_kernel_avx2 = {
+    "gost89-avx2",
+    gost89_ecb_avx2,
+    gost_x86_cbc_enc,
+    gost89_cbc_dec_avx2,
+    gost_x86_cfb_enc,
+    gost89_cfb_dec_avx2,
+    gost_x86_ofb,
+    gost89_ctr_avx2,
+    gost89_cnt_avx2
+};
+
 const SMG_BLOCK_KERNEL *gost_kernel_x86(void)
 {
     if (smg_cpu_has(SMG_CAP_AVX512F | SMG_CAP_AVX512BW | SMG_CAP_AVX512VBMI))
         return &gost_kernel_avx512;
+    if (smg_cpu_has(SMG_CAP_AVX2))
+        return &gost_kernel_avx2;
     return NULL;
 }
 
