@@ -521,7 +521,7 @@ static void evp_bad_length(EVP_CIPHER_CTX *ctx, const char *what,
 struct huge_case {
     const struct raw *r;
     const char *name;
-    int enc, buffered, oneshot;
+    int block_mode, enc, buffered, oneshot;
     size_t len;
 };
 
@@ -544,7 +544,10 @@ static void huge_call(const struct huge_case *h)
                                                           h->len),
              "%s: %s of %zu bytes accepted", h->name,
              h->oneshot ? "cipher" : "update", h->len);
-    TU_CHECK_ERR(tu_target(), "length too large");
+    /* One-shot ECB/CBC may first see that the length is not whole blocks. */
+    TU_CHECK_ERR(tu_target(), h->block_mode && h->oneshot && h->len % 16 != 0
+                 ? "length too large|input not a multiple of the block length"
+                 : "length too large");
     TU_CHECK(outl == 0, "%s: reported %zu bytes", h->name, outl);
     h->r->freectx(ctx);
 }
@@ -617,7 +620,7 @@ static void group_lengths(void)
             for (buffered = 0; buffered <= 1; buffered++)
                 for (oneshot = 0; oneshot <= (r.cipher != NULL); oneshot++)
                     for (i = 0; i < sizeof(huge) / sizeof(huge[0]); i++) {
-                        struct huge_case h = { &r, sm4_names[m], enc,
+                        struct huge_case h = { &r, sm4_names[m], m < 2, enc,
                                                buffered, oneshot, huge[i] };
 
                         if (!(oneshot && buffered))
