@@ -69,6 +69,9 @@ my ($PX, $PY, $PA, $PB) = map { "%zmm$_" } (27, 26, 25, 24);
 
 sub z { "%zmm$_[0]" }
 
+# Inside the rounds each half h is held as ror(h, 11): the round's XOR
+# then takes S(t) unrotated, merged with the OR of the two lookups into one
+# VPTERNLOGD, and the one rotation left is that of the half read.
 # One round on the pairs given: $dst ^= f($src + k), k at $koff(%r11).
 sub round512 {
     my ($koff, $dir, @pairs) = @_;
@@ -77,16 +80,16 @@ sub round512 {
     my @dst = map { z(2 * $_ + 1 - $dir) } @pairs;
     my @t = map { z(8 + 2 * $_) } @pairs;
     my @u = map { z(9 + 2 * $_) } @pairs;
-    for my $i (0 .. $#pairs) { $s .= "\tvpaddd\t$koff(%r11){1to16},$src[$i],$t[$i]\n"; }
+    for my $i (0 .. $#pairs) { $s .= "\tvprold\t\$11,$src[$i],$t[$i]\n"; }
+    for my $i (0 .. $#pairs) { $s .= "\tvpaddd\t$koff(%r11){1to16},$t[$i],$t[$i]\n"; }
     for my $i (0 .. $#pairs) { $s .= "\tvpsrld\t\$4,$t[$i],$u[$i]\n"; }
     # (t & 0x0f) | position: ternary-logic truth table 0xea = (A & B) | C
     for my $i (0 .. $#pairs) { $s .= "\tvpternlogd\t\$0xea,$POS,$M0F,$t[$i]\n"; }
     for my $i (0 .. $#pairs) { $s .= "\tvpternlogd\t\$0xea,$POS,$M0F,$u[$i]\n"; }
     for my $i (0 .. $#pairs) { $s .= "\tvpermb\t$TLO,$t[$i],$t[$i]\n"; }
     for my $i (0 .. $#pairs) { $s .= "\tvpermb\t$THI,$u[$i],$u[$i]\n"; }
-    for my $i (0 .. $#pairs) { $s .= "\tvpord\t$u[$i],$t[$i],$t[$i]\n"; }
-    for my $i (0 .. $#pairs) { $s .= "\tvprold\t\$11,$t[$i],$t[$i]\n"; }
-    for my $i (0 .. $#pairs) { $s .= "\tvpxord\t$t[$i],$dst[$i],$dst[$i]\n"; }
+    # dst ^= t | u: truth table 0x1e = A ^ (B | C)
+    for my $i (0 .. $#pairs) { $s .= "\tvpternlogd\t\$0x1e,$u[$i],$t[$i],$dst[$i]\n"; }
     return $s;
 }
 
@@ -95,11 +98,13 @@ sub rounds512 {
     my ($name, $np) = @_;
     my @pairs = (0 .. $np - 1);
     my $s = local_function_begin($name);
+    $s .= "\tvprord\t\$11," . z($_) . "," . z($_) . "\n" for 0 .. 2 * $np - 1;
     $s .= "\tmov\t%rdi,%r11\n\tmov\t\$8,%r10d\n.L${name}_loop:\n";
     $s .= round512(0, 0, @pairs) . round512(4, 1, @pairs)
         . round512(8, 0, @pairs) . round512(12, 1, @pairs);
-    $s .= "\tadd\t\$16,%r11\n\tdec\t%r10d\n\tjnz\t.L${name}_loop\n\tret\n";
-    $s .= local_function_end($name);
+    $s .= "\tadd\t\$16,%r11\n\tdec\t%r10d\n\tjnz\t.L${name}_loop\n";
+    $s .= "\tvprold\t\$11," . z($_) . "," . z($_) . "\n" for 0 .. 2 * $np - 1;
+    $s .= "\tret\n" . local_function_end($name);
     return $s;
 }
 
@@ -107,10 +112,12 @@ $code .= text_begin();
 $code .= rounds512("gost89_avx512_rounds4", 4);
 $code .= rounds512("gost89_avx512_rounds2", 2);
 
-# Register q of memory-form blocks (q = 0..7), optional mask k(q+1).
+# Register q of memory-form blocks (q = 0..7).  In a masked batch the
+# registers from $QF on carry the masks k1, k2, ... (those before are full).
+my $QF = 0;
 sub mreg { z(16 + $_[0]) }
-sub mk { $_[0] ? "{%k" . ($_[1] + 1) . "}" : "" }
-sub mkz { $_[0] ? "{%k" . ($_[1] + 1) . "}{z}" : "" }
+sub mk { $_[0] && $_[1] >= $QF ? "{%k" . ($_[1] - $QF + 1) . "}" : "" }
+sub mkz { my $k = mk(@_); $k ? "$k\{z\}" : "" }
 
 # Memory form (zmm16..) -> half-block form (zmm0..), $np pairs.
 sub to_halves {
@@ -170,11 +177,14 @@ sub cnt_state_order {
         . "\tmov\t($iv),%rax\n\tbswap\t%rax\n\tmov\t%rax,($iv)\n$label:\n";
 }
 
-# k1..k(2*$np) = masks of the first %ecx blocks (1 <= ecx <= 16 * np).
+# k1.. = masks of blocks 8*$QF .. %ecx-1 (the batch holds %ecx blocks, at
+# most 16 * np, more than 8 * $QF).
 sub masks {
     my ($np) = @_;
-    my $s = "\tmov\t\$1,%eax\n\tshl\t%cl,%rax\n\tdec\t%rax\n\tkmovq\t%rax,%k1\n";
-    for my $q (1 .. 2 * $np - 1) { $s .= "\tkshiftrq\t\$" . (8 * $q) . ",%k1,%k" . ($q + 1) . "\n"; }
+    my $s = "\tmov\t%ecx,%r9d\n";
+    $s .= "\tsub\t\$" . (8 * $QF) . ",%ecx\n" if $QF;
+    $s .= "\tmov\t\$1,%eax\n\tshl\t%cl,%rax\n\tdec\t%rax\n\tkmovq\t%rax,%k1\n\tmov\t%r9d,%ecx\n";
+    for my $q (1 .. 2 * $np - 1 - $QF) { $s .= "\tkshiftrq\t\$" . (8 * $q) . ",%k1,%k" . ($q + 1) . "\n"; }
     return $s;
 }
 
@@ -284,7 +294,8 @@ sub batch512 {
     return $s;
 }
 
-# Full batches of 64 blocks, then at most two masked batches of up to 32.
+# Full batches of 64 blocks, then one masked batch: 33..63 blocks with the
+# second half masked, or 1..32 blocks on two pairs.
 sub entry512 {
     my ($mode) = @_;
     my $name = "gost89_${mode}_avx512";
@@ -303,9 +314,11 @@ sub entry512 {
     $s .= "\ttest\t$n,$n\n\tjz\t.L${name}_end\n";
     $s .= ".L${name}_tail:\n";
     $s .= "\tcmp\t\$32,$n\n\tjbe\t.L${name}_last\n";
-    $s .= batch512($mode, 2, 0);
-    $s .= "\tadd\t\$256,$in\n\tadd\t\$256,$out\n\tsub\t\$32,$n\n";
+    $QF = 4;
+    $s .= batch512($mode, 4, 1);
+    $s .= "\tjmp\t.L${name}_end\n";
     $s .= ".L${name}_last:\n";
+    $QF = 0;
     $s .= batch512($mode, 2, 1);
     $s .= ".L${name}_end:\n";
     $s .= cnt_state_order(".L${name}_out") if $mode eq "cnt";
