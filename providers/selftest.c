@@ -55,8 +55,10 @@ static int sm4_kat(void)
                          "eeeeeeeeffffffffaaaaaaaabbbbbbbb", 32);
 
     memcpy(iv, k, 16);
-    for (i = 0; i < 64; i++)
-        buf[i] = (unsigned char)(0xaa + 0x11 * (i / 16));
+    memcpy(buf, "\xaa\xaa\xaa\xaa\xaa\xaa\xaa\xaa\xbb\xbb\xbb\xbb\xbb\xbb\xbb\xbb"
+                "\xcc\xcc\xcc\xcc\xcc\xcc\xcc\xcc\xdd\xdd\xdd\xdd\xdd\xdd\xdd\xdd"
+                "\xee\xee\xee\xee\xee\xee\xee\xee\xff\xff\xff\xff\xff\xff\xff\xff"
+                "\xee\xee\xee\xee\xee\xee\xee\xee\xaa\xaa\xaa\xaa\xaa\xaa\xaa\xaa", 64);
     kern->ctr(&enc, buf, buf, 4, iv);
     ok &= hex_equal(buf,
                     "c2b4759e78ac3cf43d0852f4e8d5f9fd7256e8a5fcb65a350ee00630912e4449"
