@@ -27,14 +27,17 @@
 # ns AVX2), so the C glue keeps 1-2 (AVX-512) and 1-4 (AVX2) blocks in C.
 #
 # AVX-512 (F, BW, VBMI): one 32-bit half-block per dword lane, 16 blocks per
-# pair of zmm registers, four pairs interleaved.  A round on one pair is
-#   t = n1 + k (VPADDD, key broadcast from memory)
+# pair of zmm registers, four pairs interleaved.  Each half h is held as
+# ror(h, 11) during the rounds; a round on one pair is
+#   t = rol(n1, 11) + k (VPROLD, VPADDD with the key broadcast from memory)
 #   index of the low nibbles  = (t & 0x0f) | (byte position << 4)
 #   index of the high nibbles = ((t >> 4) & 0x0f) | (byte position << 4)
 #   two VPERMB through 64-byte tables (simd[0..63], simd[64..127]) that
 #   hold, per byte position j, S[2j] in the low nibble and S[2j+1] in the
-#   high nibble of the result, OR, VPROLD 11, XOR into n2:
-# nine instructions, no memory index and no branch derived from data or key.
+#   high nibble of the result, then n2 ^= lo | hi in one VPTERNLOGD:
+# eight instructions, no memory index and no branch derived from data or key.
+# A batch takes 64 blocks (4 pairs); the rest goes in one pass with masked
+# loads and stores (33..63 blocks on 4 pairs, 1..32 on 2).
 # Blocks enter and leave the half-block form through VPERMI2B with index
 # vectors that also do Magma's byte reversal.
 #
@@ -49,6 +52,7 @@
 # so that byte j of rol(S(t), 11) is A_j | B_{j-1} after a rotation by one
 # byte: the rotation by 11 costs no shift.  The transpose back (with that
 # byte rotation folded into its VPSHUFB) returns to dword lanes for the XOR.
+# A batch takes 32 blocks; the rest goes in one pass with VPMASKMOVQ.
 
 use strict;
 use warnings;
