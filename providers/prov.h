@@ -16,6 +16,15 @@ extern const OSSL_DISPATCH smg_sm4_cbc_functions[];
 extern const OSSL_DISPATCH smg_sm4_ofb_functions[];
 extern const OSSL_DISPATCH smg_sm4_cfb_functions[];
 extern const OSSL_DISPATCH smg_sm4_ctr_functions[];
+/* providers/gost_ciphers.c */
+extern const OSSL_DISPATCH smg_gost89_functions[];
+extern const OSSL_DISPATCH smg_gost89_cnt_functions[];
+extern const OSSL_DISPATCH smg_gost89_cnt_12_functions[];
+extern const OSSL_DISPATCH smg_gost89_cbc_functions[];
+extern const OSSL_DISPATCH smg_gost89_ecb_functions[];
+extern const OSSL_DISPATCH smg_magma_ecb_functions[];
+extern const OSSL_DISPATCH smg_magma_cbc_functions[];
+extern const OSSL_DISPATCH smg_magma_ctr_functions[];
 /* providers/sm3_digest.c */
 extern const OSSL_DISPATCH smg_sm3_functions[];
 

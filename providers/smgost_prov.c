@@ -32,6 +32,22 @@ static const OSSL_ALGORITHM smg_ciphers[] = {
       smg_sm4_cfb_functions, "SM4 in CFB-128 mode" },
     { "SM4-CTR:1.2.156.10197.1.104.7", SMG_PROPS, smg_sm4_ctr_functions,
       "SM4 in CTR mode" },
+    { "gost89:GOST 28147-89:1.2.643.2.2.21", SMG_PROPS, smg_gost89_functions,
+      "GOST 28147-89 in CFB mode with CryptoPro key meshing" },
+    { "gost89-cnt", SMG_PROPS, smg_gost89_cnt_functions,
+      "GOST 28147-89 in CNT mode with key meshing, CryptoPro-A" },
+    { "gost89-cnt-12", SMG_PROPS, smg_gost89_cnt_12_functions,
+      "GOST 28147-89 in CNT mode with key meshing, TC26 Z" },
+    { "gost89-cbc", SMG_PROPS, smg_gost89_cbc_functions,
+      "GOST 28147-89 in CBC mode" },
+    { "gost89-ecb", SMG_PROPS, smg_gost89_ecb_functions,
+      "GOST 28147-89 in ECB mode" },
+    { "magma-ecb", SMG_PROPS, smg_magma_ecb_functions,
+      "Magma (GOST R 34.12-2015) in ECB mode" },
+    { "magma-cbc", SMG_PROPS, smg_magma_cbc_functions,
+      "Magma (GOST R 34.12-2015) in CBC mode" },
+    { "magma-ctr", SMG_PROPS, smg_magma_ctr_functions,
+      "Magma (GOST R 34.13-2015) in CTR mode" },
     { NULL, NULL, NULL, NULL }
 };
 

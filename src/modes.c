@@ -104,6 +104,9 @@ static int cipher_init(SMG_CIPHER_CTX *ctx, const unsigned char *key,
         if (!fam->set_key(ctx, key))
             return 0;
         ctx->key_set = 1;
+    } else if (ctx->key_set && fam->restore_key != NULL
+               && !fam->restore_key(ctx)) {
+        return 0;
     }
     ctx->initialised = 1;
     return smg_cipher_set_ctx_params(ctx, params);

@@ -41,6 +41,11 @@ typedef struct smg_cipher_family {
     void (*init_ctx)(SMG_CIPHER_CTX *ctx);
     /* Expands key into ctx->ks_enc / ctx->ks_dec and sets ctx->kernel. */
     int (*set_key)(SMG_CIPHER_CTX *ctx, const unsigned char *key);
+    /*
+     * An init that keeps the key starts a new message: undo what the last
+     * one did to the schedules (key meshing), or NULL if nothing can.
+     */
+    int (*restore_key)(SMG_CIPHER_CTX *ctx);
     /* Key meshing at a period boundary (GOST CryptoPro), or NULL. */
     void (*mesh)(SMG_CIPHER_CTX *ctx);
     /* Family parameters beyond the generic ones, or NULL. */

@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * GOST 28147-89 and Magma cipher algorithms over the shared mode layer, under
+ * the names, OIDs and conventions of gost-engine's provider gostprov (so a
+ * user can swap one for the other), plus gost89-ecb and magma-ecb, which
+ * gostprov lacks:
+ *   gost89 / "GOST 28147-89"   CFB-64, CryptoPro key meshing, default set Z
+ *   gost89-cnt                 RFC 5830 CNT, meshing, CryptoPro-A
+ *   gost89-cnt-12              CNT, meshing, TC26 Z
+ *   gost89-cbc, gost89-ecb     no meshing, default set Z
+ *   magma-ecb/-cbc/-ctr        GOST R 34.12/34.13-2015, big-endian, Z only
+ * The parameter set can be chosen through gostprov's `alg_id_param` (DER of
+ * RFC 4357's Gost28147-89-Parameters, which also switches meshing on, as in
+ * gost-engine) or through the plain `paramset` string (a name or an OID);
+ * `key-mesh` switches CryptoPro meshing off (0) or on (any other value:
+ * RFC 4357 defines only the 1024-byte period, which is what gost-engine
+ * applies whatever non-zero value it is given).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/params.h>
+#include "err.h"
+#include "gost89.h"
+#include "modes.h"
+#include "prov.h"
+
+#define GOST_MESH_PERIOD 1024
+#define GOST_PARAM_PARAMSET "paramset"
+#define GOST_PARAM_ALG_ID "alg_id_param"
+#define GOST_PARAM_KEY_MESH "key-mesh"
+
+_Static_assert(sizeof(GOST_KEY) <= SMG_KS_MAX, "GOST schedule too large");
+
+typedef struct gost_variant {
+    const GOST_PARAMSET *paramset;   /* default parameter set */
+    int big_endian;                  /* Magma */
+    int mesh;                        /* CryptoPro meshing by default */
+} GOST_VARIANT;
+
+typedef struct gost_cipher_ctx {
+    SMG_CIPHER_CTX base;
+    const GOST_PARAMSET *paramset;
+    unsigned char key[GOST_KEY_SIZE];  /* to undo meshing at re-init */
+    int meshed;                        /* schedules differ from key */
+} GOST_CIPHER_CTX;
+
+static const GOST_VARIANT *variant_of(const SMG_CIPHER_CTX *ctx)
+{
+    return ctx->alg->variant;
+}
+
+static void gost_init_ctx(SMG_CIPHER_CTX *ctx)
+{
+    GOST_CIPHER_CTX *g = (GOST_CIPHER_CTX *)ctx;
+
+    g->paramset = variant_of(ctx)->paramset;
+    ctx->mesh_period = variant_of(ctx)->mesh ? GOST_MESH_PERIOD : 0;
+}
+
+static int gost_expand(GOST_CIPHER_CTX *g)
+{
+    if (!gost_set_key(g->key, g->paramset, variant_of(&g->base)->big_endian,
+                      (GOST_KEY *)g->base.ks_enc, (GOST_KEY *)g->base.ks_dec)) {
+        SMG_RAISE(g->base.provctx, SMG_R_OUT_OF_MEMORY);
+        return 0;
+    }
+    g->meshed = 0;
+    return 1;
+}
+
+static int gost_family_set_key(SMG_CIPHER_CTX *ctx, const unsigned char *key)
+{
+    GOST_CIPHER_CTX *g = (GOST_CIPHER_CTX *)ctx;
+
+    memcpy(g->key, key, sizeof(g->key));
+    ctx->kernel = gost_kernel();
+    return gost_expand(g);
+}
+
+static int gost_restore_key(SMG_CIPHER_CTX *ctx)
+{
+    GOST_CIPHER_CTX *g = (GOST_CIPHER_CTX *)ctx;
+
+    return !g->meshed || gost_expand(g);
+}
+
+static void gost_mesh(SMG_CIPHER_CTX *ctx)
+{
+    gost_key_mesh((GOST_KEY *)ctx->ks_enc, (GOST_KEY *)ctx->ks_dec, ctx->iv);
+    ((GOST_CIPHER_CTX *)ctx)->meshed = 1;
+}
+
+static int use_paramset(GOST_CIPHER_CTX *g, const GOST_PARAMSET *ps)
+{
+    g->paramset = ps;
+    if (g->base.key_set
+        && !gost_set_paramset((GOST_KEY *)g->base.ks_enc,
+                              (GOST_KEY *)g->base.ks_dec, ps)) {
+        SMG_RAISE(g->base.provctx, SMG_R_OUT_OF_MEMORY);
+        return 0;
+    }
+    return 1;
+}
+
+/* The content octets of a dotted OID's DER encoding; 0 if over max. */
+static size_t oid_der_body(const char *dotted, unsigned char *out, size_t max)
+{
+    unsigned long arcs[16];
+    size_t narcs = 0, len = 0, i;
+    const char *p = dotted;
+    char *end;
+
+    for (;;) {
+        arcs[narcs++] = strtoul(p, &end, 10);
+        if (*end != '.' || narcs == 16)
+            break;
+        p = end + 1;
+    }
+    if (narcs < 2)
+        return 0;
+    arcs[1] += arcs[0] * 40;        /* the first two arcs share one */
+    for (i = 1; i < narcs; i++) {
+        unsigned char tmp[10];
+        unsigned long v = arcs[i];
+        size_t n = 0;
+
+        do
+            tmp[n++] = (unsigned char)(v & 0x7f);
+        while ((v >>= 7) != 0);
+        if (len + n > max)
+            return 0;
+        while (n-- > 0)
+            out[len++] = (unsigned char)(tmp[n] | (n > 0 ? 0x80 : 0));
+    }
+    return len;
+}
+
+/*
+ * RFC 4357 10.1: Gost28147-89-Parameters ::= SEQUENCE { iv OCTET STRING
+ * (SIZE (8)), encryptionParamSet OBJECT IDENTIFIER }.  Every encoding we
+ * meet is short-form, 14 bytes plus the OID.
+ */
+#define ALG_ID_MAX 48
+
+static size_t alg_id_encode(const GOST_PARAMSET *ps, const unsigned char *iv,
+                            unsigned char out[ALG_ID_MAX])
+{
+    size_t oidlen = oid_der_body(ps->oid, out + 14, ALG_ID_MAX - 14);
+
+    out[0] = 0x30;
+    out[1] = (unsigned char)(12 + oidlen);
+    out[2] = 0x04;
+    out[3] = 0x08;
+    memcpy(out + 4, iv, 8);
+    out[12] = 0x06;
+    out[13] = (unsigned char)oidlen;
+    return 14 + oidlen;
+}
+
+static int alg_id_decode(const unsigned char *der, size_t len,
+                         const GOST_PARAMSET **ps, const unsigned char **iv)
+{
+    unsigned char oid[ALG_ID_MAX];
+    size_t i, n;
+
+    if (len < 14 || len > ALG_ID_MAX || der[0] != 0x30 || der[1] != len - 2
+        || der[2] != 0x04 || der[3] != 0x08 || der[12] != 0x06
+        || der[13] != len - 14)
+        return 0;
+    *iv = der + 4;
+    for (i = 0; gost_paramsets[i] != NULL; i++) {
+        n = oid_der_body(gost_paramsets[i]->oid, oid, sizeof(oid));
+        if (n == len - 14 && memcmp(oid, der + 14, n) == 0) {
+            *ps = gost_paramsets[i];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int gost_get_ctx_params(SMG_CIPHER_CTX *ctx, OSSL_PARAM params[])
+{
+    GOST_CIPHER_CTX *g = (GOST_CIPHER_CTX *)ctx;
+    unsigned char der[ALG_ID_MAX];
+    OSSL_PARAM *p;
+
+    if ((p = OSSL_PARAM_locate(params, GOST_PARAM_PARAMSET)) != NULL
+        && !OSSL_PARAM_set_utf8_string(p, g->paramset->name))
+        goto fail;
+    if ((p = OSSL_PARAM_locate(params, GOST_PARAM_KEY_MESH)) != NULL
+        && !OSSL_PARAM_set_size_t(p, ctx->mesh_period))
+        goto fail;
+    if ((p = OSSL_PARAM_locate(params, GOST_PARAM_ALG_ID)) != NULL
+        && !OSSL_PARAM_set_octet_string(p, der,
+                                        alg_id_encode(g->paramset, ctx->oiv,
+                                                      der)))
+        goto fail;
+    return 1;
+ fail:
+    SMG_RAISE_DATA(ctx->provctx, SMG_R_FAILED_TO_GET_PARAMETER, "%s", p->key);
+    return 0;
+}
+
+static int gost_set_ctx_params(SMG_CIPHER_CTX *ctx, const OSSL_PARAM params[])
+{
+    GOST_CIPHER_CTX *g = (GOST_CIPHER_CTX *)ctx;
+    const OSSL_PARAM *p;
+
+    if ((p = OSSL_PARAM_locate_const(params, GOST_PARAM_ALG_ID)) != NULL) {
+        const GOST_PARAMSET *ps;
+        const unsigned char *iv;
+        const void *der;
+        size_t len;
+
+        if (!OSSL_PARAM_get_octet_string_ptr(p, &der, &len)
+            || !alg_id_decode(der, len, &ps, &iv)) {
+            SMG_RAISE(ctx->provctx, SMG_R_INVALID_ALGORITHM_ID_PARAMS);
+            return 0;
+        }
+        if (!use_paramset(g, ps))
+            return 0;
+        /* As gost-engine: the IV of the encoding, and meshing on. */
+        memcpy(ctx->oiv, iv, 8);
+        memcpy(ctx->iv, iv, 8);
+        ctx->iv_set = 1;
+        ctx->mesh_period = GOST_MESH_PERIOD;
+    }
+    if ((p = OSSL_PARAM_locate_const(params, GOST_PARAM_PARAMSET)) != NULL) {
+        const char *name;
+        const GOST_PARAMSET *ps;
+
+        if (!OSSL_PARAM_get_utf8_string_ptr(p, &name)) {
+            SMG_RAISE_DATA(ctx->provctx, SMG_R_INVALID_PARAMETER_VALUE, "%s",
+                           p->key);
+            return 0;
+        }
+        if ((ps = gost_paramset_lookup(name)) == NULL) {
+            SMG_RAISE_DATA(ctx->provctx, SMG_R_UNKNOWN_PARAMETER_SET, "%s",
+                           name);
+            return 0;
+        }
+        if (!use_paramset(g, ps))
+            return 0;
+    }
+    if ((p = OSSL_PARAM_locate_const(params, GOST_PARAM_KEY_MESH)) != NULL) {
+        size_t v;
+
+        if (!OSSL_PARAM_get_size_t(p, &v)) {
+            SMG_RAISE_DATA(ctx->provctx, SMG_R_INVALID_PARAMETER_VALUE, "%s",
+                           p->key);
+            return 0;
+        }
+        if (v != 0 && (ctx->alg->mode == SMG_MODE_ECB
+                       || ctx->alg->mode == SMG_MODE_CBC)) {
+            SMG_RAISE_DATA(ctx->provctx, SMG_R_INVALID_KEY_MESH,
+                           "CryptoPro meshing applies to CFB and CNT only");
+            return 0;
+        }
+        ctx->mesh_period = v != 0 ? GOST_MESH_PERIOD : 0;
+    }
+    return 1;
+}
+
+static const OSSL_PARAM gost89_gettable_ctx_params[] = {
+    SMG_CIPHER_GENERIC_GETTABLE_CTX,
+    OSSL_PARAM_utf8_string(GOST_PARAM_PARAMSET, NULL, 0),
+    OSSL_PARAM_octet_string(GOST_PARAM_ALG_ID, NULL, 0),
+    OSSL_PARAM_size_t(GOST_PARAM_KEY_MESH, NULL),
+    OSSL_PARAM_END
+};
+
+static const OSSL_PARAM gost89_settable_ctx_params[] = {
+    SMG_CIPHER_GENERIC_SETTABLE_CTX,
+    OSSL_PARAM_utf8_string(GOST_PARAM_PARAMSET, NULL, 0),
+    OSSL_PARAM_octet_string(GOST_PARAM_ALG_ID, NULL, 0),
+    OSSL_PARAM_size_t(GOST_PARAM_KEY_MESH, NULL),
+    OSSL_PARAM_END
+};
+
+static const OSSL_PARAM magma_gettable_ctx_params[] = {
+    SMG_CIPHER_GENERIC_GETTABLE_CTX,
+    OSSL_PARAM_END
+};
+
+static const OSSL_PARAM magma_settable_ctx_params[] = {
+    SMG_CIPHER_GENERIC_SETTABLE_CTX,
+    OSSL_PARAM_END
+};
+
+static const SMG_CIPHER_FAMILY gost89_family = {
+    .block_size = GOST_BLOCK_SIZE,
+    .key_len = GOST_KEY_SIZE,
+    .ctx_size = sizeof(GOST_CIPHER_CTX),
+    .restart_counter_on_reinit = 1,
+    .init_ctx = gost_init_ctx,
+    .set_key = gost_family_set_key,
+    .restore_key = gost_restore_key,
+    .mesh = gost_mesh,
+    .get_ctx_params = gost_get_ctx_params,
+    .set_ctx_params = gost_set_ctx_params,
+    .gettable_ctx_params = gost89_gettable_ctx_params,
+    .settable_ctx_params = gost89_settable_ctx_params,
+};
+
+/* Magma has one fixed S-box (TC26 Z) and no meshing: no family params. */
+static const SMG_CIPHER_FAMILY magma_family = {
+    .block_size = GOST_BLOCK_SIZE,
+    .key_len = GOST_KEY_SIZE,
+    .ctx_size = sizeof(GOST_CIPHER_CTX),
+    .restart_counter_on_reinit = 1,
+    .init_ctx = gost_init_ctx,
+    .set_key = gost_family_set_key,
+    .gettable_ctx_params = magma_gettable_ctx_params,
+    .settable_ctx_params = magma_settable_ctx_params,
+};
+
+static const GOST_VARIANT gost89_meshed_z = { &gost_paramset_z, 0, 1 };
+static const GOST_VARIANT gost89_meshed_cpa = { &gost_paramset_cpa, 0, 1 };
+static const GOST_VARIANT gost89_plain_z = { &gost_paramset_z, 0, 0 };
+static const GOST_VARIANT magma = { &gost_paramset_z, 1, 0 };
+
+static const SMG_CIPHER_ALG gost89_cfb =
+    { &gost89_family, SMG_MODE_CFB, 8, 1, &gost89_meshed_z };
+static const SMG_CIPHER_ALG gost89_cnt =
+    { &gost89_family, SMG_MODE_CNT, 8, 1, &gost89_meshed_cpa };
+static const SMG_CIPHER_ALG gost89_cnt_12 =
+    { &gost89_family, SMG_MODE_CNT, 8, 1, &gost89_meshed_z };
+static const SMG_CIPHER_ALG gost89_cbc =
+    { &gost89_family, SMG_MODE_CBC, 8, 8, &gost89_plain_z };
+static const SMG_CIPHER_ALG gost89_ecb =
+    { &gost89_family, SMG_MODE_ECB, 0, 8, &gost89_plain_z };
+static const SMG_CIPHER_ALG magma_ecb =
+    { &magma_family, SMG_MODE_ECB, 0, 8, &magma };
+static const SMG_CIPHER_ALG magma_cbc =
+    { &magma_family, SMG_MODE_CBC, 8, 8, &magma };
+/* GOST R 34.13-2015: a 4-byte IV, the counter block is IV || 0^32. */
+static const SMG_CIPHER_ALG magma_ctr =
+    { &magma_family, SMG_MODE_CTR, 4, 1, &magma };
+
+SMG_CIPHER_DISPATCH(smg_gost89, gost89_cfb);
+SMG_CIPHER_DISPATCH(smg_gost89_cnt, gost89_cnt);
+SMG_CIPHER_DISPATCH(smg_gost89_cnt_12, gost89_cnt_12);
+SMG_CIPHER_DISPATCH(smg_gost89_cbc, gost89_cbc);
+SMG_CIPHER_DISPATCH(smg_gost89_ecb, gost89_ecb);
+SMG_CIPHER_DISPATCH(smg_magma_ecb, magma_ecb);
+SMG_CIPHER_DISPATCH(smg_magma_cbc, magma_cbc);
+SMG_CIPHER_DISPATCH(smg_magma_ctr, magma_ctr);
