@@ -25,6 +25,9 @@ extern const OSSL_DISPATCH smg_gost89_ecb_functions[];
 extern const OSSL_DISPATCH smg_magma_ecb_functions[];
 extern const OSSL_DISPATCH smg_magma_cbc_functions[];
 extern const OSSL_DISPATCH smg_magma_ctr_functions[];
+/* providers/gost_mac.c */
+extern const OSSL_DISPATCH smg_gost_mac_functions[];
+extern const OSSL_DISPATCH smg_gost_mac_12_functions[];
 /* providers/sm3_digest.c */
 extern const OSSL_DISPATCH smg_sm3_functions[];
 

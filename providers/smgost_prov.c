@@ -57,6 +57,14 @@ static const OSSL_ALGORITHM smg_digests[] = {
     { NULL, NULL, NULL, NULL }
 };
 
+static const OSSL_ALGORITHM smg_macs[] = {
+    { "gost-mac:1.2.643.2.2.22", SMG_PROPS, smg_gost_mac_functions,
+      "GOST 28147-89 MAC (IMIT), CryptoPro-A" },
+    { "gost-mac-12", SMG_PROPS, smg_gost_mac_12_functions,
+      "GOST 28147-89 MAC (IMIT), TC26 Z" },
+    { NULL, NULL, NULL, NULL }
+};
+
 static const OSSL_ALGORITHM *smg_query(void *provctx, int operation_id,
                                        int *no_cache)
 {
@@ -67,6 +75,8 @@ static const OSSL_ALGORITHM *smg_query(void *provctx, int operation_id,
         return smg_ciphers;
     case OSSL_OP_DIGEST:
         return smg_digests;
+    case OSSL_OP_MAC:
+        return smg_macs;
     }
     return NULL;
 }
