@@ -80,6 +80,8 @@ $code .= rodata_begin() . <<'EOT';
 .Lsm4_ctr_idx_z:
 .long	0,4,8,12,1,5,9,13,2,6,10,14,3,7,11,15
 .long	16,20,24,28,17,21,25,29,18,22,26,30,19,23,27,31
+.long	32,36,40,44,33,37,41,45,34,38,42,46,35,39,43,47
+.long	48,52,56,60,49,53,57,61,50,54,58,62,51,55,59,63
 .Lsm4_ctr_idx_y:
 .long	0,2,4,6,1,3,5,7
 .long	8,10,12,14,9,11,13,15
@@ -121,73 +123,155 @@ EOT
 # GFNI + AVX-512 tier (AVX512F, AVX512BW for vpshufb/kshift on 64-bit masks,
 # AVX512VL for the ymm/xmm passes, GFNI).
 #
-# Register map: group g (0..1) data zmm4g..4g+3, group temps zmm8+5g..12+5g,
-# driver scratch zmm18..28, constants zmm29 (A1), zmm30 (A2), zmm31 (bswap).
-# k1..k4: tail masks of the last group's four registers; k6/k7: CTR carries.
-my ($A1, $A2, $BSW) = (29, 30, 31);
+# Register map: group g (0..3) data zmm4g..4g+3, running parity zmm16+g,
+# round temps zmm20..23 shared by the groups (renaming keeps them
+# independent), driver scratch zmm24..25, constants zmm29 (A1), zmm30 (A2),
+# zmm31 (bswap).  k1..k4: tail masks of the last group's four registers;
+# k6/k7: CTR carries.
+#
+# Zen 4 runs vgf2p8affine*, vprold and vpmulld on one pair of 256-bit pipes
+# and a zmm op occupies the pair for a cycle, so a round costs at least its
+# 6 such ops; the rest of the round is kept to 4 logic ops:
+#  - the round keys are folded into the state: with Y_j = X_j ^ c_j, where
+#    c_0 = c_1 = c_2 = 0 and c_{i+3} = rk_i ^ c_{i+1} ^ c_{i+2}, the S-box
+#    input of round i is just Y_{i+1} ^ Y_{i+2} ^ Y_{i+3}, kept as a running
+#    parity (one ternlog per round), and the update becomes
+#    Y_{i+4} = Y_i ^ L(S(.)) ^ d_i with d_i = c_i ^ c_{i+4};
+#  - L(s) = s ^ rol24(s) ^ rol2(s ^ rol8(s) ^ rol16(s)).
+# The mode functions build the table of c_3, d_0..d_31, c_32..c_34 on the
+# stack (e_table) and pass it to the core in %rdi.
+my ($R24, $A1, $A2, $BSW) = (28 .. 31);
+my $TBL_BYTES = 4 * 36;
 
 sub e_data { my ($g) = @_; return map { 4 * $g + $_ } 0 .. 3; }
-sub e_tmp  { my ($g) = @_; return map { 8 + 5 * $g + $_ } 0 .. 4; }
+sub e_par  { my ($g) = @_; return 16 + $g; }
+my @e_tmp = (20 .. 23);
 
-# One round on one group.  L(t) = t ^ rol2 ^ rol10 ^ rol18 ^ rol24 is
-# evaluated as a two-level XOR tree so that the dependency chain through
-# the newest word stays short.
 sub e_round {
-    my ($w, $i, $X, $T) = @_;
-    my ($x0, $x1, $x2, $x3) = map { R($w, $_) } @$X;
-    my ($t, $a, $b, $c, $d) = map { R($w, $_) } @$T;
-    my ($m1, $m2) = (R($w, $A1), R($w, $A2));
+    my ($w, $i, $X, $p) = @_;
+    my ($y0, $y1) = map { R($w, $_) } @$X[0, 1];
+    my ($s, $a, $b, $c) = map { R($w, $_) } @e_tmp;
+    my ($m1, $m2, $r24) = map { R($w, $_) } $A1, $A2, $R24;
+    my $par = R($w, $p);
     my $n = $bcast{$w};
-    my $off = 4 * $i;
-    return <<"EOT";
-	vpxord	$x2,$x1,$t
-	vpternlogd	\$0x96,$off(%rdi){1to$n},$x3,$t
-	vgf2p8affineqb	\$0x65,$m1,$t,$t
-	vgf2p8affineinvqb	\$0xd3,$m2,$t,$t
-	vprold	\$2,$t,$a
-	vprold	\$10,$t,$b
-	vprold	\$18,$t,$c
-	vprold	\$24,$t,$d
-	vpternlogd	\$0x96,$a,$t,$x0
-	vpternlogd	\$0x96,$d,$c,$b
-	vpxord	$b,$x0,$x0
+    my $d = 4 * (1 + $i);
+    my $r = <<"EOT";
+	vgf2p8affineqb	\$0x65,$m1,$par,$s
+	vgf2p8affineinvqb	\$0xd3,$m2,$s,$s
+	vprold	\$8,$s,$a
+	vprold	\$16,$s,$b
+	vpshufb	$r24,$s,$c
+	vpternlogd	\$0x96,$b,$s,$a
+	vpternlogd	\$0x96,$c,$s,$y0
+	vprold	\$2,$a,$b
+	vpternlogd	\$0x96,$d(%rdi){1to$n},$b,$y0
 EOT
+    $r .= "\tvpternlogd\t\$0x96,$y0,$y1,$par\n" if $i < 31;
+    return $r;
+}
+
+# The key-constant table for the core from the round keys at (%rdi):
+# slot 0 = c_3, slot 1+j = d_j (j < 32), slots 33..35 = c_32..c_34.  Slot
+# 1+j first receives c_j and later has c_{j+4} XORed in.
+sub e_table {
+    my $s = "\tsub\t\$$TBL_BYTES,%rsp\n.cfi_adjust_cfa_offset\t$TBL_BYTES\n";
+    $s .= "\tmov\t(%rdi),%eax\n\tmov\t%eax,(%rsp)\n";
+    $s .= "\tmovl\t\$0,4(%rsp)\n\tmovl\t\$0,8(%rsp)\n\tmovl\t\$0,12(%rsp)\n";
+    my ($c1, $c2, $c3) = ('%eax', '%r9d', '%r10d');
+    $s .= "\txor\t%eax,%eax\n\txor\t%r9d,%r9d\n";
+    for my $i (0 .. 31) {
+        $s .= "\tmov\t" . (4 * $i) . "(%rdi),$c3\n\txor\t$c1,$c3\n\txor\t$c2,$c3\n";
+        $s .= "\tmov\t$c3," . (4 * (1 + $i + 3)) . "(%rsp)\n";
+        $s .= "\txor\t$c3," . (4 * $i) . "(%rsp)\n" if $i >= 1;
+        ($c1, $c2, $c3) = ($c2, $c3, $c1);
+    }
+    $s .= "\tmov\t%rsp,%rdi\n";
+    return $s;
+}
+
+sub e_table_free {
+    return "\tadd\t\$$TBL_BYTES,%rsp\n.cfi_adjust_cfa_offset\t-$TBL_BYTES\n";
 }
 
 # Core: encrypts G groups of width w held in the data registers.  The "raw"
 # entry takes block bytes as loaded; the "_t" entry takes words already
 # transposed (CTR builds them in place).  On return register 4g+3-k holds
 # the output bytes of chunk k of group g (the final word order is reversed).
+sub e_core_in {
+    my ($w, $g) = @_;
+    my @d = map { R($w, $_) } e_data($g);
+    my $bsw = R($w, $BSW);
+    my $s = join '', map { "\tvpshufb\t$bsw,$_,$_\n" } @d;
+    return $s . transpose(@d, map { R($w, $_) } @e_tmp[0, 1]);
+}
+
+sub e_core_init {
+    my ($w, $g) = @_;
+    my ($y0, $y1, $y2, $y3) = map { R($w, $_) } e_data($g);
+    my $p = R($w, e_par($g));
+    my $n = $bcast{$w};
+    return "\tvpxord\t(%rdi){1to$n},$y3,$y3\n"
+        . "\tvpxord\t$y2,$y1,$p\n\tvpxord\t$y3,$p,$p\n";
+}
+
+sub e_core_out {
+    my ($w, $g) = @_;
+    my @y = map { R($w, $_) } e_data($g);
+    my $n = $bcast{$w};
+    my $s = join '', map {
+        "\tvpxord\t" . (4 * (33 + $_)) . "(%rdi){1to$n},$y[$_],$y[$_]\n"
+    } 0 .. 2;
+    my @d = reverse @y;
+    $s .= transpose(@d, map { R($w, $_) } @e_tmp[0, 1]);
+    $s .= join '', map { "\tvpshufb\t" . R($w, $BSW) . ",$_,$_\n" } @d;
+    return $s;
+}
+
+# The round stream of G groups.  With a stagger, group g runs $st rounds
+# behind group g-1 and its input and output transposes (shuffle-port work)
+# are issued amid the other groups' rounds (affine/rotate-port work).
+sub e_core_body {
+    my ($w, $G, $raw, $st) = @_;
+    my $s = "";
+    my @X = map { [ e_data($_) ] } 0 .. $G - 1;
+    for my $j (0 .. 31 + $st * ($G - 1)) {
+        for my $g (0 .. $G - 1) {
+            my $i = $j - $st * $g;
+            next if $i < 0 || $i > 31;
+            if ($i == 0) {
+                $s .= e_core_in($w, $g) if $raw;
+                $s .= e_core_init($w, $g);
+            }
+            $s .= e_round($w, $i, $X[$g], e_par($g));
+            push @{ $X[$g] }, shift @{ $X[$g] };
+            $s .= e_core_out($w, $g) if $i == 31;
+        }
+    }
+    return $s;
+}
+
 sub e_core {
     my ($w, $G) = @_;
     my $name = ".Lsm4_avx512_core_$w$G";
-    my $s = local_function_begin($name);
-    my $bsw = R($w, $BSW);
-    for my $g (0 .. $G - 1) {
-        my @d = map { R($w, $_) } e_data($g);
-        my @t = map { R($w, $_) } e_tmp($g);
-        $s .= "\tvpshufb\t$bsw,$_,$_\n" for @d;
-        $s .= transpose(@d, $t[0], $t[1]);
-    }
-    $s .= "${name}_t:\n";
-    my @X = map { [ e_data($_) ] } 0 .. $G - 1;
-    for my $i (0 .. 31) {
-        for my $g (0 .. $G - 1) {
-            $s .= e_round($w, $i, $X[$g], [ e_tmp($g) ]);
-            push @{ $X[$g] }, shift @{ $X[$g] };
+    my $st = $G == 4 ? 1 : 0;
+    my $s = "";
+    if ($st) {
+        for my $raw (1, 0) {
+            my $nm = $raw ? $name : "${name}_t";
+            $s .= local_function_begin($nm) . e_core_body($w, $G, $raw, $st)
+                . "\tret\n" . local_function_end($nm);
         }
+        return $s;
     }
-    for my $g (0 .. $G - 1) {
-        my @d = map { R($w, $_) } reverse e_data($g);
-        my @t = map { R($w, $_) } e_tmp($g);
-        $s .= transpose(@d, $t[0], $t[1]);
-        $s .= "\tvpshufb\t$bsw,$_,$_\n" for @d;
-    }
+    $s .= local_function_begin($name);
+    $s .= e_core_in($w, $_) for 0 .. $G - 1;
+    $s .= "${name}_t:\n" . e_core_body($w, $G, 0, 0);
     $s .= "\tret\n" . local_function_end($name);
     return $s;
 }
 
-$code .= e_core('z', 2) . e_core('z', 1) . e_core('y', 1) . e_core('x', 1);
+$code .= e_core('z', 4) . e_core('z', 2) . e_core('z', 1) . e_core('y', 1)
+    . e_core('x', 1);
 
 # Output register of chunk (g, k) after a core call.
 sub e_out { my ($g, $k) = @_; return 4 * $g + 3 - $k; }
@@ -243,7 +327,7 @@ sub store_iv {
 sub e_chain0 {
     my ($w, $dst) = @_;
     return "\tvmovdqu32\t(%r8),$dst\n" if $w eq 'x';
-    my $ivb = R($w, 19);
+    my $ivb = R($w, 25);
     my $sh = $w eq 'z' ? 6 : 2;
     return <<"EOT";
 	vbroadcasti32x4	(%r8),$ivb
@@ -260,7 +344,7 @@ sub e_pass {
     my $P = 4 * $bp * $G;
     my $core = ".Lsm4_avx512_core_$w$G";
     my $n = $bcast{$w};
-    my $tmp = R($w, 18);
+    my $tmp = R($w, 24);
     my $s = "";
     $s .= e_mask_setup($w, $G) if $masked;
     my @chunks = map { my $g = $_; map { [ $g, $_ ] } 0 .. 3 } 0 .. $G - 1;
@@ -379,6 +463,7 @@ sub e_consts {
 	vpbroadcastq	.Lsm4_aff1(%rip),%zmm$A1
 	vpbroadcastq	.Lsm4_aff2(%rip),%zmm$A2
 	vbroadcasti32x4	.Lsm4_bswap(%rip),%zmm$BSW
+	vbroadcasti32x4	.Lsm4_rol24(%rip),%zmm$R24
 EOT
 }
 
@@ -389,20 +474,29 @@ sub e_parallel {
     my $L = ".L${fn}";
     my $s = function_begin($fn);
     $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
-    $s .= e_consts();
+    $s .= e_table() . e_consts();
     if ($mode eq 'ctr') {
         $s .= "\tmov\t(%r8),%r9\n\tmov\t8(%r8),%r10\n"
             . "\tbswap\t%r9\n\tbswap\t%r10\n";
     }
-    $s .= "\tcmp\t\$32,%rcx\n\tjb\t${L}_tail\n";
+    $s .= "\tcmp\t\$64,%rcx\n\tjb\t${L}_32\n";
     $s .= "${L}_loop:\n";
+    $s .= e_pass($mode, 'z', 4, 0);
+    $s .= <<"EOT";
+	add	\$1024,%rsi
+	add	\$1024,%rdx
+	sub	\$64,%rcx
+	cmp	\$64,%rcx
+	jae	${L}_loop
+${L}_32:
+	cmp	\$32,%rcx
+	jb	${L}_tail
+EOT
     $s .= e_pass($mode, 'z', 2, 0);
     $s .= <<"EOT";
 	add	\$512,%rsi
 	add	\$512,%rdx
 	sub	\$32,%rcx
-	cmp	\$32,%rcx
-	jae	${L}_loop
 ${L}_tail:
 	test	%rcx,%rcx
 	jz	${L}_done
@@ -422,7 +516,8 @@ EOT
         $s .= "\tbswap\t%r9\n\tbswap\t%r10\n"
             . "\tmov\t%r9,(%r8)\n\tmov\t%r10,8(%r8)\n";
     }
-    $s .= "\tvzeroupper\n${L}_ret:\n\tret\n" . function_end($fn);
+    $s .= "\tvzeroupper\n" . e_table_free();
+    $s .= "${L}_ret:\n\tret\n" . function_end($fn);
     return $s;
 }
 
@@ -436,7 +531,7 @@ sub serial {
     my $v = $fam eq 'avx512' ? 'd' : '';
     my $s = function_begin($fn);
     $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
-    $s .= $fam eq 'avx512' ? e_consts() : a_consts();
+    $s .= $fam eq 'avx512' ? e_table() . e_consts() : a_consts();
     $s .= "\tvmovdqu\t(%r8),%xmm4\n${L}_loop:\n";
     if ($mode eq 'cbc_enc') {
         $s .= "\tvpxor$v\t(%rsi),%xmm4,%xmm0\n\tcall\t$core\n"
@@ -456,6 +551,9 @@ sub serial {
 	jnz	${L}_loop
 	vmovdqu	%xmm4,(%r8)
 	vzeroupper
+EOT
+    $s .= e_table_free() if $fam eq 'avx512';
+    $s .= <<"EOT";
 ${L}_ret:
 	ret
 EOT
