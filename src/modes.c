@@ -6,6 +6,8 @@
  * `num`, key meshing boundaries, and the generic parameters, with the
  * behaviour of OpenSSL's default provider where it has one.
  */
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
@@ -156,6 +158,22 @@ static int overlap_ok(const unsigned char *out, const unsigned char *in,
     return o + lead <= i || o >= i + inl;
 }
 
+/*
+ * No object is larger than PTRDIFF_MAX, nor does one wrap around the
+ * address space: a length beyond that is a caller's bug, never data.
+ */
+static int length_ok(SMG_CIPHER_CTX *ctx, const unsigned char *in,
+                     const unsigned char *out, size_t inl)
+{
+    if (inl > PTRDIFF_MAX || inl > UINTPTR_MAX - (uintptr_t)in
+        || inl > UINTPTR_MAX - (uintptr_t)out) {
+        SMG_RAISE_DATA(ctx->provctx, SMG_R_LENGTH_TOO_LARGE, "%zu bytes",
+                       inl);
+        return 0;
+    }
+    return 1;
+}
+
 static int check_ready(SMG_CIPHER_CTX *ctx)
 {
     if (!ctx->initialised) {
@@ -175,10 +193,6 @@ static int block_mode_update(SMG_CIPHER_CTX *ctx, unsigned char *out,
 {
     size_t bs = ctx->bs, total, nout, written = 0, nblocks;
 
-    if (inl > SIZE_MAX - SMG_MAX_BLOCK) {
-        SMG_RAISE(ctx->provctx, SMG_R_LENGTH_TOO_LARGE);
-        return 0;
-    }
     total = ctx->bufsz + inl;
     nout = total - total % bs;
     /* With padding, a decryption keeps its last block back for final. */
@@ -334,6 +348,8 @@ int smg_cipher_update(void *vctx, unsigned char *out, size_t *outl,
     }
     if (inl == 0)
         return 1;
+    if (!length_ok(ctx, in, out, inl))
+        return 0;
     if (is_stream_mode(ctx->alg->mode))
         return stream_mode_update(ctx, out, outl, outsize, in, inl);
     return block_mode_update(ctx, out, outl, outsize, in, inl);
@@ -426,7 +442,7 @@ int smg_cipher_cipher(void *vctx, unsigned char *out, size_t *outl,
     SMG_CIPHER_CTX *ctx = vctx;
 
     *outl = 0;
-    if (!check_ready(ctx))
+    if (!check_ready(ctx) || !length_ok(ctx, in, out, inl))
         return 0;
     if (is_stream_mode(ctx->alg->mode))
         return stream_mode_update(ctx, out, outl, outsize, in, inl);
