@@ -14,17 +14,18 @@
 # (TSC 2.6 GHz) and MB/s; gostprov 3.0.1 through EVP, CryptoPro-A / Z sets:
 #
 #   work          gostprov      C kernel     AVX2          AVX-512
-#   ECB           (absent)      17.9  145    2.63   987    1.14  2276
-#   CTR (Magma)   41.9   62     18.0  144    2.73   952    1.16  2247
-#   CNT           41.5   63     18.2  143    2.71   957    1.17  2212
-#   CBC decrypt   36.6   71     17.6  147    2.73   951    1.14  2272
-#   CFB decrypt   44.7   58     18.0  144    2.72   954    1.14  2268
+#   ECB           (absent)      17.9  145    2.13  1216    1.14  2285
+#   CTR (Magma)   41.9   62     18.0  144    2.14  1211    1.16  2246
+#   CNT           41.5   63     18.2  143    2.16  1200    1.17  2214
+#   CBC decrypt   36.6   71     17.6  147    2.15  1209    1.15  2266
+#   CFB decrypt   44.7   58     18.1  143    2.15  1208    1.15  2267
 #
 # AVX-512 / gostprov: CBC-dec 32x, CNT 35x, Magma CTR 36x, CFB-dec 39x (ECB
-# 32x gostprov's fastest mode).  gostprov's figures are its best: it also
-# runs at about 35 MB/s from one process to the next.  One call of 1..32
-# blocks costs about one pass of 32 rounds' latency (~150 ns AVX-512, ~280
-# ns AVX2), so the C glue keeps 1-2 (AVX-512) and 1-4 (AVX2) blocks in C.
+# 32x gostprov's fastest mode); AVX2: 17x, 19x, 20x, 21x (ECB 17x).
+# gostprov's figures are its best: it also runs at about 35 MB/s from one
+# process to the next.  One call of 1..32 blocks costs about one pass of 32
+# rounds' latency (~150 ns AVX-512, ~300 ns AVX2), so the C glue keeps 1-2
+# (AVX-512) and 1-4 (AVX2) blocks in C.
 #
 # AVX-512 (F, BW, VBMI): one 32-bit half-block per dword lane, 16 blocks per
 # pair of zmm registers, four pairs interleaved.  Each half h is held as
@@ -42,7 +43,7 @@
 # vectors that also do Magma's byte reversal.
 #
 # AVX2: the same dword lanes, 8 blocks per pair of ymm registers, four pairs
-# interleaved.  VPSHUFB looks up 16 entries per 128-bit lane, the same for
+# to a group of 32 blocks, two groups interleaved.  VPSHUFB looks up 16 entries per 128-bit lane, the same for
 # every byte, so after the key addition the four registers of a group are
 # transposed (VPSHUFB inside lanes, then a 4x4 dword transpose) into four
 # registers that each hold one byte position of 32 blocks.  Each is looked up
@@ -52,7 +53,7 @@
 # so that byte j of rol(S(t), 11) is A_j | B_{j-1} after a rotation by one
 # byte: the rotation by 11 costs no shift.  The transpose back (with that
 # byte rotation folded into its VPSHUFB) returns to dword lanes for the XOR.
-# A batch takes 32 blocks; the rest goes in one pass with VPMASKMOVQ.
+# A batch takes 64 blocks; the rest goes in one pass with VPMASKMOVQ.
 
 use strict;
 use warnings;
@@ -351,10 +352,14 @@ $code .= entry512($_) for qw(ecb ctr cnt cbc_dec cfb_dec);
 ##########################################################################
 # AVX2
 #
-# ymm0..7: state, pair p in ymm(2p) (n1) and ymm(2p+1) (n2), 8 blocks per
-# pair in the lane order that VSHUFPS gives (blocks 0,1,4,5 | 2,3,6,7);
-# ymm8..15: temporaries.  %r9 points at simd + 128, the AVX2 tables:
-# per byte position j, 48 bytes: A(lo), A(hi), B(hi).
+# The state lives in a 512-byte stack area at %rax: group g (32 blocks) in
+# bytes 256g.., pair p at +64p (n1) and +64p+32 (n2), 8 blocks per pair in
+# the lane order that VSHUFPS gives (blocks 0,1,4,5 | 2,3,6,7).  The round
+# of a group is one dependency chain through the transposes; two groups in
+# memory let the out-of-order core overlap them (measured 18% faster than
+# one group held in registers, which leaves no room for a second).
+# ymm8..15 are the round's temporaries; %r9 points at simd + 128, the AVX2
+# tables: per byte position j, 48 bytes: A(lo), A(hi), B(hi).
 sub ym { "%ymm$_[0]" }
 
 # Four byte-sliced registers <-> four dword registers (ymm8..11 in and
@@ -366,10 +371,14 @@ sub transpose4 {
         . "\tvpunpcklqdq\t%ymm15,%ymm13,%ymm10\n\tvpunpckhqdq\t%ymm15,%ymm13,%ymm11\n";
 }
 
+sub st256 { my ($g, $p, $h) = @_; return (256 * $g + 64 * $p + 32 * $h) . "(%rax)"; }
+
+# One round of group $g, its state in memory or, with $reg, in ymm0..7.
 sub round256 {
-    my ($koff, $dir) = @_;
+    my ($koff, $dir, $g, $reg) = @_;
+    my $st = sub { $reg ? ym(2 * $_[0] + $_[1]) : st256($g, @_) };
     my $s = "\tvpbroadcastd\t$koff(%r11),%ymm15\n";
-    for my $p (0 .. 3) { $s .= "\tvpaddd\t%ymm15," . ym(2 * $p + $dir) . "," . ym(8 + $p) . "\n"; }
+    for my $p (0 .. 3) { $s .= "\tvpaddd\t" . $st->($p, $dir) . ",%ymm15," . ym(8 + $p) . "\n"; }
     # bytes of position j to dword j of each lane, then one position per register
     for my $p (0 .. 3) { $s .= "\tvpshufb\t.Lg2_group(%rip)," . ym(8 + $p) . "," . ym(8 + $p) . "\n"; }
     $s .= transpose4();
@@ -392,28 +401,37 @@ sub round256 {
     $s .= "\tvpor\t%ymm15,%ymm8,%ymm8\n";
     $s .= transpose4();
     for my $p (0 .. 3) {
+        my $m = $st->($p, 1 - $dir);
         $s .= "\tvpshufb\t.Lg2_ungroup(%rip)," . ym(8 + $p) . "," . ym(8 + $p) . "\n";
-        $s .= "\tvpxor\t" . ym(8 + $p) . "," . ym(2 * $p + 1 - $dir) . "," . ym(2 * $p + 1 - $dir) . "\n";
+        $s .= $reg ? "\tvpxor\t" . ym(8 + $p) . ",$m,$m\n"
+            : "\tvpxor\t$m," . ym(8 + $p) . "," . ym(8 + $p) . "\n\tvmovdqa\t" . ym(8 + $p) . ",$m\n";
     }
     return $s;
 }
 
-{
-    my $name = "gost89_avx2_rounds";
+# 32 rounds on $ng groups at (%rax); key schedule at (%rdi); clobbers r10,
+# r11.  A lone group runs from registers: its chain is then shorter by the
+# store-to-load forwarding, which is all that counts in a short call.
+for my $ng (1, 2) {
+    my $name = "gost89_avx2_rounds$ng";
+    my $reg = $ng == 1;
     $code .= local_function_begin($name);
+    $code .= "\tvmovdqa\t" . (32 * $_) . "(%rax)," . ym($_) . "\n" for $reg ? 0 .. 7 : ();
     $code .= "\tmov\t%rdi,%r11\n\tmov\t\$16,%r10d\n.L${name}_loop:\n";
-    $code .= round256(0, 0) . round256(4, 1);
-    $code .= "\tadd\t\$8,%r11\n\tdec\t%r10d\n\tjnz\t.L${name}_loop\n\tret\n";
-    $code .= local_function_end($name);
+    for my $dir (0, 1) { $code .= round256(4 * $dir, $dir, $_, $reg) for 0 .. $ng - 1; }
+    $code .= "\tadd\t\$8,%r11\n\tdec\t%r10d\n\tjnz\t.L${name}_loop\n";
+    $code .= "\tvmovdqa\t" . ym($_) . "," . (32 * $_) . "(%rax)\n" for $reg ? 0 .. 7 : ();
+    $code .= "\tret\n" . local_function_end($name);
 }
 
-# %r10 = the byte-order shuffle: "key", "swap" or "le" as for AVX-512.
+# %r10 = the byte-order shuffle: "key", "swap" or "le" as for AVX-512
+# (clobbers r11).
 sub order256 {
     my ($order) = @_;
     return "\tlea\t.Lg2_bswap(%rip),%r10\n" if $order eq "le";
-    my $s = "\tmov\t$KEY_BE($ks),%eax\n\tand\t\$1,%eax\n";
-    $s .= "\txor\t\$1,%eax\n" if $order eq "swap";
-    return $s . "\tshl\t\$5,%eax\n\tlea\t.Lg2_bswap(%rip),%r10\n\tadd\t%rax,%r10\n";
+    my $s = "\tmov\t$KEY_BE($ks),%r10d\n\tand\t\$1,%r10d\n";
+    $s .= "\txor\t\$1,%r10d\n" if $order eq "swap";
+    return $s . "\tshl\t\$5,%r10d\n\tlea\t.Lg2_bswap(%rip),%r11\n\tadd\t%r11,%r10\n";
 }
 
 # ymm14 = lane mask of memory register q for the first %rcx blocks.
@@ -439,88 +457,106 @@ sub prev256 {
         . "\tvpbroadcastq\t($iv),%ymm15\n\tvpblendd\t\$3,%ymm15,$dst,$dst\n";
 }
 
+# One batch of $ng groups (32 * $ng blocks, or %rcx of them if $m).
 sub batch256 {
-    my ($mode, $m) = @_;
+    my ($mode, $m, $ng) = @_;
+    my $nb = 32 * $ng;
     my $s = "";
     my $order = $mode eq "ctr" ? "swap" : $mode eq "cnt" ? "le" : "key";
     if ($mode eq "ctr") {
-        $s .= "\tmov\t($iv),%rax\n\tbswap\t%rax\n\tvmovq\t%rax,%xmm12\n\tvpbroadcastq\t%xmm12,%ymm12\n";
-        $s .= $m ? "\tadd\t%rcx,%rax\n" : "\tadd\t\$32,%rax\n";
-        $s .= "\tbswap\t%rax\n\tmov\t%rax,($iv)\n";
+        $s .= "\tmov\t($iv),%r10\n\tbswap\t%r10\n\tvmovq\t%r10,%xmm12\n\tvpbroadcastq\t%xmm12,%ymm12\n";
+        $s .= $m ? "\tadd\t%rcx,%r10\n" : "\tadd\t\$$nb,%r10\n";
+        $s .= "\tbswap\t%r10\n\tmov\t%r10,($iv)\n";
     } elsif ($mode eq "cnt") {
         $s .= "\tvpbroadcastq\t($iv),%ymm12\n";
         $s .= "\tlea\t.Lg_cnt(%rip),%r11\n";
-        $s .= $m ? "\tmov\t%ecx,%eax\n" : "\tmov\t\$32,%eax\n";
-        $s .= "\tmov\t-8(%r11,%rax,8),%r10d\n\tadd\t%r10d,($iv)\n";
-        $s .= "\tmov\t4($iv),%r10d\n\tadd\t-4(%r11,%rax,8),%r10d\n\tadc\t\$0,%r10d\n\tmov\t%r10d,4($iv)\n";
+        $s .= $m ? "\tmov\t%rcx,%r10\n" : "\tmov\t\$$nb,%r10d\n";
+        $s .= "\tlea\t-8(%r11,%r10,8),%r11\n\tmov\t(%r11),%r10d\n\tadd\t%r10d,($iv)\n";
+        $s .= "\tmov\t4($iv),%r10d\n\tadd\t4(%r11),%r10d\n\tadc\t\$0,%r10d\n\tmov\t%r10d,4($iv)\n";
     }
     $s .= order256($order);
-    for my $p (0 .. 3) {
-        my ($a, $b) = ("%ymm8", "%ymm9");
-        for my $h (0, 1) {
-            my $q = 2 * $p + $h;
-            my $r = $h ? $b : $a;
-            if ($mode eq "ecb" || $mode eq "cbc_dec") {
-                $s .= load256($q, $m, 0, $r);
-            } elsif ($mode eq "cfb_dec") {
-                $s .= prev256($q, $m, $r);
-            } elsif ($mode eq "ctr") {
-                $s .= "\tvpaddq\t.Lg2_qidx+" . (32 * $q) . "(%rip),%ymm12,$r\n";
-            } else {
-                my $c = ".Lg_cnt+" . (32 * $q) . "(%rip)";
-                $s .= "\tvpaddd\t$c,%ymm12,$r\n\tvpmaxud\t$c,$r,%ymm13\n\tvpcmpeqd\t$r,%ymm13,%ymm13\n";
-                $s .= "\tvpandn\t.Lg2_odd(%rip),%ymm13,%ymm13\n\tvpsubd\t%ymm13,$r,$r\n";
+    for my $g (0 .. $ng - 1) {
+        for my $p (0 .. 3) {
+            my ($a, $b) = ("%ymm8", "%ymm9");
+            for my $h (0, 1) {
+                my $q = 8 * $g + 2 * $p + $h;
+                my $r = $h ? $b : $a;
+                if ($mode eq "ecb" || $mode eq "cbc_dec") {
+                    $s .= load256($q, $m, 0, $r);
+                } elsif ($mode eq "cfb_dec") {
+                    $s .= prev256($q, $m, $r);
+                } elsif ($mode eq "ctr") {
+                    $s .= "\tvpaddq\t.Lg2_qidx+" . (32 * $q) . "(%rip),%ymm12,$r\n";
+                } else {
+                    my $c = ".Lg_cnt+" . (32 * $q) . "(%rip)";
+                    $s .= "\tvpaddd\t$c,%ymm12,$r\n\tvpmaxud\t$c,$r,%ymm13\n\tvpcmpeqd\t$r,%ymm13,%ymm13\n";
+                    $s .= "\tvpandn\t.Lg2_odd(%rip),%ymm13,%ymm13\n\tvpsubd\t%ymm13,$r,$r\n";
+                }
+                $s .= "\tvpshufb\t(%r10),$r,$r\n";
             }
-            $s .= "\tvpshufb\t(%r10),$r,$r\n";
+            $s .= "\tvshufps\t\$0x88,$b,$a,%ymm10\n\tvshufps\t\$0xdd,$b,$a,%ymm11\n";
+            $s .= "\tvmovdqa\t%ymm10," . st256($g, $p, 0) . "\n\tvmovdqa\t%ymm11," . st256($g, $p, 1) . "\n";
         }
-        $s .= "\tvshufps\t\$0x88,$b,$a," . ym(2 * $p) . "\n\tvshufps\t\$0xdd,$b,$a," . ym(2 * $p + 1) . "\n";
     }
-    $s .= "\tcall\tgost89_avx2_rounds\n";
+    $s .= "\tcall\tgost89_avx2_rounds$ng\n";
     $s .= order256("key");
-    # back to memory form, register q in ymm(q): the block leaves as (n2, n1)
-    for my $p (0 .. 3) {
-        my ($x, $yy) = (ym(2 * $p), ym(2 * $p + 1));
-        $s .= "\tvunpcklps\t$x,$yy,%ymm8\n\tvunpckhps\t$x,$yy," . ym(2 * $p + 1) . "\n";
-        $s .= "\tvpshufb\t(%r10),%ymm8," . ym(2 * $p) . "\n\tvpshufb\t(%r10)," . ym(2 * $p + 1) . "," . ym(2 * $p + 1) . "\n";
+    if ($mode eq "cbc_dec" || $mode eq "cfb_dec") {
+        $s .= $m ? "\tmov\t-8($in,%rcx,8),%r11\n" : "\tmov\t" . (8 * $nb - 8) . "($in),%r11\n";
     }
-    # every load before the first store: in and out may be one buffer
-    for my $q (0 .. 7) {
-        if ($mode eq "cbc_dec") {
-            $s .= prev256($q, $m, "%ymm8") . "\tvpxor\t%ymm8," . ym($q) . "," . ym($q) . "\n";
-        } elsif ($mode ne "ecb") {
-            $s .= load256($q, $m, 0, "%ymm8") . "\tvpxor\t%ymm8," . ym($q) . "," . ym($q) . "\n";
+    # The last group first: a group's stores then never reach what an
+    # earlier group still reads (CBC's previous blocks); within a group
+    # every load comes before the first store.
+    for my $g (reverse 0 .. $ng - 1) {
+        # back to memory form, register q in ymm(q): the block leaves as (n2, n1)
+        for my $p (0 .. 3) {
+            $s .= "\tvmovdqa\t" . st256($g, $p, 0) . ",%ymm8\n\tvmovdqa\t" . st256($g, $p, 1) . ",%ymm9\n";
+            $s .= "\tvunpcklps\t%ymm8,%ymm9,%ymm10\n\tvunpckhps\t%ymm8,%ymm9,%ymm11\n";
+            $s .= "\tvpshufb\t(%r10),%ymm10," . ym(2 * $p) . "\n\tvpshufb\t(%r10),%ymm11," . ym(2 * $p + 1) . "\n";
+        }
+        for my $q (0 .. 7) {
+            my $gq = 8 * $g + $q;
+            if ($mode eq "cbc_dec") {
+                $s .= prev256($gq, $m, "%ymm8") . "\tvpxor\t%ymm8," . ym($q) . "," . ym($q) . "\n";
+            } elsif ($mode ne "ecb") {
+                $s .= load256($gq, $m, 0, "%ymm8") . "\tvpxor\t%ymm8," . ym($q) . "," . ym($q) . "\n";
+            }
+        }
+        for my $q (0 .. 7) {
+            my $gq = 8 * $g + $q;
+            my $a = (32 * $gq) . "($out)";
+            $s .= $m ? mask256($gq) . "\tvpmaskmovq\t" . ym($q) . ",%ymm14,$a\n" : "\tvmovdqu\t" . ym($q) . ",$a\n";
         }
     }
-    if ($mode eq "cbc_dec" || $mode eq "cfb_dec") {
-        $s .= $m ? "\tmov\t-8($in,%rcx,8),%rax\n" : "\tmov\t248($in),%rax\n";
-        $s .= "\tmov\t%rax,($iv)\n";
-    }
-    for my $q (0 .. 7) {
-        my $a = (32 * $q) . "($out)";
-        $s .= $m ? mask256($q) . "\tvpmaskmovq\t" . ym($q) . ",%ymm14,$a\n" : "\tvmovdqu\t" . ym($q) . ",$a\n";
-    }
+    $s .= "\tmov\t%r11,($iv)\n" if $mode eq "cbc_dec" || $mode eq "cfb_dec";
     return $s;
 }
 
-# Full batches of 32 blocks, then one masked batch.
+# Full batches of 64 blocks, then one masked batch of one or two groups.
 sub entry256 {
     my ($mode) = @_;
     my $name = "gost89_${mode}_avx2";
     my $s = function_begin($name);
     $s .= "\ttest\t$n,$n\n\tjz\t.L${name}_done\n";
+    $s .= frame_align_begin(512, 32);
     $s .= "\tmov\t$KEY_TAB($ks),%r9\n\tadd\t\$" . ($TAB_SIMD + 128) . ",%r9\n";
     $s .= cnt_state_order(".L${name}_in") if $mode eq "cnt";
-    $s .= "\tcmp\t\$32,$n\n\tjb\t.L${name}_last\n";
+    $s .= "\tmov\t%rsp,%rax\n";
+    $s .= "\tcmp\t\$64,$n\n\tjb\t.L${name}_tail\n";
     $s .= ".L${name}_full:\n";
-    $s .= batch256($mode, 0);
-    $s .= "\tadd\t\$256,$in\n\tadd\t\$256,$out\n\tsub\t\$32,$n\n";
-    $s .= "\tcmp\t\$32,$n\n\tjae\t.L${name}_full\n";
+    $s .= batch256($mode, 0, 2);
+    $s .= "\tadd\t\$512,$in\n\tadd\t\$512,$out\n\tsub\t\$64,$n\n";
+    $s .= "\tcmp\t\$64,$n\n\tjae\t.L${name}_full\n";
     $s .= "\ttest\t$n,$n\n\tjz\t.L${name}_end\n";
+    $s .= ".L${name}_tail:\n";
+    $s .= "\tcmp\t\$32,$n\n\tjbe\t.L${name}_last\n";
+    $s .= batch256($mode, 1, 2);
+    $s .= "\tjmp\t.L${name}_end\n";
     $s .= ".L${name}_last:\n";
-    $s .= batch256($mode, 1);
+    $s .= batch256($mode, 1, 1);
     $s .= ".L${name}_end:\n";
     $s .= cnt_state_order(".L${name}_out") if $mode eq "cnt";
     $s .= "\tvzeroupper\n";
+    $s .= frame_align_end();
     $s .= ".L${name}_done:\n\tret\n";
     $s .= function_end($name);
     return $s;
@@ -586,7 +622,7 @@ $code .= ".Lg_q8:\n\t.quad\t8\n";
     $code .= bytes_line(0 .. 15, 0 .. 15);
     $code .= ".Lg2_m0f:\n" . bytes_line((0x0f) x 32);
     $code .= ".Lg2_odd:\n\t.long\t0,-1,0,-1,0,-1,0,-1\n";
-    $code .= ".Lg2_qidx:\n\t.quad\t" . join(',', 0 .. 31) . "\n";
+    $code .= ".Lg2_qidx:\n\t.quad\t" . join(',', 0 .. 63) . "\n";
 }
 $code .= ".Lg_m0f:\n\t.long\t0x0f0f0f0f\n";
 $code .= ".Lg_pos:\n\t.long\t0x30201000\n";
