@@ -85,12 +85,15 @@ $code .= rodata_begin() . <<'EOT';
 .Lsm4_ctr_idx_y:
 .long	0,2,4,6,1,3,5,7
 .long	8,10,12,14,9,11,13,15
+.long	16,18,20,22,17,19,21,23
 .Lsm4_ctr_idx_x:
 .long	0,1,2,3
 # AVX2 tail masks: dword d of a pass is live when d < 4 * blocks
 .Lsm4_didx:
-.long	0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
-.long	16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+EOT
+$code .= ".long\t" . join(",", 8 * $_ .. 8 * $_ + 7) . "\n"
+    for 0 .. 11;
+$code .= <<'EOT';
 .Lsm4_bias:
 .long	0x80000000
 .Lsm4_one:
@@ -100,6 +103,14 @@ $code .= rodata_begin() . <<'EOT';
 .quad	0x34ac259e022dbc52
 .Lsm4_aff2:
 .quad	0xd72d8e511e6c8b19
+# the same matrices as ymm memory operands (AVX2 tier)
+.p2align	5
+.Lsm4_aff1_y:
+.quad	0x34ac259e022dbc52,0x34ac259e022dbc52
+.quad	0x34ac259e022dbc52,0x34ac259e022dbc52
+.Lsm4_aff2_y:
+.quad	0xd72d8e511e6c8b19,0xd72d8e511e6c8b19
+.quad	0xd72d8e511e6c8b19,0xd72d8e511e6c8b19
 .text
 EOT
 
@@ -531,7 +542,7 @@ sub serial {
     my $v = $fam eq 'avx512' ? 'd' : '';
     my $s = function_begin($fn);
     $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
-    $s .= $fam eq 'avx512' ? e_table() . e_consts() : a_consts();
+    $s .= e_table() . e_consts() if $fam eq 'avx512';
     $s .= "\tvmovdqu\t(%r8),%xmm4\n${L}_loop:\n";
     if ($mode eq 'cbc_enc') {
         $s .= "\tvpxor$v\t(%rsi),%xmm4,%xmm0\n\tcall\t$core\n"
@@ -564,27 +575,27 @@ EOT
 ###########################################################################
 # GFNI + AVX2 tier (AVX2 and the VEX forms of GFNI).
 #
-# Register map: group g data ymm4g..4g+3, round temps ymm8..10 shared by
-# both groups (renaming keeps the groups independent), A1 ymm11, A2 ymm12,
-# round key ymm13, rol8 shuffle ymm14, tail limit ymm15 (kept across core
-# calls).  No rotate instruction: rol by 8/16/24 is a byte shuffle and
+# Only 16 vector registers: the main pass keeps 24 blocks in flight (three
+# groups in ymm0..11) because the round is latency-bound with fewer; round
+# temps ymm12..14 are shared by the groups (renaming keeps them
+# independent), ymm15 holds the round key; every other constant is a memory
+# operand.  No rotate instruction: rol by 8/16/24 is a byte shuffle and
 # L(t) = t ^ rol24(t) ^ rol2(t ^ rol8(t) ^ rol16(t)).
-my ($VA1, $VA2, $VRK, $VR8, $VLIM) = (11, 12, 13, 14, 15);
+my ($VT, $VA, $VB, $VRK) = (12, 13, 14, 15);
 
 sub a_data { my ($g) = @_; return map { 4 * $g + $_ } 0 .. 3; }
 
 sub a_round {
     my ($w, $X) = @_;
     my ($x0, $x1, $x2, $x3) = map { R($w, $_) } @$X;
-    my ($t, $a, $b) = map { R($w, $_) } 8 .. 10;
-    my ($m1, $m2, $rk, $r8) = map { R($w, $_) } $VA1, $VA2, $VRK, $VR8;
+    my ($t, $a, $b, $rk) = map { R($w, $_) } $VT, $VA, $VB, $VRK;
     return <<"EOT";
 	vpxor	$x2,$x1,$t
 	vpxor	$rk,$t,$t
 	vpxor	$x3,$t,$t
-	vgf2p8affineqb	\$0x65,$m1,$t,$t
-	vgf2p8affineinvqb	\$0xd3,$m2,$t,$t
-	vpshufb	$r8,$t,$a
+	vgf2p8affineqb	\$0x65,.Lsm4_aff1_y(%rip),$t,$t
+	vgf2p8affineinvqb	\$0xd3,.Lsm4_aff2_y(%rip),$t,$t
+	vpshufb	.Lsm4_rol8(%rip),$t,$a
 	vpshufb	.Lsm4_rol16(%rip),$t,$b
 	vpxor	$b,$a,$a
 	vpxor	$t,$a,$a
@@ -593,16 +604,18 @@ sub a_round {
 	vpxor	$b,$x0,$x0
 	vpslld	\$2,$a,$b
 	vpsrld	\$30,$a,$a
-	vpor	$b,$a,$a
+	vpxor	$b,$x0,$x0
 	vpxor	$a,$x0,$x0
 EOT
 }
 
+# Same contract as e_core: raw entry and "_t" entry; chunk k of group g
+# comes back in register 4g+3-k.
 sub a_core {
     my ($w, $G) = @_;
     my $name = ".Lsm4_avx2_core_$w$G";
     my $s = local_function_begin($name);
-    my ($t1, $t2) = map { R($w, $_) } 8, 9;
+    my ($t1, $t2) = map { R($w, $_) } $VA, $VB;
     for my $g (0 .. $G - 1) {
         my @d = map { R($w, $_) } a_data($g);
         $s .= "\tvpshufb\t.Lsm4_bswap(%rip),$_,$_\n" for @d;
@@ -627,24 +640,16 @@ sub a_core {
     return $s;
 }
 
-$code .= a_core('y', 2) . a_core('y', 1) . a_core('x', 1);
+$code .= a_core('y', 3) . a_core('y', 2) . a_core('y', 1) . a_core('x', 1);
 
-sub a_consts {
-    return <<"EOT";
-	vpbroadcastq	.Lsm4_aff1(%rip),%ymm$VA1
-	vpbroadcastq	.Lsm4_aff2(%rip),%ymm$VA2
-	vbroadcasti128	.Lsm4_rol8(%rip),%ymm$VR8
-EOT
-}
-
-# Masked loads/stores use vpmaskmovd (faults are suppressed for masked-out
-# dwords); the mask of chunk k of the last group is LIM > dword index.
-sub a_mask {
-    my ($masked, $G, $g, $k, $w, $dst) = @_;
-    return "" unless $masked && $g == $G - 1;
-    my $o = 16 * $bpr{$w} * $k;
-    my $lim = R($w, $VLIM);
-    return "\tvpcmpgtd\t.Lsm4_didx+$o(%rip),$lim,$dst\n";
+# Tail masks: vpmaskmovd (faults are suppressed for masked-out dwords);
+# dword d of the pass is live when 4 * blocks > d.  LIM = 4 * blocks is
+# rebuilt from %rcx whenever needed, so no register is held across a core.
+sub a_lim {
+    my ($w) = @_;
+    my $l = R($w, $VRK);
+    return "\tvmovd\t%ecx,%xmm$VRK\n\tvpbroadcastd\t%xmm$VRK,$l\n"
+        . "\tvpslld\t\$2,$l,$l\n";
 }
 
 sub a_pass {
@@ -652,27 +657,25 @@ sub a_pass {
     my $bp = $bpr{$w};
     my $P = 4 * $bp * $G;
     my $core = ".Lsm4_avx2_core_$w$G";
-    my ($mk, $tmp) = map { R($w, $_) } 8, 9;
+    my ($mk, $tmp, $lim) = map { R($w, $_) } $VT, $VA, $VRK;
     my $s = "";
-    if ($masked) {
-        my $sub = 4 * 4 * $bp * ($G - 1);
-        $s .= "\tlea\t-$sub(,%rcx,4),%eax\n\tvmovd\t%eax,%xmm$VLIM\n"
-            . "\tvpbroadcastd\t%xmm$VLIM," . R($w, $VLIM) . "\n";
-    }
     my @chunks = map { my $g = $_; map { [ $g, $_ ] } 0 .. 3 } 0 .. $G - 1;
     my $off = sub { my ($g, $k) = @_; return 16 * $bp * (4 * $g + $k); };
-    # load of $o(%rsi) into $r, masked for chunk (g,k) of the last group
+    my $is_masked = sub { my ($g) = @_; return $masked && $g == $G - 1; };
+    # load of $o(%rsi) into $r; $c is the chunk whose mask applies
     my $load = sub {
         my ($g, $k, $o, $r) = @_;
-        my $m = a_mask($masked, $G, $g, $k, $w, $mk);
-        return $m ? $m . "\tvpmaskmovd\t$o(%rsi),$mk,$r\n"
-                  : "\tvmovdqu\t$o(%rsi),$r\n";
+        return "\tvmovdqu\t$o(%rsi),$r\n" unless $is_masked->($g);
+        my $m = 4 * $off->($g, $k) / 16;
+        return "\tvpcmpgtd\t.Lsm4_didx+" . (4 * $m) . "(%rip),$lim,$mk\n"
+            . "\tvpmaskmovd\t$o(%rsi),$mk,$r\n";
     };
     my $store = sub {
         my ($g, $k, $o, $r) = @_;
-        my $m = a_mask($masked, $G, $g, $k, $w, $mk);
-        return $m ? $m . "\tvpmaskmovd\t$r,$mk,$o(%rdx)\n"
-                  : "\tvmovdqu\t$r,$o(%rdx)\n";
+        return "\tvmovdqu\t$r,$o(%rdx)\n" unless $is_masked->($g);
+        my $m = 4 * $off->($g, $k) / 16;
+        return "\tvpcmpgtd\t.Lsm4_didx+" . (4 * $m) . "(%rip),$lim,$mk\n"
+            . "\tvpmaskmovd\t$r,$mk,$o(%rdx)\n";
     };
     my $chain0 = sub {
         my ($dst) = @_;
@@ -682,51 +685,54 @@ sub a_pass {
     };
 
     if ($mode eq 'ctr') {
-        # counter words from %r9:%r10 into ymm8..10,13,15; word 3 also
-        # biased by 2^31 so that a signed compare finds the unsigned wrap
-        my ($w0, $w1, $w2, $w3, $w3b, $c, $t, $z) =
-            map { R($w, $_) } 8, 9, 10, 11, 12, 13, 14, 15;
-        my $bc = sub {
-            my ($gpr, $r) = @_;
-            my $x = $r =~ s/[xy]mm/xmm/r;
-            return "\tvmovd\t$gpr,$x\n\tvpbroadcastd\t$x,$r\n";
-        };
-        $s .= $bc->('%r10d', $w3);
-        $s .= "\tmov\t%r10d,%eax\n\txor\t\$0x80000000,%eax\n";
-        $s .= $bc->('%eax', $w3b);
-        $s .= "\tmov\t%r10,%rax\n\tshr\t\$32,%rax\n" . $bc->('%eax', $w2);
-        $s .= $bc->('%r9d', $w1);
-        $s .= "\tmov\t%r9,%rax\n\tshr\t\$32,%rax\n" . $bc->('%eax', $w0);
-        $s .= "\tvpxor\t$z,$z,$z\n";
+        # counter words (big-endian word 0 first) are stored at 0..12(%rsp),
+        # word 3 biased by 2^31 at 16(%rsp) so that a signed compare finds
+        # the unsigned wrap; a carry moves on while the next word wraps to 0
+        $s .= <<'EOT';
+	mov	%r10d,12(%rsp)
+	mov	%r10d,%eax
+	xor	$0x80000000,%eax
+	mov	%eax,16(%rsp)
+	mov	%r10,%rax
+	shr	$32,%rax
+	mov	%eax,8(%rsp)
+	mov	%r9d,4(%rsp)
+	mov	%r9,%rax
+	shr	$32,%rax
+	mov	%eax,(%rsp)
+EOT
+        my ($t, $c) = map { R($w, $_) } $VT, $VA;
         for my $g (0 .. $G - 1) {
             my ($x0, $x1, $x2, $x3) = map { R($w, $_) } a_data($g);
             my $io = 4 * 4 * $bp * $g;
             $s .= <<"EOT";
-	vpaddd	.Lsm4_ctr_idx_$w+$io(%rip),$w3,$x3
+	vpbroadcastd	12(%rsp),$x3
+	vpaddd	.Lsm4_ctr_idx_$w+$io(%rip),$x3,$x3
 	vpbroadcastd	.Lsm4_bias(%rip),$t
 	vpxor	$x3,$t,$t
-	vpcmpgtd	$t,$w3b,$c
-	vpsubd	$c,$w2,$x2
-	vpcmpeqd	$z,$x2,$t
+	vpbroadcastd	16(%rsp),$c
+	vpcmpgtd	$t,$c,$c
+	vpbroadcastd	8(%rsp),$x2
+	vpsubd	$c,$x2,$x2
+	vpxor	$t,$t,$t
+	vpcmpeqd	$t,$x2,$t
 	vpand	$t,$c,$c
-	vpsubd	$c,$w1,$x1
-	vpcmpeqd	$z,$x1,$t
+	vpbroadcastd	4(%rsp),$x1
+	vpsubd	$c,$x1,$x1
+	vpxor	$t,$t,$t
+	vpcmpeqd	$t,$x1,$t
 	vpand	$t,$c,$c
-	vpsubd	$c,$w0,$x0
+	vpbroadcastd	(%rsp),$x0
+	vpsubd	$c,$x0,$x0
 EOT
         }
-        $s .= a_consts();
-        if ($masked) {
-            my $sub = 4 * 4 * $bp * ($G - 1);
-            $s .= "\tlea\t-$sub(,%rcx,4),%eax\n\tvmovd\t%eax,%xmm$VLIM\n"
-                . "\tvpbroadcastd\t%xmm$VLIM," . R($w, $VLIM) . "\n";
-        }
         $s .= "\tcall\t${core}_t\n";
+        $s .= a_lim($w) if $masked;
         for my $ch (@chunks) {
             my ($g, $k) = @$ch;
             my $r = R($w, 4 * $g + 3 - $k);
             my $o = $off->($g, $k);
-            if ($masked && $g == $G - 1) {
+            if ($is_masked->($g)) {
                 $s .= $load->($g, $k, $o, $tmp) . "\tvpxor\t$tmp,$r,$r\n";
             } else {
                 $s .= "\tvpxor\t$o(%rsi),$r,$r\n";
@@ -738,6 +744,7 @@ EOT
         return $s;
     }
 
+    $s .= a_lim($w) if $masked;
     for my $ch (@chunks) {
         my ($g, $k) = @$ch;
         my $r = R($w, 4 * $g + $k);
@@ -750,12 +757,13 @@ EOT
     }
     $s .= save_last_block($masked, $P) if $mode ne 'ecb';
     $s .= "\tcall\t$core\n";
+    $s .= a_lim($w) if $masked;
     my @order = $mode eq 'cbc_dec' ? reverse @chunks : @chunks;
     for my $ch (@order) {
         my ($g, $k) = @$ch;
         my $r = R($w, 4 * $g + 3 - $k);
         my $o = $off->($g, $k);
-        my $m = $masked && $g == $G - 1;
+        my $m = $is_masked->($g);
         if ($mode eq 'cbc_dec') {
             if ($o == 0) {
                 $s .= $chain0->($tmp) . "\tvpxor\t$tmp,$r,$r\n";
@@ -777,29 +785,33 @@ EOT
     return $s;
 }
 
+# Parallel modes: a 24-block loop, then one masked pass for the remainder.
 sub a_parallel {
     my ($mode) = @_;
     my $fn = "sm4_gfni_avx2_$mode";
     my $L = ".L${fn}";
+    my $frame = $mode eq 'ctr' ? 24 : 0;
     my $s = function_begin($fn);
     $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
-    $s .= a_consts();
-    if ($mode eq 'ctr') {
+    if ($frame) {
+        $s .= "\tsub\t\$$frame,%rsp\n.cfi_adjust_cfa_offset\t$frame\n";
         $s .= "\tmov\t(%r8),%r9\n\tmov\t8(%r8),%r10\n"
             . "\tbswap\t%r9\n\tbswap\t%r10\n";
     }
-    $s .= "\tcmp\t\$16,%rcx\n\tjb\t${L}_tail\n";
+    $s .= "\tcmp\t\$24,%rcx\n\tjb\t${L}_tail\n";
     $s .= "${L}_loop:\n";
-    $s .= a_pass($mode, 'y', 2, 0);
+    $s .= a_pass($mode, 'y', 3, 0);
     $s .= <<"EOT";
-	add	\$256,%rsi
-	add	\$256,%rdx
-	sub	\$16,%rcx
-	cmp	\$16,%rcx
+	add	\$384,%rsi
+	add	\$384,%rdx
+	sub	\$24,%rcx
+	cmp	\$24,%rcx
 	jae	${L}_loop
 ${L}_tail:
 	test	%rcx,%rcx
 	jz	${L}_done
+	cmp	\$16,%rcx
+	ja	${L}_y3
 	cmp	\$8,%rcx
 	ja	${L}_y2
 	cmp	\$4,%rcx
@@ -807,13 +819,16 @@ ${L}_tail:
 EOT
     $s .= a_pass($mode, 'x', 1, 1) . "\tjmp\t${L}_done\n";
     $s .= "${L}_y1:\n" . a_pass($mode, 'y', 1, 1) . "\tjmp\t${L}_done\n";
-    $s .= "${L}_y2:\n" . a_pass($mode, 'y', 2, 1);
+    $s .= "${L}_y2:\n" . a_pass($mode, 'y', 2, 1) . "\tjmp\t${L}_done\n";
+    $s .= "${L}_y3:\n" . a_pass($mode, 'y', 3, 1);
     $s .= "${L}_done:\n";
-    if ($mode eq 'ctr') {
+    if ($frame) {
         $s .= "\tbswap\t%r9\n\tbswap\t%r10\n"
             . "\tmov\t%r9,(%r8)\n\tmov\t%r10,8(%r8)\n";
     }
-    $s .= "\tvzeroupper\n${L}_ret:\n\tret\n" . function_end($fn);
+    $s .= "\tvzeroupper\n";
+    $s .= "\tadd\t\$$frame,%rsp\n.cfi_adjust_cfa_offset\t-$frame\n" if $frame;
+    $s .= "${L}_ret:\n\tret\n" . function_end($fn);
     return $s;
 }
 
