@@ -152,6 +152,8 @@ EOT
 # The mode functions build the table of c_3, d_0..d_31, c_32..c_34 on the
 # stack (e_table) and pass it to the core in %rdi.
 my ($R24, $A1, $A2, $BSW) = (28 .. 31);
+# chaining block of CBC/CFB decryption (all lanes) and the next one
+my ($IVB, $IVN) = (25, 26);
 my $TBL_BYTES = 4 * 36;
 
 sub e_data { my ($g) = @_; return map { 4 * $g + $_ } 0 .. 3; }
@@ -337,14 +339,20 @@ sub store_iv {
 # The chaining vector of chunk 0: (iv, c0, c1, ...) of width w into $dst.
 sub e_chain0 {
     my ($w, $dst) = @_;
-    return "\tvmovdqu32\t(%r8),$dst\n" if $w eq 'x';
-    my $ivb = R($w, 25);
+    my $ivb = R($w, $IVB);
+    return "\tvmovdqa32\t$ivb,$dst\n" if $w eq 'x';
     my $sh = $w eq 'z' ? 6 : 2;
-    return <<"EOT";
-	vbroadcasti32x4	(%r8),$ivb
-	vmovdqu32	(%rsi),$dst
-	valignq	\$$sh,$ivb,$dst,$dst
-EOT
+    return "\tvmovdqu32\t(%rsi),$dst\n\tvalignq\t\$$sh,$ivb,$dst,$dst\n";
+}
+
+# The next chaining block (the last input block of the pass), broadcast to
+# every lane, taken before any store can overwrite it in place.
+sub e_save_last {
+    my ($masked, $P) = @_;
+    return "\tvbroadcasti32x4\t" . (16 * ($P - 1)) . "(%rsi),%zmm$IVN\n"
+        unless $masked;
+    return "\tmov\t%rcx,%rax\n\tshl\t\$4,%rax\n"
+        . "\tvbroadcasti32x4\t-16(%rsi,%rax),%zmm$IVN\n";
 }
 
 # One pass of G groups of width w; masked: the last group holds the
@@ -434,7 +442,7 @@ EOT
                 . ($m ? "{z}" : "") . "\n";
         }
     }
-    $s .= save_last_block($masked, $P) if $mode ne 'ecb';
+    $s .= e_save_last($masked, $P) if $mode ne 'ecb';
     $s .= "\tcall\t$core\n";
 
     # CBC stores from the last chunk back so that, in place, every chunk
@@ -465,7 +473,7 @@ EOT
         }
         $s .= "\tvmovdqu32\t$r,$o(%rdx)$m\n";
     }
-    $s .= store_iv() if $mode ne 'ecb';
+    $s .= "\tvmovdqa64\t%zmm$IVN,%zmm$IVB\n" if $mode ne 'ecb';
     return $s;
 }
 
@@ -489,6 +497,8 @@ sub e_parallel {
     if ($mode eq 'ctr') {
         $s .= "\tmov\t(%r8),%r9\n\tmov\t8(%r8),%r10\n"
             . "\tbswap\t%r9\n\tbswap\t%r10\n";
+    } elsif ($mode ne 'ecb') {
+        $s .= "\tvbroadcasti32x4\t(%r8),%zmm$IVB\n";
     }
     $s .= "\tcmp\t\$64,%rcx\n\tjb\t${L}_32\n";
     $s .= "${L}_loop:\n";
@@ -526,6 +536,8 @@ EOT
     if ($mode eq 'ctr') {
         $s .= "\tbswap\t%r9\n\tbswap\t%r10\n"
             . "\tmov\t%r9,(%r8)\n\tmov\t%r10,8(%r8)\n";
+    } elsif ($mode ne 'ecb') {
+        $s .= "\tvmovdqu32\t%xmm$IVB,(%r8)\n";
     }
     $s .= "\tvzeroupper\n" . e_table_free();
     $s .= "${L}_ret:\n\tret\n" . function_end($fn);
