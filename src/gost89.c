@@ -600,7 +600,7 @@ int gost_set_paramset(GOST_KEY *enc, GOST_KEY *dec, const GOST_PARAMSET *ps)
     return 1;
 }
 
-/* RFC 4357 section 2.3.1, the CryptoPro key meshing constant C. */
+/* RFC 4357 section 2.3.2, the CryptoPro key meshing constant C. */
 static const unsigned char gost_mesh_c[GOST_KEY_SIZE] = {
     0x69, 0x00, 0x72, 0x22, 0x64, 0xC9, 0x04, 0x23,
     0x8D, 0x3A, 0xDB, 0x96, 0x46, 0xE9, 0x2A, 0xC4,
@@ -609,17 +609,20 @@ static const unsigned char gost_mesh_c[GOST_KEY_SIZE] = {
 };
 
 /*
- * K' = D_K(C) read back as a key in the key's own byte order, then
- * iv = E_K'(iv) (gost-engine's cryptopro_key_meshing).  For a Magma-order
- * key this is the same transformation seen through the byte reversal.
+ * K' = D_K(C) read back as a key, then iv = E_K'(iv) (RFC 4357 2.3.2,
+ * gost-engine's cryptopro_key_meshing).  C and K' are always taken in the
+ * GOST 28147-89 byte order: a Magma-order key then meshes to the same round
+ * keys, keeping Magma exactly the byte-reversed image of GOST 28147-89
+ * (meshing is defined for GOST 28147-89 only).  The iv is data and uses
+ * the key's own byte order.
  */
 void gost_key_mesh(GOST_KEY *enc, GOST_KEY *dec, unsigned char iv[8])
 {
     unsigned char nk[GOST_KEY_SIZE];
     uint32_t kw[8];
 
-    gost_c_ecb(dec, gost_mesh_c, nk, GOST_KEY_SIZE / GOST_BLOCK_SIZE);
-    gost_key_words(nk, enc->big_endian != 0, kw);
+    ecb_le(dec, gost_mesh_c, nk, GOST_KEY_SIZE / GOST_BLOCK_SIZE);
+    gost_key_words(nk, 0, kw);
     gost_schedule(kw, enc, dec);
     OPENSSL_cleanse(kw, sizeof(kw));
     OPENSSL_cleanse(nk, sizeof(nk));
