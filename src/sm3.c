@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sm3.h"
+#include "sm3_x86.h"
 
 #define SM3_ROL(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
 
@@ -208,8 +209,14 @@ void sm3_final(SM3_CTX *c, unsigned char md[SM3_DIGEST_LENGTH])
     sm3_memset(c, 0, sizeof(*c));
 }
 
-/* Kernel choice: the portable kernel until the assembly ones are wired in. */
+/* Kernel choice: the best assembly kernel the CPU allows, else portable C. */
 const SM3_KERNEL *sm3_kernel(void)
 {
+#ifdef SM3_X86_ASM
+    const SM3_KERNEL *k = sm3_kernel_x86();
+
+    if (k != NULL)
+        return k;
+#endif
     return &sm3_kernel_c;
 }
