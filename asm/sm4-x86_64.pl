@@ -240,51 +240,91 @@ sub e_core_out {
     return $s;
 }
 
-# The round stream of G groups.  With a stagger, group g runs $st rounds
-# behind group g-1 and its input and output transposes (shuffle-port work)
-# are issued amid the other groups' rounds (affine/rotate-port work).
+# The round stream of G groups, interleaved round by round.
 sub e_core_body {
-    my ($w, $G, $raw, $st) = @_;
+    my ($w, $G) = @_;
     my $s = "";
+    $s .= e_core_init($w, $_) for 0 .. $G - 1;
     my @X = map { [ e_data($_) ] } 0 .. $G - 1;
-    for my $j (0 .. 31 + $st * ($G - 1)) {
+    for my $i (0 .. 31) {
         for my $g (0 .. $G - 1) {
-            my $i = $j - $st * $g;
-            next if $i < 0 || $i > 31;
-            if ($i == 0) {
-                $s .= e_core_in($w, $g) if $raw;
-                $s .= e_core_init($w, $g);
-            }
             $s .= e_round($w, $i, $X[$g], e_par($g));
             push @{ $X[$g] }, shift @{ $X[$g] };
-            $s .= e_core_out($w, $g) if $i == 31;
         }
     }
+    $s .= e_core_out($w, $_) for 0 .. $G - 1;
     return $s;
 }
 
 sub e_core {
     my ($w, $G) = @_;
     my $name = ".Lsm4_avx512_core_$w$G";
-    my $st = $G == 4 ? 1 : 0;
-    my $s = "";
-    if ($st) {
-        for my $raw (1, 0) {
-            my $nm = $raw ? $name : "${name}_t";
-            $s .= local_function_begin($nm) . e_core_body($w, $G, $raw, $st)
-                . "\tret\n" . local_function_end($nm);
-        }
-        return $s;
-    }
-    $s .= local_function_begin($name);
+    my $s = local_function_begin($name);
     $s .= e_core_in($w, $_) for 0 .. $G - 1;
-    $s .= "${name}_t:\n" . e_core_body($w, $G, 0, 0);
+    $s .= "${name}_t:\n" . e_core_body($w, $G);
     $s .= "\tret\n" . local_function_end($name);
     return $s;
 }
 
 $code .= e_core('z', 4) . e_core('z', 2) . e_core('z', 1) . e_core('y', 1)
     . e_core('x', 1);
+
+# One block, latency first, for the serial modes: block in xmm0, result in
+# xmm3.  Lane 0 of xmm0..3 holds the state words.  Per round the running
+# parity's successor p' = (p ^ Y_{i+1} ^ Y_i ^ d_i) ^ L(s) is formed with
+# the bracket computed beside the S-box and L(s) = s ^ rol2 ^ rol10 ^ rol18
+# ^ rol24 as a two-level tree, so the loop-carried path is S-box, one
+# rotate and two logic ops.
+sub e_enc1 {
+    my $name = ".Lsm4_avx512_enc1";
+    my ($p, $q, $t, $r2, $r10, $r18, $r24, $u1, $u2) =
+        map { "%xmm$_" } 16 .. 24;
+    my ($m1, $m2, $bsw) = map { "%xmm$_" } $A1, $A2, $BSW;
+    my $s = local_function_begin($name);
+    $s .= <<"EOT";
+	vpshufb	$bsw,%xmm0,%xmm0
+	vpshufd	\$0x55,%xmm0,%xmm1
+	vpshufd	\$0xaa,%xmm0,%xmm2
+	vpshufd	\$0xff,%xmm0,%xmm3
+	vpxord	(%rdi){1to4},%xmm3,%xmm3
+	vpxord	%xmm2,%xmm1,$p
+	vpxord	%xmm3,$p,$p
+EOT
+    my @Y = map { "%xmm$_" } 0 .. 3;
+    for my $i (0 .. 31) {
+        my ($y0, $y1) = @Y[0, 1];
+        my $d = 4 * (1 + $i);
+        $s .= "\tvpxord\t$y1,$p,$q\n\tvpternlogd\t\$0x96,$d(%rdi){1to4},$y0,$q\n"
+            if $i < 31;
+        $s .= <<"EOT";
+	vgf2p8affineqb	\$0x65,$m1,$p,$t
+	vgf2p8affineinvqb	\$0xd3,$m2,$t,$t
+	vprold	\$2,$t,$r2
+	vprold	\$10,$t,$r10
+	vprold	\$18,$t,$r18
+	vprold	\$24,$t,$r24
+	vpternlogd	\$0x96,$r24,$t,$y0
+	vpternlogd	\$0x96,$r18,$r10,$r2
+EOT
+        $s .= "\tvpternlogd\t\$0x96,$r24,$t,$q\n\tvpxord\t$r2,$q,$p\n"
+            if $i < 31;
+        $s .= "\tvpternlogd\t\$0x96,$d(%rdi){1to4},$r2,$y0\n";
+        push @Y, shift @Y;
+    }
+    $s .= <<"EOT";
+	vpxord	132(%rdi){1to4},%xmm0,%xmm0
+	vpxord	136(%rdi){1to4},%xmm1,%xmm1
+	vpxord	140(%rdi){1to4},%xmm2,%xmm2
+	vpunpckldq	%xmm2,%xmm3,$u1
+	vpunpckldq	%xmm0,%xmm1,$u2
+	vpunpcklqdq	$u2,$u1,%xmm3
+	vpshufb	$bsw,%xmm3,%xmm3
+	ret
+EOT
+    return $s . local_function_end($name);
+}
+
+$code .= e_enc1();
 
 # Output register of chunk (g, k) after a core call.
 sub e_out { my ($g, $k) = @_; return 4 * $g + 3 - $k; }
@@ -501,7 +541,7 @@ sub e_parallel {
         $s .= "\tvbroadcasti32x4\t(%r8),%zmm$IVB\n";
     }
     $s .= "\tcmp\t\$64,%rcx\n\tjb\t${L}_32\n";
-    $s .= "${L}_loop:\n";
+    $s .= ".p2align\t5\n${L}_loop:\n";
     $s .= e_pass($mode, 'z', 4, 0);
     $s .= <<"EOT";
 	add	\$1024,%rsi
@@ -544,13 +584,13 @@ EOT
     return $s;
 }
 
-# Serial modes: one block per 4-block xmm core call; the chaining value
-# stays in xmm4 (outside the x1 core's registers).
+# Serial modes: one call of the tier's one-block function per block; the
+# chaining value stays in xmm4, which neither touches.
 sub serial {
     my ($fam, $mode) = @_;
     my $fn = "sm4_gfni_${fam}_$mode";
     my $L = ".L${fn}";
-    my $core = $fam eq 'avx512' ? ".Lsm4_avx512_core_x1" : ".Lsm4_avx2_core_x1";
+    my $core = ".Lsm4_${fam}_enc1";
     my $v = $fam eq 'avx512' ? 'd' : '';
     my $s = function_begin($fn);
     $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
@@ -653,6 +693,69 @@ sub a_core {
 }
 
 $code .= a_core('y', 3) . a_core('y', 2) . a_core('y', 1) . a_core('x', 1);
+
+# One block, latency first, for the serial modes: block in xmm0, result in
+# xmm3, chaining value in xmm4 untouched.  The next S-box input is formed
+# as (X_{i+2} ^ X_{i+3} ^ X_i ^ rk_{i+1}) ^ L(s) with the bracket computed
+# beside the S-box, and L(s) as a balanced XOR tree of shifts (one-cycle
+# latency) and one byte shuffle.
+sub a_enc1 {
+    my $name = ".Lsm4_avx2_enc1";
+    my ($t, $s, $r24, $a1, $a2, $b1, $b2, $c1, $c2, $n, $k) =
+        map { "%xmm$_" } 5 .. 15;
+    my $out = local_function_begin($name);
+    $out .= <<"EOT";
+	vpshufb	.Lsm4_bswap(%rip),%xmm0,%xmm0
+	vpshufd	\$0x55,%xmm0,%xmm1
+	vpshufd	\$0xaa,%xmm0,%xmm2
+	vpshufd	\$0xff,%xmm0,%xmm3
+	vpbroadcastd	(%rdi),$k
+	vpxor	%xmm2,%xmm1,$t
+	vpxor	$k,$t,$t
+	vpxor	%xmm3,$t,$t
+EOT
+    my @X = map { "%xmm$_" } 0 .. 3;
+    for my $i (0 .. 31) {
+        my ($x0, $x1, $x2, $x3) = @X;
+        $out .= <<"EOT";
+	vgf2p8affineqb	\$0x65,.Lsm4_aff1_y(%rip),$t,$s
+	vgf2p8affineinvqb	\$0xd3,.Lsm4_aff2_y(%rip),$s,$s
+EOT
+        if ($i < 31) {
+            $out .= "\tvpbroadcastd\t" . (4 * ($i + 1)) . "(%rdi),$k\n"
+                . "\tvpxor\t$x3,$x2,$n\n\tvpxor\t$x0,$n,$n\n\tvpxor\t$k,$n,$n\n";
+        }
+        $out .= <<"EOT";
+	vpslld	\$2,$s,$a1
+	vpsrld	\$30,$s,$a2
+	vpslld	\$10,$s,$b1
+	vpsrld	\$22,$s,$b2
+	vpslld	\$18,$s,$c1
+	vpsrld	\$14,$s,$c2
+	vpshufb	.Lsm4_rol24(%rip),$s,$r24
+	vpxor	$a2,$a1,$a1
+	vpxor	$b2,$b1,$b1
+	vpxor	$c2,$c1,$c1
+	vpxor	$r24,$s,$s
+	vpxor	$b1,$a1,$a1
+	vpxor	$c1,$s,$s
+	vpxor	$a1,$s,$s
+	vpxor	$s,$x0,$x0
+EOT
+        $out .= "\tvpxor\t$s,$n,$t\n" if $i < 31;
+        push @X, shift @X;
+    }
+    $out .= <<"EOT";
+	vpunpckldq	%xmm2,%xmm3,$a1
+	vpunpckldq	%xmm0,%xmm1,$a2
+	vpunpcklqdq	$a2,$a1,%xmm3
+	vpshufb	.Lsm4_bswap(%rip),%xmm3,%xmm3
+	ret
+EOT
+    return $out . local_function_end($name);
+}
+
+$code .= a_enc1();
 
 # Tail masks: vpmaskmovd (faults are suppressed for masked-out dwords);
 # dword d of the pass is live when 4 * blocks > d.  LIM = 4 * blocks is

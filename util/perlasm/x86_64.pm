@@ -78,7 +78,7 @@ EOT
 # Helpers called only from within the file (never through a pointer).
 sub local_function_begin {
     my ($name) = @_;
-    return ".p2align\t5\n$name:\n.cfi_startproc\n";
+    return ".p2align\t6\n$name:\n.cfi_startproc\n";
 }
 
 sub local_function_end { return ".cfi_endproc\n"; }
