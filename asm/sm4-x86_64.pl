@@ -240,9 +240,11 @@ sub e_core_out {
     return $s;
 }
 
-# The round stream of G groups, interleaved round by round.
+# The round stream of G groups, interleaved round by round.  With $store
+# (ECB) each group's output goes to (%rdx) as soon as it is transposed,
+# which lets the stores overlap the other groups' shuffles.
 sub e_core_body {
-    my ($w, $G) = @_;
+    my ($w, $G, $store) = @_;
     my $s = "";
     $s .= e_core_init($w, $_) for 0 .. $G - 1;
     my @X = map { [ e_data($_) ] } 0 .. $G - 1;
@@ -252,21 +254,29 @@ sub e_core_body {
             push @{ $X[$g] }, shift @{ $X[$g] };
         }
     }
-    $s .= e_core_out($w, $_) for 0 .. $G - 1;
+    for my $g (0 .. $G - 1) {
+        $s .= e_core_out($w, $g);
+        next unless $store;
+        for my $k (0 .. 3) {
+            my $o = 16 * $bpr{$w} * (4 * $g + $k);
+            $s .= "\tvmovdqu32\t" . R($w, e_out($g, $k)) . ",$o(%rdx)\n";
+        }
+    }
     return $s;
 }
 
 sub e_core {
-    my ($w, $G) = @_;
-    my $name = ".Lsm4_avx512_core_$w$G";
+    my ($w, $G, $store) = @_;
+    my $name = ".Lsm4_avx512_core_$w$G" . ($store ? "_st" : "");
     my $s = local_function_begin($name);
     $s .= e_core_in($w, $_) for 0 .. $G - 1;
-    $s .= "${name}_t:\n" . e_core_body($w, $G);
+    $s .= "${name}_t:\n" unless $store;
+    $s .= e_core_body($w, $G, $store);
     $s .= "\tret\n" . local_function_end($name);
     return $s;
 }
 
-$code .= e_core('z', 4) . e_core('z', 2) . e_core('z', 1) . e_core('y', 1)
+$code .= e_core('z', 4) . e_core('z', 4, 1) . e_core('z', 2) . e_core('z', 1) . e_core('y', 1)
     . e_core('x', 1);
 
 # One block, latency first, for the serial modes: block in xmm0, result in
@@ -483,6 +493,9 @@ EOT
         }
     }
     $s .= e_save_last($masked, $P) if $mode ne 'ecb';
+    if ($mode eq 'ecb' && $w eq 'z' && $G == 4 && !$masked) {
+        return $s . "\tcall\t${core}_st\n";
+    }
     $s .= "\tcall\t$core\n";
 
     # CBC stores from the last chunk back so that, in place, every chunk
