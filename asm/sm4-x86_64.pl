@@ -240,11 +240,13 @@ sub e_core_out {
     return $s;
 }
 
-# The round stream of G groups, interleaved round by round.  With $store
-# (ECB) each group's output goes to (%rdx) as soon as it is transposed,
-# which lets the stores overlap the other groups' shuffles.
+# The round stream of G groups, interleaved round by round.  Given a mode,
+# each group's output is finished (XOR, store) as soon as it is transposed,
+# which lets that work overlap the other groups' shuffles.  CBC finishes
+# from the last chunk back so that, in place, every chunk still finds the
+# ciphertext block before it unmodified.
 sub e_core_body {
-    my ($w, $G, $store) = @_;
+    my ($w, $G, $mode) = @_;
     my $s = "";
     $s .= e_core_init($w, $_) for 0 .. $G - 1;
     my @X = map { [ e_data($_) ] } 0 .. $G - 1;
@@ -254,30 +256,31 @@ sub e_core_body {
             push @{ $X[$g] }, shift @{ $X[$g] };
         }
     }
-    for my $g (0 .. $G - 1) {
+    my $rev = defined $mode && $mode eq 'cbc_dec';
+    for my $g ($rev ? reverse(0 .. $G - 1) : 0 .. $G - 1) {
         $s .= e_core_out($w, $g);
-        next unless $store;
-        for my $k (0 .. 3) {
-            my $o = 16 * $bpr{$w} * (4 * $g + $k);
-            $s .= "\tvmovdqu32\t" . R($w, e_out($g, $k)) . ",$o(%rdx)\n";
-        }
+        next unless defined $mode;
+        $s .= e_finish($mode, $w, $G, 0, $g, $_) for $rev ? (3, 2, 1, 0) : 0 .. 3;
     }
     return $s;
 }
 
+# Without a mode: the shared core, results left in registers.  With one
+# (ECB, CBC decryption, where it measured faster): the full-width pass of
+# that mode, finishing inside.
 sub e_core {
-    my ($w, $G, $store) = @_;
-    my $name = ".Lsm4_avx512_core_$w$G" . ($store ? "_st" : "");
+    my ($w, $G, $mode) = @_;
+    my $name = ".Lsm4_avx512_core_$w$G" . (defined $mode ? "_$mode" : "");
     my $s = local_function_begin($name);
     $s .= e_core_in($w, $_) for 0 .. $G - 1;
-    $s .= "${name}_t:\n" unless $store;
-    $s .= e_core_body($w, $G, $store);
+    $s .= "${name}_t:\n" unless defined $mode;
+    $s .= e_core_body($w, $G, $mode);
     $s .= "\tret\n" . local_function_end($name);
     return $s;
 }
 
-$code .= e_core('z', 4) . e_core('z', 4, 1) . e_core('z', 2) . e_core('z', 1) . e_core('y', 1)
-    . e_core('x', 1);
+$code .= e_core('z', 4, $_) for qw(ecb cbc_dec);
+$code .= e_core('z', 4) . e_core('z', 2) . e_core('z', 1) . e_core('y', 1) . e_core('x', 1);
 
 # One block, latency first, for the serial modes: block in xmm0, result in
 # xmm3.  Lane 0 of xmm0..3 holds the state words.  Per round the running
@@ -405,6 +408,34 @@ sub e_save_last {
         . "\tvbroadcasti32x4\t-16(%rsi,%rax),%zmm$IVN\n";
 }
 
+# Output of chunk (g, k) after the rounds: XOR with what the mode needs
+# and store (masked for the last group of a tail pass).
+sub e_finish {
+    my ($mode, $w, $G, $masked, $g, $k) = @_;
+    my $r = R($w, e_out($g, $k));
+    my $m = e_mask($masked, $G, $g, $k);
+    my $o = 16 * $bpr{$w} * (4 * $g + $k);
+    my $tmp = R($w, 24);
+    my $s = "";
+    if ($mode eq 'cbc_dec') {
+        if ($o == 0) {
+            $s .= e_chain0($w, $tmp) . "\tvpxord\t$tmp,$r,$r\n";
+        } elsif ($m) {
+            $s .= "\tvmovdqu32\t" . ($o - 16) . "(%rsi),$tmp$m\{z}\n"
+                . "\tvpxord\t$tmp,$r,$r\n";
+        } else {
+            $s .= "\tvpxord\t" . ($o - 16) . "(%rsi),$r,$r\n";
+        }
+    } elsif ($mode ne 'ecb') {
+        if ($m) {
+            $s .= "\tvmovdqu32\t$o(%rsi),$tmp$m\{z}\n\tvpxord\t$tmp,$r,$r\n";
+        } else {
+            $s .= "\tvpxord\t$o(%rsi),$r,$r\n";
+        }
+    }
+    return $s . "\tvmovdqu32\t$r,$o(%rdx)$m\n";
+}
+
 # One pass of G groups of width w; masked: the last group holds the
 # remaining %rcx blocks (at least one).
 sub e_pass {
@@ -451,19 +482,7 @@ EOT
 EOT
         }
         $s .= "\tcall\t${core}_t\n";
-        for my $c (@chunks) {
-            my ($g, $k) = @$c;
-            my $r = R($w, e_out($g, $k));
-            my $m = e_mask($masked, $G, $g, $k);
-            my $o = $off->($g, $k);
-            if ($m) {
-                $s .= "\tvmovdqu32\t$o(%rsi),$tmp$m\{z}\n";
-                $s .= "\tvpxord\t$tmp,$r,$r\n";
-            } else {
-                $s .= "\tvpxord\t$o(%rsi),$r,$r\n";
-            }
-            $s .= "\tvmovdqu32\t$r,$o(%rdx)$m\n";
-        }
+        $s .= e_finish($mode, $w, $G, $masked, @$_) for @chunks;
         $s .= $masked ? "\tadd\t%rcx,%r10\n" : "\tadd\t\$$P,%r10\n";
         $s .= "\tadc\t\$0,%r9\n";
         return $s;
@@ -493,38 +512,12 @@ EOT
         }
     }
     $s .= e_save_last($masked, $P) if $mode ne 'ecb';
-    if ($mode eq 'ecb' && $w eq 'z' && $G == 4 && !$masked) {
-        return $s . "\tcall\t${core}_st\n";
-    }
-    $s .= "\tcall\t$core\n";
-
-    # CBC stores from the last chunk back so that, in place, every chunk
-    # still finds the ciphertext block before it unmodified.
-    my @order = $mode eq 'cbc_dec' ? reverse @chunks : @chunks;
-    for my $c (@order) {
-        my ($g, $k) = @$c;
-        my $r = R($w, e_out($g, $k));
-        my $m = e_mask($masked, $G, $g, $k);
-        my $o = $off->($g, $k);
-        if ($mode eq 'cbc_dec') {
-            if ($o == 0) {
-                $s .= e_chain0($w, $tmp);
-                $s .= "\tvpxord\t$tmp,$r,$r\n";
-            } elsif ($m) {
-                $s .= "\tvmovdqu32\t" . ($o - 16) . "(%rsi),$tmp$m\{z}\n";
-                $s .= "\tvpxord\t$tmp,$r,$r\n";
-            } else {
-                $s .= "\tvpxord\t" . ($o - 16) . "(%rsi),$r,$r\n";
-            }
-        } elsif ($mode eq 'cfb_dec') {
-            if ($m) {
-                $s .= "\tvmovdqu32\t$o(%rsi),$tmp$m\{z}\n";
-                $s .= "\tvpxord\t$tmp,$r,$r\n";
-            } else {
-                $s .= "\tvpxord\t$o(%rsi),$r,$r\n";
-            }
-        }
-        $s .= "\tvmovdqu32\t$r,$o(%rdx)$m\n";
+    if ($G == 4 && ($mode eq 'ecb' || $mode eq 'cbc_dec')) {
+        $s .= "\tcall\t${core}_$mode\n";
+    } else {
+        $s .= "\tcall\t$core\n";
+        my @order = $mode eq 'cbc_dec' ? reverse @chunks : @chunks;
+        $s .= e_finish($mode, $w, $G, $masked, @$_) for @order;
     }
     $s .= "\tvmovdqa64\t%zmm$IVN,%zmm$IVB\n" if $mode ne 'ecb';
     return $s;
