@@ -262,6 +262,32 @@ static inline void st(unsigned char *p, uint64_t v, const int be)
 #endif
 
 /*
+ * n ^ f(x) for the serial modes (CBC and CFB encryption, OFB, IMIT), where
+ * one chain is all there is and its latency is the speed.  The empty asms
+ * fix the XOR tree: both early pairs, then the third-byte lookup (one more
+ * cycle to extract), then the join, one XOR shorter than the compilers'
+ * linear chain: 7% faster CBC encryption with gcc 12, 3% with clang 14.
+ */
+#if defined(__GNUC__)
+# define GOST_PIN(v) __asm__("" : "+r"(v))
+#else
+# define GOST_PIN(v) ((void)0)
+#endif
+
+static inline __attribute__((always_inline))
+uint32_t gost_round_serial(const uint32_t (*t)[256], uint32_t x, uint32_t n)
+{
+    uint32_t y = t[0][x & 255] ^ t[1][(x >> 8) & 255];
+    uint32_t z = n ^ t[3][x >> 24];
+
+    GOST_PIN(y);
+    GOST_PIN(z);
+    y ^= t[2][(x >> 16) & 255];
+    GOST_PIN(y);
+    return y ^ z;
+}
+
+/*
  * 32 rounds with rk in application order; n1 = low half, n2 = high half.
  * The last round does not swap, so the result is (n1 << 32 | n2).
  */
@@ -275,39 +301,112 @@ uint64_t gost_core(const GOST_KEY *k, uint64_t v)
 
     GOST_UNROLL
     for (r = 0; r < 32; r += 2) {
-        uint32_t x = n1 + rk[r];
-
-        n2 ^= GOST_F(t, x);
-        x = n2 + rk[r + 1];
-        n1 ^= GOST_F(t, x);
+        n2 = gost_round_serial(t, n1 + rk[r], n2);
+        n1 = gost_round_serial(t, n2 + rk[r + 1], n1);
     }
     return (uint64_t)n1 << 32 | n2;
 }
 
-/* Two independent blocks interleaved: the round is latency-bound. */
+/*
+ * An empty asm that takes and gives back the four chains: the compiler must
+ * finish a round of every block before starting the next round of any, so
+ * the chains stay interleaved in the instruction stream.  Without it clang
+ * 14 emits one block after the other in CBC and CFB decryption and the
+ * out-of-order window cannot overlap them (3x slower).
+ */
+#if defined(__GNUC__)
+# define GOST_TIE4(a, b, c, d) __asm__("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d))
+#else
+# define GOST_TIE4(a, b, c, d) ((void)0)
+#endif
+
+/*
+ * Four independent blocks interleaved.  One round is a chain of about eight
+ * cycles of latency (add, byte extract, load, XORs) but little work, so
+ * the parallel modes run four chains at once: 1.65 times the two-block
+ * throughput on the development machine (Zen 4, gcc 12 and clang 14).
+ */
 static inline __attribute__((always_inline))
-void gost_core2(const GOST_KEY *k, uint64_t *v, uint64_t *w)
+void gost_core4(const GOST_KEY *k, uint64_t v[4])
 {
     const uint32_t (*t)[256] = k->tab->t;
     const uint32_t *rk = k->rk;
-    uint32_t a1 = (uint32_t)*v, a2 = (uint32_t)(*v >> 32);
-    uint32_t b1 = (uint32_t)*w, b2 = (uint32_t)(*w >> 32);
+    uint32_t a1 = (uint32_t)v[0], a2 = (uint32_t)(v[0] >> 32);
+    uint32_t b1 = (uint32_t)v[1], b2 = (uint32_t)(v[1] >> 32);
+    uint32_t c1 = (uint32_t)v[2], c2 = (uint32_t)(v[2] >> 32);
+    uint32_t d1 = (uint32_t)v[3], d2 = (uint32_t)(v[3] >> 32);
     int r;
 
     GOST_UNROLL
     for (r = 0; r < 32; r += 2) {
-        uint32_t x = a1 + rk[r], y = b1 + rk[r];
+        uint32_t k0 = rk[r], k1 = rk[r + 1];
 
-        a2 ^= GOST_F(t, x);
-        b2 ^= GOST_F(t, y);
-        x = a2 + rk[r + 1];
-        y = b2 + rk[r + 1];
-        a1 ^= GOST_F(t, x);
-        b1 ^= GOST_F(t, y);
+        a2 ^= GOST_F(t, a1 + k0);
+        b2 ^= GOST_F(t, b1 + k0);
+        c2 ^= GOST_F(t, c1 + k0);
+        d2 ^= GOST_F(t, d1 + k0);
+        GOST_TIE4(a2, b2, c2, d2);
+        a1 ^= GOST_F(t, a2 + k1);
+        b1 ^= GOST_F(t, b2 + k1);
+        c1 ^= GOST_F(t, c2 + k1);
+        d1 ^= GOST_F(t, d2 + k1);
+        GOST_TIE4(a1, b1, c1, d1);
     }
-    *v = (uint64_t)a1 << 32 | a2;
-    *w = (uint64_t)b1 << 32 | b2;
+    v[0] = (uint64_t)a1 << 32 | a2;
+    v[1] = (uint64_t)b1 << 32 | b2;
+    v[2] = (uint64_t)c1 << 32 | c2;
+    v[3] = (uint64_t)d1 << 32 | d2;
 }
+
+static inline __attribute__((always_inline))
+void gost_core2(const GOST_KEY *k, uint64_t v[2])
+{
+    const uint32_t (*t)[256] = k->tab->t;
+    const uint32_t *rk = k->rk;
+    uint32_t a1 = (uint32_t)v[0], a2 = (uint32_t)(v[0] >> 32);
+    uint32_t b1 = (uint32_t)v[1], b2 = (uint32_t)(v[1] >> 32);
+    int r;
+
+    GOST_UNROLL
+    for (r = 0; r < 32; r += 2) {
+        uint32_t k0 = rk[r], k1 = rk[r + 1];
+
+        a2 ^= GOST_F(t, a1 + k0);
+        b2 ^= GOST_F(t, b1 + k0);
+        a1 ^= GOST_F(t, a2 + k1);
+        b1 ^= GOST_F(t, b2 + k1);
+    }
+    v[0] = (uint64_t)a1 << 32 | a2;
+    v[1] = (uint64_t)b1 << 32 | b2;
+}
+
+/* w (a compile-time constant 1, 2 or 4) blocks of v in place. */
+static inline __attribute__((always_inline))
+void gost_blocks(const GOST_KEY *k, uint64_t *v, const int w)
+{
+    if (w == 4)
+        gost_core4(k, v);
+    else if (w == 2)
+        gost_core2(k, v);
+    else
+        v[0] = gost_core(k, v[0]);
+}
+
+/*
+ * The parallel modes run as steps of 4 blocks, then one of 2 and one of 1
+ * for the tail; every step is inlined with its width known.
+ */
+#define GOST_STEPS(step, n, in, out, ...) \
+    do { \
+        for (; (n) >= 4; (n) -= 4, (in) += 32, (out) += 32) \
+            step(__VA_ARGS__, 4); \
+        if ((n) >= 2) { \
+            step(__VA_ARGS__, 2); \
+            (n) -= 2, (in) += 16, (out) += 16; \
+        } \
+        if ((n) != 0) \
+            step(__VA_ARGS__, 1); \
+    } while (0)
 
 /* ---- Kernel bodies, instantiated once per byte order ---- */
 
@@ -316,18 +415,24 @@ void gost_core2(const GOST_KEY *k, uint64_t *v, uint64_t *w)
     static void name##_be params { name##_body(__VA_ARGS__, 1); }
 
 static inline __attribute__((always_inline))
+void ecb_step(const GOST_KEY *k, const unsigned char *in, unsigned char *out,
+              const int be, const int w)
+{
+    uint64_t v[4];
+    int i;
+
+    for (i = 0; i < w; i++)
+        v[i] = ld(in + 8 * i, be);
+    gost_blocks(k, v, w);
+    for (i = 0; i < w; i++)
+        st(out + 8 * i, v[i], be);
+}
+
+static inline __attribute__((always_inline))
 void ecb_body(const GOST_KEY *k, const unsigned char *in, unsigned char *out,
               size_t n, const int be)
 {
-    for (; n >= 2; n -= 2, in += 16, out += 16) {
-        uint64_t v = ld(in, be), w = ld(in + 8, be);
-
-        gost_core2(k, &v, &w);
-        st(out, v, be);
-        st(out + 8, w, be);
-    }
-    if (n)
-        st(out, gost_core(k, ld(in, be)), be);
+    GOST_STEPS(ecb_step, n, in, out, k, in, out, be);
 }
 
 static inline __attribute__((always_inline))
@@ -343,26 +448,31 @@ void cbc_enc_body(const GOST_KEY *k, const unsigned char *in,
     st(iv, v, be);
 }
 
+/* All inputs are read before any output is written: in place works. */
+static inline __attribute__((always_inline))
+void cbc_dec_step(const GOST_KEY *k, const unsigned char *in,
+                  unsigned char *out, uint64_t *prev, const int be,
+                  const int w)
+{
+    uint64_t c[4], v[4];
+    int i;
+
+    for (i = 0; i < w; i++)
+        c[i] = v[i] = ld(in + 8 * i, be);
+    gost_blocks(k, v, w);
+    st(out, v[0] ^ *prev, be);
+    for (i = 1; i < w; i++)
+        st(out + 8 * i, v[i] ^ c[i - 1], be);
+    *prev = c[w - 1];
+}
+
 static inline __attribute__((always_inline))
 void cbc_dec_body(const GOST_KEY *k, const unsigned char *in,
                   unsigned char *out, size_t n, unsigned char *iv, const int be)
 {
     uint64_t prev = ld(iv, be);
 
-    for (; n >= 2; n -= 2, in += 16, out += 16) {
-        uint64_t c0 = ld(in, be), c1 = ld(in + 8, be), v = c0, w = c1;
-
-        gost_core2(k, &v, &w);
-        st(out, v ^ prev, be);
-        st(out + 8, w ^ c0, be);
-        prev = c1;
-    }
-    if (n) {
-        uint64_t c0 = ld(in, be);
-
-        st(out, gost_core(k, c0) ^ prev, be);
-        prev = c0;
-    }
+    GOST_STEPS(cbc_dec_step, n, in, out, k, in, out, &prev, be);
     st(iv, prev, be);
 }
 
@@ -380,25 +490,31 @@ void cfb_enc_body(const GOST_KEY *k, const unsigned char *in,
 }
 
 static inline __attribute__((always_inline))
+void cfb_dec_step(const GOST_KEY *k, const unsigned char *in,
+                  unsigned char *out, uint64_t *prev, const int be,
+                  const int w)
+{
+    uint64_t c[4], v[4];
+    int i;
+
+    for (i = 0; i < w; i++)
+        c[i] = ld(in + 8 * i, be);
+    v[0] = *prev;
+    for (i = 1; i < w; i++)
+        v[i] = c[i - 1];
+    gost_blocks(k, v, w);
+    for (i = 0; i < w; i++)
+        st(out + 8 * i, v[i] ^ c[i], be);
+    *prev = c[w - 1];
+}
+
+static inline __attribute__((always_inline))
 void cfb_dec_body(const GOST_KEY *k, const unsigned char *in,
                   unsigned char *out, size_t n, unsigned char *iv, const int be)
 {
     uint64_t prev = ld(iv, be);
 
-    for (; n >= 2; n -= 2, in += 16, out += 16) {
-        uint64_t c0 = ld(in, be), c1 = ld(in + 8, be), v = prev, w = c0;
-
-        gost_core2(k, &v, &w);
-        st(out, v ^ c0, be);
-        st(out + 8, w ^ c1, be);
-        prev = c1;
-    }
-    if (n) {
-        uint64_t c0 = ld(in, be);
-
-        st(out, gost_core(k, prev) ^ c0, be);
-        prev = c0;
-    }
+    GOST_STEPS(cfb_dec_step, n, in, out, k, in, out, &prev, be);
     st(iv, prev, be);
 }
 
@@ -425,23 +541,27 @@ static inline uint64_t ctr_block(uint64_t c, const int be)
 }
 
 static inline __attribute__((always_inline))
+void ctr_step(const GOST_KEY *k, const unsigned char *in, unsigned char *out,
+              uint64_t *c, const int be, const int w)
+{
+    uint64_t v[4];
+    int i;
+
+    for (i = 0; i < w; i++)
+        v[i] = ctr_block(*c + (uint64_t)i, be);
+    *c += (uint64_t)w;
+    gost_blocks(k, v, w);
+    for (i = 0; i < w; i++)
+        st(out + 8 * i, v[i] ^ ld(in + 8 * i, be), be);
+}
+
+static inline __attribute__((always_inline))
 void ctr_body(const GOST_KEY *k, const unsigned char *in, unsigned char *out,
               size_t n, unsigned char *ctr, const int be)
 {
     uint64_t c = load_be64(ctr);
 
-    for (; n >= 2; n -= 2, in += 16, out += 16) {
-        uint64_t v = ctr_block(c, be), w = ctr_block(c + 1, be);
-
-        c += 2;
-        gost_core2(k, &v, &w);
-        st(out, v ^ ld(in, be), be);
-        st(out + 8, w ^ ld(in + 8, be), be);
-    }
-    if (n) {
-        st(out, gost_core(k, ctr_block(c, be)) ^ ld(in, be), be);
-        c++;
-    }
+    GOST_STEPS(ctr_step, n, in, out, k, in, out, &c, be);
     store_be64(ctr, c);
 }
 
@@ -454,7 +574,7 @@ void ctr_body(const GOST_KEY *k, const unsigned char *in, unsigned char *out,
 #define GOST_CNT_C1 0x01010104u
 #define GOST_CNT_C2 0x01010101u
 
-static inline uint64_t cnt_step(uint64_t s)
+static inline uint64_t cnt_next(uint64_t s)
 {
     uint32_t n3 = (uint32_t)s + GOST_CNT_C2;
     uint32_t n4 = (uint32_t)(s >> 32) + GOST_CNT_C1;
@@ -464,23 +584,28 @@ static inline uint64_t cnt_step(uint64_t s)
 }
 
 static inline __attribute__((always_inline))
+void cnt_step(const GOST_KEY *k, const unsigned char *in, unsigned char *out,
+              uint64_t *s, const int be, const int w)
+{
+    uint64_t v[4];
+    int i;
+
+    v[0] = cnt_next(*s);
+    for (i = 1; i < w; i++)
+        v[i] = cnt_next(v[i - 1]);
+    *s = v[w - 1];
+    gost_blocks(k, v, w);
+    for (i = 0; i < w; i++)
+        st(out + 8 * i, v[i] ^ ld(in + 8 * i, be), be);
+}
+
+static inline __attribute__((always_inline))
 void cnt_body(const GOST_KEY *k, const unsigned char *in, unsigned char *out,
               size_t n, unsigned char *ctr, const int be)
 {
     uint64_t s = ld(ctr, be);
 
-    for (; n >= 2; n -= 2, in += 16, out += 16) {
-        uint64_t v = cnt_step(s), w = cnt_step(v);
-
-        s = w;
-        gost_core2(k, &v, &w);
-        st(out, v ^ ld(in, be), be);
-        st(out + 8, w ^ ld(in + 8, be), be);
-    }
-    if (n) {
-        s = cnt_step(s);
-        st(out, gost_core(k, s) ^ ld(in, be), be);
-    }
+    GOST_STEPS(cnt_step, n, in, out, k, in, out, &s, be);
     st(ctr, s, be);
 }
 
@@ -654,11 +779,8 @@ void imit_body(const GOST_KEY *k, unsigned char *state,
         n2 = (uint32_t)(s >> 32);
         GOST_UNROLL
         for (r = 0; r < 16; r += 2) {
-            uint32_t x = n1 + rk[r];
-
-            n2 ^= GOST_F(t, x);
-            x = n2 + rk[r + 1];
-            n1 ^= GOST_F(t, x);
+            n2 = gost_round_serial(t, n1 + rk[r], n2);
+            n1 = gost_round_serial(t, n2 + rk[r + 1], n1);
         }
         s = (uint64_t)n2 << 32 | n1;
     }
