@@ -1,0 +1,1064 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `make bench`: smgost's throughput through EVP, as users get it, beside
+ * OpenSSL's default provider, gostprov and libgcrypt, in one run.
+ *
+ * smgost picks its kernels once, when the module loads, from CPUID masked
+ * by OPENSSL_ia32cap (OPENSSL_armcap on aarch64).  So every capability
+ * level runs in its own process: the program re-executes itself with
+ * --serve and the mask set, and that child measures on request over a
+ * pipe.  The parent measures the other implementations itself, unmasked,
+ * and asks the children in turn, so each table cell is a set of short
+ * alternating rounds (A B C A B C ...) over every implementation and the
+ * best round of each is kept: a noisy neighbour slows all of them alike,
+ * and only ever slows.  Levels that end up with the same kernel as an
+ * earlier level are measured once.
+ */
+#define _GNU_SOURCE     /* FNM_CASEFOLD, pipe2 */
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include <openssl/provider.h>
+
+#ifdef HAVE_GCRYPT
+# include <gcrypt.h>
+# define GC(algo, mode) algo, mode
+#else
+# define GC(algo, mode) 0, 0
+#endif
+
+#define MAX_SIZE 16384
+#define DEFAULT_SECONDS 150.0
+#define QUICK_SECONDS 20.0
+
+enum family { F_SM4, F_SM3, F_GOST, N_FAMILY };
+enum kind { K_CIPHER, K_DIGEST, K_MAC };
+/* Who computes: smgost (in a child per level) or a reference. */
+enum impl { I_SMG, I_OSSL, I_GOSTPROV, I_GCRYPT, N_IMPL };
+
+static const char *const family_name[N_FAMILY] = { "sm4", "sm3", "gost" };
+static const char *const impl_name[N_IMPL] = {
+    "smgost", "openssl", "gostprov", "gcrypt"
+};
+/* The provider each EVP implementation must come from. */
+static const char *const impl_provider[N_IMPL] = {
+    "smgost", "default", "gostprov", NULL
+};
+
+/*
+ * One table row.  Names are smgost's; ossl and gostprov name the same
+ * algorithm in those providers; the libgcrypt pair is (algorithm, mode)
+ * for ciphers, the algorithm alone for digests and MACs.
+ */
+struct alg {
+    const char *name;
+    enum family family;
+    enum kind kind;
+    int dec;
+    const char *ossl, *gostprov;
+    int gc_algo, gc_mode;
+};
+
+static const struct alg algs[] = {
+    { "SM4-ECB", F_SM4, K_CIPHER, 0, "SM4-ECB", NULL,
+      GC(GCRY_CIPHER_SM4, GCRY_CIPHER_MODE_ECB) },
+    { "SM4-CBC", F_SM4, K_CIPHER, 0, "SM4-CBC", NULL,
+      GC(GCRY_CIPHER_SM4, GCRY_CIPHER_MODE_CBC) },
+    { "SM4-CBC", F_SM4, K_CIPHER, 1, "SM4-CBC", NULL,
+      GC(GCRY_CIPHER_SM4, GCRY_CIPHER_MODE_CBC) },
+    { "SM4-CTR", F_SM4, K_CIPHER, 0, "SM4-CTR", NULL,
+      GC(GCRY_CIPHER_SM4, GCRY_CIPHER_MODE_CTR) },
+    { "SM4-CFB", F_SM4, K_CIPHER, 0, "SM4-CFB", NULL,
+      GC(GCRY_CIPHER_SM4, GCRY_CIPHER_MODE_CFB) },
+    { "SM4-CFB", F_SM4, K_CIPHER, 1, "SM4-CFB", NULL,
+      GC(GCRY_CIPHER_SM4, GCRY_CIPHER_MODE_CFB) },
+    { "SM4-OFB", F_SM4, K_CIPHER, 0, "SM4-OFB", NULL,
+      GC(GCRY_CIPHER_SM4, GCRY_CIPHER_MODE_OFB) },
+    { "SM3", F_SM3, K_DIGEST, 0, "SM3", NULL, GC(GCRY_MD_SM3, 0) },
+    /* gostprov's gost89 is CFB with CryptoPro key meshing */
+    { "gost89", F_GOST, K_CIPHER, 0, NULL, "gost89",
+      GC(GCRY_CIPHER_GOST28147_MESH, GCRY_CIPHER_MODE_CFB) },
+    { "gost89", F_GOST, K_CIPHER, 1, NULL, "gost89",
+      GC(GCRY_CIPHER_GOST28147_MESH, GCRY_CIPHER_MODE_CFB) },
+    { "gost89-cnt", F_GOST, K_CIPHER, 0, NULL, "gost89-cnt", 0, 0 },
+    { "gost89-cnt-12", F_GOST, K_CIPHER, 0, NULL, "gost89-cnt-12", 0, 0 },
+    /* gost-engine does not mesh in CBC, nor does plain GOST28147 */
+    { "gost89-cbc", F_GOST, K_CIPHER, 0, NULL, "gost89-cbc",
+      GC(GCRY_CIPHER_GOST28147, GCRY_CIPHER_MODE_CBC) },
+    { "gost89-cbc", F_GOST, K_CIPHER, 1, NULL, "gost89-cbc",
+      GC(GCRY_CIPHER_GOST28147, GCRY_CIPHER_MODE_CBC) },
+    { "gost89-ecb", F_GOST, K_CIPHER, 0, NULL, NULL,
+      GC(GCRY_CIPHER_GOST28147, GCRY_CIPHER_MODE_ECB) },
+    { "magma-ecb", F_GOST, K_CIPHER, 0, NULL, NULL, 0, 0 },
+    { "magma-cbc", F_GOST, K_CIPHER, 0, NULL, "magma-cbc", 0, 0 },
+    { "magma-cbc", F_GOST, K_CIPHER, 1, NULL, "magma-cbc", 0, 0 },
+    { "magma-ctr", F_GOST, K_CIPHER, 0, NULL, "magma-ctr", 0, 0 },
+    { "gost-mac", F_GOST, K_MAC, 0, NULL, "gost-mac",
+      GC(GCRY_MAC_GOST28147_IMIT, 0) },
+};
+#define N_ALGS (sizeof(algs) / sizeof(algs[0]))
+
+/* A capability level: the value of CAP_VAR that forces it, NULL to inherit. */
+struct level {
+    const char *name, *value, *what;
+};
+
+#if defined(__x86_64__)
+/* Bit positions: /work/shared/references.md section 6 (libcrypto syntax). */
+# define CAP_VAR "OPENSSL_ia32cap"
+static const struct level levels[] = {
+    { "all", NULL, "what the CPU has" },
+    { "no-avx512", ":~0x10000", "AVX-512F hidden: GFNI+AVX2" },
+    { "no-gfni", ":~0x10000010000", "AVX-512F, GFNI hidden: AES-NI+AVX2" },
+    { "no-avx2", ":~0x10000010020",
+      "AVX-512F, GFNI, AVX2 hidden: AES-NI+AVX" },
+    /* A: PCLMULQDQ, SSSE3, AES-NI, AVX; B: BMI1/2, AVX2, AVX-512
+     * F/DQ/BW/VL/VBMI, GFNI, VAES, VPCLMULQDQ */
+    { "c", "~0x1200020200000000:~0x702c0030128", "SIMD, AES-NI hidden: C" },
+};
+#elif defined(__aarch64__)
+/* libcrypto's armcap bits (crypto/arm_arch.h); a value replaces the probe. */
+# define CAP_VAR "OPENSSL_armcap"
+static const struct level levels[] = {
+    { "all", NULL, "what the CPU has" },
+    { "no-sm", "0x1ff", "SM3/SM4 instructions hidden" },
+    { "neon", "0x1", "crypto extensions hidden: NEON" },
+    { "c", "0", "everything hidden: C" },
+};
+#else
+# define CAP_VAR "(none)"
+static const struct level levels[] = {
+    { "all", NULL, "no kernels to choose from" },
+};
+#endif
+#define N_LEVELS (sizeof(levels) / sizeof(levels[0]))
+
+static const size_t default_sizes[] = { 16, 64, 256, 1024, 8192, 16384 };
+
+/* --- measuring one implementation ------------------------------------ */
+
+static OSSL_LIB_CTX *impl_libctx[N_IMPL];
+static const char *impl_propq[N_IMPL];
+static int impl_loaded[N_IMPL];
+/* EVP_CIPHER, EVP_MD or EVP_MAC per implementation and row */
+static void *fetched[N_IMPL][N_ALGS];
+
+static unsigned char *inbuf, *outbuf;
+static unsigned char key[64], iv[32];
+
+/* Everything one timed loop needs, made afresh for each measurement. */
+struct job {
+    const struct alg *a;
+    enum impl impl;
+    size_t n;
+    EVP_CIPHER_CTX *cctx;
+    EVP_MD_CTX *mdctx;
+    EVP_MAC_CTX *macctx;
+#ifdef HAVE_GCRYPT
+    gcry_cipher_hd_t gch;
+    gcry_md_hd_t gmd;
+    gcry_mac_hd_t gmac;
+#endif
+};
+
+/* The same key, IV and input in every process. */
+static int make_data(void)
+{
+    size_t i;
+
+    inbuf = OPENSSL_malloc(MAX_SIZE);
+    outbuf = OPENSSL_malloc(MAX_SIZE);
+    if (inbuf == NULL || outbuf == NULL)
+        return 0;
+    for (i = 0; i < MAX_SIZE; i++)
+        inbuf[i] = (unsigned char)(i * 131 + 7);
+    for (i = 0; i < sizeof(key); i++)
+        key[i] = (unsigned char)(i * 29 + 1);
+    for (i = 0; i < sizeof(iv); i++)
+        iv[i] = (unsigned char)(i * 17 + 3);
+    return 1;
+}
+
+static void *fetch(enum impl impl, const struct alg *a)
+{
+    const char *name = impl == I_SMG ? a->name
+                       : impl == I_OSSL ? a->ossl : a->gostprov;
+    OSSL_LIB_CTX *ctx = impl_libctx[impl];
+    const char *pq = impl_propq[impl];
+    const OSSL_PROVIDER *prov = NULL;
+    void *p = NULL;
+
+    if (name == NULL)
+        return NULL;
+    ERR_set_mark();
+    switch (a->kind) {
+    case K_CIPHER:
+        if ((p = EVP_CIPHER_fetch(ctx, name, pq)) != NULL)
+            prov = EVP_CIPHER_get0_provider(p);
+        break;
+    case K_DIGEST:
+        if ((p = EVP_MD_fetch(ctx, name, pq)) != NULL)
+            prov = EVP_MD_get0_provider(p);
+        break;
+    case K_MAC:
+        if ((p = EVP_MAC_fetch(ctx, name, pq)) != NULL)
+            prov = EVP_MAC_get0_provider(p);
+        break;
+    }
+    ERR_pop_to_mark();
+    /* gostprov's algorithms carry no provider= property: check the owner */
+    if (p != NULL
+        && strcmp(OSSL_PROVIDER_get0_name(prov), impl_provider[impl]) != 0) {
+        fprintf(stderr, "bench: %s from %s, not %s: ignored\n", name,
+                OSSL_PROVIDER_get0_name(prov), impl_provider[impl]);
+        switch (a->kind) {
+        case K_CIPHER: EVP_CIPHER_free(p); break;
+        case K_DIGEST: EVP_MD_free(p); break;
+        case K_MAC: EVP_MAC_free(p); break;
+        }
+        p = NULL;
+    }
+    return p;
+}
+
+#ifdef HAVE_GCRYPT
+static int gcrypt_has(const struct alg *a)
+{
+    if (a->gc_algo == 0)
+        return 0;
+    switch (a->kind) {
+    case K_CIPHER: return gcry_cipher_test_algo(a->gc_algo) == 0;
+    case K_DIGEST: return gcry_md_test_algo(a->gc_algo) == 0;
+    case K_MAC: return gcry_mac_test_algo(a->gc_algo) == 0;
+    }
+    return 0;
+}
+
+/* gcry_cipher_set_sbox() is a macro ending in a semicolon */
+static gcry_error_t gcry_set_sbox(gcry_cipher_hd_t h, const char *oid)
+{
+    return gcry_cipher_ctl(h, GCRYCTL_SET_SBOX, (void *)oid, 0);
+}
+
+static int gcrypt_setup(struct job *j)
+{
+    const struct alg *a = j->a;
+
+    switch (a->kind) {
+    case K_CIPHER:
+        if (gcry_cipher_open(&j->gch, a->gc_algo, a->gc_mode, 0) != 0)
+            return 0;
+        /*
+         * gostprov's gost89 defaults to TC26 Z (references.md 5); libgcrypt
+         * 1.10 meshes only for the CryptoPro sets, its default being Test.
+         */
+        if (a->family == F_GOST
+            && gcry_set_sbox(j->gch, "1.2.643.7.1.2.5.1.1") != 0
+            && gcry_set_sbox(j->gch, "1.2.643.2.2.31.1") != 0)
+            return 0;
+        if (gcry_cipher_setkey(j->gch, key,
+                               gcry_cipher_get_algo_keylen(a->gc_algo)) != 0)
+            return 0;
+        if (a->gc_mode == GCRY_CIPHER_MODE_CTR)
+            return gcry_cipher_setctr(j->gch, iv,
+                       gcry_cipher_get_algo_blklen(a->gc_algo)) == 0;
+        if (a->gc_mode != GCRY_CIPHER_MODE_ECB)
+            return gcry_cipher_setiv(j->gch, iv,
+                       gcry_cipher_get_algo_blklen(a->gc_algo)) == 0;
+        return 1;
+    case K_DIGEST:
+        return gcry_md_open(&j->gmd, a->gc_algo, 0) == 0;
+    case K_MAC:
+        return gcry_mac_open(&j->gmac, a->gc_algo, 0, NULL) == 0;
+    }
+    return 0;
+}
+
+static int gcrypt_call(struct job *j)
+{
+    unsigned char mac[64];
+    size_t maclen = 4;
+
+    switch (j->a->kind) {
+    case K_CIPHER:
+        return (j->a->dec ? gcry_cipher_decrypt : gcry_cipher_encrypt)
+                   (j->gch, outbuf, j->n, inbuf, j->n) == 0;
+    case K_DIGEST:
+        gcry_md_reset(j->gmd);
+        gcry_md_write(j->gmd, inbuf, j->n);
+        return gcry_md_read(j->gmd, 0) != NULL;
+    case K_MAC:
+        /* a keyed init per message, as with the EVP_MACs */
+        return gcry_mac_reset(j->gmac) == 0
+               && gcry_mac_setkey(j->gmac, key, 32) == 0
+               && gcry_mac_write(j->gmac, inbuf, j->n) == 0
+               && gcry_mac_read(j->gmac, mac, &maclen) == 0;
+    }
+    return 0;
+}
+#endif
+
+static void job_free(struct job *j)
+{
+    EVP_CIPHER_CTX_free(j->cctx);
+    EVP_MD_CTX_free(j->mdctx);
+    EVP_MAC_CTX_free(j->macctx);
+#ifdef HAVE_GCRYPT
+    if (j->gch != NULL)
+        gcry_cipher_close(j->gch);
+    if (j->gmd != NULL)
+        gcry_md_close(j->gmd);
+    if (j->gmac != NULL)
+        gcry_mac_close(j->gmac);
+#endif
+}
+
+static int job_setup(struct job *j, enum impl impl, const struct alg *a,
+                     size_t n)
+{
+    void *f = fetched[impl][a - algs];
+
+    memset(j, 0, sizeof(*j));
+    j->a = a;
+    j->impl = impl;
+    j->n = n;
+#ifdef HAVE_GCRYPT
+    if (impl == I_GCRYPT)
+        return gcrypt_setup(j);
+#endif
+    if (f == NULL)
+        return 0;
+    switch (a->kind) {
+    case K_CIPHER:
+        /* padding off so that ECB/CBC give exactly n bytes per call */
+        return (j->cctx = EVP_CIPHER_CTX_new()) != NULL
+               && EVP_CipherInit_ex2(j->cctx, f, key, iv, !a->dec, NULL)
+               && EVP_CIPHER_CTX_set_padding(j->cctx, 0);
+    case K_DIGEST:
+        return (j->mdctx = EVP_MD_CTX_new()) != NULL;
+    case K_MAC:
+        return (j->macctx = EVP_MAC_CTX_new(f)) != NULL;
+    }
+    return 0;
+}
+
+/* One call as a user makes it: an update, or a whole message. */
+static int job_call(struct job *j)
+{
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int mdlen;
+    size_t maclen;
+    int outl;
+
+#ifdef HAVE_GCRYPT
+    if (j->impl == I_GCRYPT)
+        return gcrypt_call(j);
+#endif
+    switch (j->a->kind) {
+    case K_CIPHER:
+        return EVP_CipherUpdate(j->cctx, outbuf, &outl, inbuf, (int)j->n)
+               && (size_t)outl == j->n;
+    case K_DIGEST:
+        return EVP_DigestInit_ex(j->mdctx, fetched[j->impl][j->a - algs],
+                                 NULL)
+               && EVP_DigestUpdate(j->mdctx, inbuf, j->n)
+               && EVP_DigestFinal_ex(j->mdctx, md, &mdlen);
+    case K_MAC:
+        /* a keyed init per message: gostprov has no key-less re-init */
+        return EVP_MAC_init(j->macctx, key, 32, NULL)
+               && EVP_MAC_update(j->macctx, inbuf, j->n)
+               && EVP_MAC_final(j->macctx, md, &maclen, sizeof(md));
+    }
+    return 0;
+}
+
+static double clock_s(clockid_t id)
+{
+    struct timespec ts;
+
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * Measurements count this thread's CPU time: on a shared machine the time
+ * spent waiting for a core would otherwise land on whoever was unlucky.
+ */
+static double cpu_now(void)
+{
+    return clock_s(CLOCK_THREAD_CPUTIME_ID);
+}
+
+static double wall_now(void)
+{
+    return clock_s(CLOCK_MONOTONIC);
+}
+
+/*
+ * Bytes per CPU second of impl on row a with n-byte calls, timed for about
+ * secs after a warm-up of secs/8 (clock, caches, lazily built tables);
+ * negative if the implementation lacks it or fails.  Calls go in batches
+ * so that reading the clock costs nothing next to even 16-byte calls.
+ */
+static double measure(enum impl impl, const struct alg *a, size_t n,
+                      double secs)
+{
+    struct job j;
+    size_t batch = 1, i, calls = 0;
+    double t0, t1, start;
+
+    if (!job_setup(&j, impl, a, n)) {
+        job_free(&j);
+        return -1;
+    }
+    start = t0 = cpu_now();
+    do {
+        for (i = 0; i < batch; i++)
+            if (!job_call(&j)) {
+                job_free(&j);
+                return -1;
+            }
+        t1 = cpu_now();
+        if (t1 - t0 < secs / 64)
+            batch *= 2;
+        t0 = t1;
+    } while (t1 - start < secs / 8);
+    start = cpu_now();
+    do {
+        for (i = 0; i < batch; i++)
+            job_call(&j);
+        calls += batch;
+        t1 = cpu_now();
+    } while (t1 - start < secs);
+    job_free(&j);
+    return (double)calls * (double)n / (t1 - start);
+}
+
+static OSSL_PROVIDER *load_from(OSSL_LIB_CTX *ctx, const char *dir,
+                                const char *name)
+{
+    if (!OSSL_PROVIDER_set_default_search_path(ctx, dir))
+        return NULL;
+    return OSSL_PROVIDER_load(ctx, name);
+}
+
+static void fetch_all(enum impl impl)
+{
+    size_t i;
+
+    for (i = 0; i < N_ALGS; i++)
+        fetched[impl][i] = fetch(impl, &algs[i]);
+}
+
+/* --- the child: smgost at one capability level ----------------------- */
+
+/*
+ * Protocol on stdin/stdout: first "K <kernels>" (or "E <why>"), then for
+ * each "M <row> <bytes> <seconds>" one "R <bytes per second>".
+ */
+static int serve(void)
+{
+    const char *dir = getenv("SMGOST_MODULES");
+    OSSL_PROVIDER *prov = NULL;
+    char line[128], *kernels = NULL;
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_utf8_ptr("kernels", &kernels, 0), OSSL_PARAM_END
+    };
+    unsigned int row;
+    size_t n;
+    double secs;
+
+    if (dir == NULL || *dir == '\0')
+        dir = "providers";
+    impl_libctx[I_SMG] = OSSL_LIB_CTX_new();
+    impl_propq[I_SMG] = "provider=smgost";
+    if (impl_libctx[I_SMG] != NULL)
+        prov = load_from(impl_libctx[I_SMG], dir, "smgost");
+    if (prov == NULL || !OSSL_PROVIDER_get_params(prov, params)
+        || kernels == NULL) {
+        printf("E cannot load smgost from %s\n", dir);
+        ERR_print_errors_fp(stderr);
+        return 1;
+    }
+    fetch_all(I_SMG);
+    printf("K %s\n", kernels);
+    fflush(stdout);
+    while (fgets(line, sizeof(line), stdin) != NULL
+           && sscanf(line, "M %u %zu %lf", &row, &n, &secs) == 3
+           && row < N_ALGS && n <= MAX_SIZE) {
+        printf("R %.6e\n", measure(I_SMG, &algs[row], n, secs));
+        fflush(stdout);
+    }
+    return 0;
+}
+
+/* --- the parent ------------------------------------------------------ */
+
+struct child {
+    const struct level *lv;
+    pid_t pid;
+    FILE *to, *from;
+    char kernels[300];
+    /* this level's kernel per family, and whether an earlier level had it */
+    char kernel[N_FAMILY][64];
+    int dup[N_FAMILY];
+};
+
+static struct child children[N_LEVELS];
+static size_t nchildren;
+
+static void child_stop(struct child *c)
+{
+    int status;
+
+    if (c->to != NULL)
+        fclose(c->to);
+    if (c->from != NULL)
+        fclose(c->from);
+    c->to = c->from = NULL;
+    if (c->pid > 0)
+        waitpid(c->pid, &status, 0);
+    c->pid = 0;
+}
+
+static int child_start(struct child *c, const char *self)
+{
+    int down[2], up[2];
+    char line[300] = "";
+    const char *runner = getenv("SMGOST_RUNNER");
+
+    /* close-on-exec: a later child must not hold this one's pipe open */
+    if (pipe2(down, O_CLOEXEC) != 0 || pipe2(up, O_CLOEXEC) != 0) {
+        perror("bench: pipe");
+        return 0;
+    }
+    fflush(NULL);
+    c->pid = fork();
+    if (c->pid < 0) {
+        perror("bench: fork");
+        return 0;
+    }
+    if (c->pid == 0) {
+        dup2(down[0], 0);
+        dup2(up[1], 1);
+        close(down[0]);
+        close(down[1]);
+        close(up[0]);
+        close(up[1]);
+        if (c->lv->value != NULL)
+            setenv(CAP_VAR, c->lv->value, 1);
+        /* a cross build runs under the same emulator as the parent */
+        if (runner != NULL && *runner != '\0')
+            execl("/bin/sh", "sh", "-c", "exec $SMGOST_RUNNER \"$0\" --serve",
+                  self, (char *)NULL);
+        else
+            execl(self, self, "--serve", (char *)NULL);
+        fprintf(stderr, "bench: exec %s: %s\n", self, strerror(errno));
+        _exit(127);
+    }
+    close(down[0]);
+    close(up[1]);
+    c->to = fdopen(down[1], "w");
+    c->from = fdopen(up[0], "r");
+    if (c->to == NULL || c->from == NULL
+        || fgets(line, sizeof(line), c->from) == NULL
+        || strncmp(line, "K ", 2) != 0) {
+        fprintf(stderr, "bench: level %s: %s", c->lv->name,
+                line[0] == 'E' ? line + 2 : "the child did not start\n");
+        child_stop(c);
+        return 0;
+    }
+    line[strcspn(line, "\n")] = '\0';
+    snprintf(c->kernels, sizeof(c->kernels), "%s", line + 2);
+    return 1;
+}
+
+/* "sm4=gfni-avx512 sm3=sm3-c gost=..." -> this family's kernel name */
+static void kernel_of(const char *kernels, enum family f, char *out,
+                      size_t outsz)
+{
+    size_t len = strlen(family_name[f]);
+    const char *p = kernels;
+
+    while ((p = strstr(p, family_name[f])) != NULL) {
+        if ((p == kernels || p[-1] == ' ') && p[len] == '=') {
+            p += len + 1;
+            snprintf(out, outsz, "%.*s", (int)strcspn(p, " "), p);
+            return;
+        }
+        p += len;
+    }
+    snprintf(out, outsz, "?");
+}
+
+static double child_measure(struct child *c, size_t row, size_t n,
+                            double secs)
+{
+    char line[64];
+    double r;
+
+    fprintf(c->to, "M %zu %zu %.6f\n", row, n, secs);
+    fflush(c->to);
+    if (fgets(line, sizeof(line), c->from) == NULL
+        || sscanf(line, "R %lf", &r) != 1)
+        return -1;
+    return r;
+}
+
+/* A column of a family's table: a distinct smgost kernel or a reference. */
+struct column {
+    enum impl impl;
+    struct child *c;
+    const char *title;
+    int width;
+};
+
+/* The implementation ratios are taken against, or N_IMPL if none. */
+static enum impl reference(const struct alg *a)
+{
+    size_t row = (size_t)(a - algs);
+
+    if (a->family != F_GOST)
+        return fetched[I_OSSL][row] != NULL ? I_OSSL : N_IMPL;
+    if (fetched[I_GOSTPROV][row] != NULL)
+        return I_GOSTPROV;
+#ifdef HAVE_GCRYPT
+    if (gcrypt_has(a))
+        return I_GCRYPT;
+#endif
+    return N_IMPL;
+}
+
+static int ref_available(enum impl impl, const struct alg *a)
+{
+#ifdef HAVE_GCRYPT
+    if (impl == I_GCRYPT)
+        return gcrypt_has(a);
+#endif
+    return fetched[impl][a - algs] != NULL;
+}
+
+static int selected(const char *patterns, const struct alg *a)
+{
+    char buf[256], *tok, *save = NULL;
+
+    if (patterns == NULL)
+        return 1;
+    snprintf(buf, sizeof(buf), "%s", patterns);
+    for (tok = strtok_r(buf, ", ", &save); tok != NULL;
+         tok = strtok_r(NULL, ", ", &save))
+        if (fnmatch(tok, a->name, FNM_CASEFOLD) == 0
+            || fnmatch(tok, family_name[a->family], FNM_CASEFOLD) == 0)
+            return 1;
+    return 0;
+}
+
+static int level_selected(const char *names, const struct level *lv)
+{
+    char buf[256], *tok, *save = NULL;
+
+    if (names == NULL)
+        return 1;
+    snprintf(buf, sizeof(buf), "%s", names);
+    for (tok = strtok_r(buf, ", ", &save); tok != NULL;
+         tok = strtok_r(NULL, ", ", &save))
+        if (strcmp(tok, lv->name) == 0)
+            return 1;
+    return 0;
+}
+
+static void usage(FILE *f)
+{
+    size_t i;
+
+    fprintf(f,
+"usage: bench [-q] [-t SECONDS] [-r ROUNDS] [-a ALGS] [-s SIZES] [-l LEVELS]\n"
+"  -q          quick run (%.0f s, 3 rounds)\n"
+"  -t SECONDS  total time to spread over the measurements (default\n"
+"              $BENCH_SECONDS, else %.0f)\n"
+"  -r ROUNDS   alternating rounds per table cell, best kept (default 5)\n"
+"  -a ALGS     comma-separated globs on smgost names or families (sm4, sm3,\n"
+"              gost), e.g. -a 'SM4-C*,gost89'\n"
+"  -s SIZES    comma-separated bytes per call, multiples of 16 (default\n"
+"              16,64,256,1024,8192,16384)\n"
+"  -l LEVELS   comma-separated smgost capability levels (default: each):\n",
+            QUICK_SECONDS, DEFAULT_SECONDS);
+    for (i = 0; i < N_LEVELS; i++)
+        fprintf(f, "    %-10s %s%s%s\n", levels[i].name, levels[i].what,
+                levels[i].value != NULL ? ": " CAP_VAR "=" : "",
+                levels[i].value != NULL ? levels[i].value : "");
+    fprintf(f, "SMGOST_MODULES names smgost.so's folder, SMGOST_GOSTPROV "
+               "gostprov.so's (empty: no gostprov).\n");
+}
+
+/* What the run was asked for, and how far its time budget has gone. */
+struct run {
+    const char *algsel, *levelsel;
+    size_t sizes[16], nsizes;
+    int rounds;
+    double total;               /* wall-clock seconds for all of it */
+    double wall_start;
+    double asked;               /* CPU seconds asked of measurements so far */
+    size_t left;                /* measurements still to make */
+    double secs_min, secs_max;
+};
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_args(struct run *r, int argc, char **argv)
+{
+    const char *env = getenv("BENCH_SECONDS");
+    char buf[256], *tok, *save = NULL;
+    size_t s;
+    int opt;
+
+    r->total = env != NULL && *env != '\0' ? atof(env) : DEFAULT_SECONDS;
+    r->rounds = 5;
+    while ((opt = getopt(argc, argv, "qt:r:a:s:l:h")) != -1) {
+        switch (opt) {
+        case 'q':
+            r->total = QUICK_SECONDS;
+            r->rounds = 3;
+            break;
+        case 't':
+            r->total = atof(optarg);
+            break;
+        case 'r':
+            r->rounds = atoi(optarg);
+            break;
+        case 'a':
+            r->algsel = optarg;
+            break;
+        case 'l':
+            r->levelsel = optarg;
+            break;
+        case 's':
+            snprintf(buf, sizeof(buf), "%s", optarg);
+            for (tok = strtok_r(buf, ",", &save); tok != NULL
+                 && r->nsizes < sizeof(r->sizes) / sizeof(r->sizes[0]);
+                 tok = strtok_r(NULL, ",", &save))
+                r->sizes[r->nsizes++] = strtoul(tok, NULL, 0);
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        default:
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (optind != argc || r->total <= 0 || r->rounds < 1) {
+        usage(stderr);
+        return 2;
+    }
+    if (r->nsizes == 0) {
+        r->nsizes = sizeof(default_sizes) / sizeof(default_sizes[0]);
+        memcpy(r->sizes, default_sizes, sizeof(default_sizes));
+    }
+    for (s = 0; s < r->nsizes; s++)
+        if (r->sizes[s] == 0 || r->sizes[s] > MAX_SIZE
+            || r->sizes[s] % 16 != 0) {
+            fprintf(stderr, "bench: sizes must be multiples of 16 up to %d\n",
+                    MAX_SIZE);
+            return 2;
+        }
+    return -1;
+}
+
+/* The references, in this unmasked process. */
+static void load_references(void)
+{
+    const char *gpdir = getenv("SMGOST_GOSTPROV");
+
+    impl_propq[I_OSSL] = "provider=default";
+    impl_loaded[I_OSSL] = 1;
+    fetch_all(I_OSSL);
+    if (gpdir != NULL && *gpdir != '\0') {
+        /* only gostprov and default: its names must resolve to gostprov */
+        OSSL_LIB_CTX *gp = impl_libctx[I_GOSTPROV] = OSSL_LIB_CTX_new();
+
+        if (gp != NULL && load_from(gp, gpdir, "gostprov") != NULL
+            && OSSL_PROVIDER_load(gp, "default") != NULL) {
+            impl_loaded[I_GOSTPROV] = 1;
+            fetch_all(I_GOSTPROV);
+        } else {
+            fprintf(stderr, "bench: cannot load gostprov from %s\n", gpdir);
+            ERR_print_errors_fp(stderr);
+        }
+    }
+#ifdef HAVE_GCRYPT
+    if (gcry_check_version(NULL) != NULL) {
+        gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
+        gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+        impl_loaded[I_GCRYPT] = 1;
+    }
+#endif
+}
+
+/*
+ * One child per selected level, except that a level whose kernels all
+ * match an earlier one's is noted in skipped and stopped.
+ */
+static void start_levels(const char *levelsel, char *skipped, size_t size)
+{
+    char self[4096];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    size_t i, k, used;
+    int f;
+
+    if (len <= 0) {
+        perror("bench: /proc/self/exe");
+        return;
+    }
+    self[len] = '\0';
+    signal(SIGPIPE, SIG_IGN);
+    for (i = 0; i < N_LEVELS; i++) {
+        struct child *c = &children[nchildren];
+
+        if (!level_selected(levelsel, &levels[i]))
+            continue;
+        c->lv = &levels[i];
+        if (!child_start(c, self))
+            continue;
+        for (k = 0; k < nchildren; k++)
+            if (strcmp(children[k].kernels, c->kernels) == 0)
+                break;
+        if (k < nchildren) {
+            used = strlen(skipped);
+            snprintf(skipped + used, size - used,
+                     "  %-10s %-34s as %s: not measured\n", c->lv->name,
+                     c->lv->value != NULL ? c->lv->value : "",
+                     children[k].lv->name);
+            child_stop(c);
+            continue;
+        }
+        for (f = 0; f < N_FAMILY; f++) {
+            kernel_of(c->kernels, f, c->kernel[f], sizeof(c->kernel[f]));
+            for (k = 0; k < nchildren; k++)
+                if (strcmp(children[k].kernel[f], c->kernel[f]) == 0)
+                    c->dup[f] = 1;
+        }
+        nchildren++;
+    }
+}
+
+static size_t count_measurements(const struct run *r)
+{
+    size_t i, k, n = 0;
+
+    for (i = 0; i < N_ALGS; i++) {
+        if (!selected(r->algsel, &algs[i]))
+            continue;
+        for (k = 0; k < nchildren; k++)
+            n += !children[k].dup[algs[i].family];
+        for (k = I_OSSL; k < N_IMPL; k++)
+            n += impl_loaded[k] && ref_available(k, &algs[i]);
+    }
+    return n * r->nsizes * (size_t)r->rounds;
+}
+
+static void print_header(const struct run *r, const char *skipped)
+{
+    const char *v;
+    size_t k;
+
+    printf("smgost benchmark: %s", OpenSSL_version(OPENSSL_VERSION));
+#ifdef HAVE_GCRYPT
+    printf(", libgcrypt %s", gcry_check_version(NULL));
+#endif
+    printf(", gostprov %s\n", impl_loaded[I_GOSTPROV] ? "loaded" : "absent");
+    printf("MB/s (10^6 bytes per second of the measuring thread's CPU time) "
+           "through EVP,\nbest of %d alternating rounds; about %.0f s in "
+           "all (-t, BENCH_SECONDS).\n", r->rounds, r->total);
+    printf("Ciphers: one update per call on one context (padding off); SM3: "
+           "init+update+final\nper call; gost-mac: keyed init+update+final "
+           "per call.\n\nsmgost levels (" CAP_VAR "):\n");
+    for (k = 0; k < nchildren; k++) {
+        v = children[k].lv->value;
+        if (v == NULL)
+            v = getenv(CAP_VAR) != NULL ? getenv(CAP_VAR) : "unset";
+        printf("  %-10s %-34s %s\n", children[k].lv->name, v,
+               children[k].kernels);
+    }
+    fputs(skipped, stdout);
+    fflush(stdout);
+}
+
+/*
+ * CPU seconds for each of the next m measurements so that the run ends on
+ * time: what is left of the wall-clock budget, shared among the measurements
+ * left at the rate of wall time per second asked seen so far (warm-ups,
+ * overheads, and waiting for a core on a busy machine).
+ */
+static double pace(struct run *r, size_t m)
+{
+    double spent = wall_now() - r->wall_start;
+    double rate = r->asked > 0 ? spent / r->asked : 1.125;
+    double secs = (r->total - spent) / rate
+                  / (double)(r->left > 0 ? r->left : 1);
+
+    if (secs < 0.002)
+        secs = 0.002;
+    if (secs > 1.0)
+        secs = 1.0;
+    r->asked += secs * (double)m;
+    r->left -= m < r->left ? m : r->left;
+    if (secs < r->secs_min)
+        r->secs_min = secs;
+    if (secs > r->secs_max)
+        r->secs_max = secs;
+    return secs;
+}
+
+/* The columns of family f's table; returns how many. */
+static size_t family_columns(enum family f, struct column *cols)
+{
+    size_t i, k, n = 0;
+    int has;
+
+    for (k = 0; k < nchildren; k++)
+        if (!children[k].dup[f]) {
+            cols[n].impl = I_SMG;
+            cols[n].c = &children[k];
+            cols[n].title = children[k].kernel[f];
+            cols[n].width = (int)strlen(cols[n].title) + 1;
+            if (cols[n].width < 16)
+                cols[n].width = 16;
+            n++;
+        }
+    for (k = I_OSSL; k < N_IMPL; k++) {
+        has = 0;
+        for (i = 0; i < N_ALGS; i++)
+            has |= algs[i].family == f && ref_available(k, &algs[i]);
+        if (impl_loaded[k] && has) {
+            cols[n].impl = k;
+            cols[n].c = NULL;
+            cols[n].title = impl_name[k];
+            cols[n].width = 10;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* One table cell set: the rounds over every column, then the row. */
+static void bench_row(struct run *r, const struct column *cols, size_t ncols,
+                      const struct alg *a, const char *label, size_t n)
+{
+    double best[N_LEVELS + N_IMPL], v, refv = -1, secs;
+    enum impl ref = reference(a);
+    size_t k, m = 0;
+    int round;
+
+    for (k = 0; k < ncols; k++) {
+        best[k] = -1;
+        m += cols[k].impl == I_SMG || ref_available(cols[k].impl, a);
+    }
+    secs = pace(r, m * (size_t)r->rounds);
+    for (round = 0; round < r->rounds; round++)
+        for (k = 0; k < ncols; k++) {
+            if (cols[k].impl == I_SMG)
+                v = child_measure(cols[k].c, (size_t)(a - algs), n, secs);
+            else if (ref_available(cols[k].impl, a))
+                v = measure(cols[k].impl, a, n, secs);
+            else
+                continue;
+            if (v > best[k])
+                best[k] = v;
+        }
+    for (k = 0; k < ncols; k++)
+        if (cols[k].impl == ref)
+            refv = best[k];
+    printf("%-18s %6zu", label, n);
+    for (k = 0; k < ncols; k++) {
+        if (best[k] < 0)
+            printf("%*s", cols[k].width, "-");
+        else if (cols[k].impl != I_SMG)
+            printf("%*.1f", cols[k].width, best[k] / 1e6);
+        else if (refv > 0)
+            printf("%*.1f %5.2fx", cols[k].width - 7, best[k] / 1e6,
+                   best[k] / refv);
+        else
+            printf("%*.1f %6s", cols[k].width - 7, best[k] / 1e6, "");
+    }
+    printf("\n");
+    fflush(stdout);
+}
+
+static void bench_family(struct run *r, enum family f)
+{
+    struct column cols[N_LEVELS + N_IMPL];
+    size_t i, k, s, ncols;
+    char label[40];
+    int any = 0;
+
+    for (i = 0; i < N_ALGS; i++)
+        any |= algs[i].family == f && selected(r->algsel, &algs[i]);
+    if (!any)
+        return;
+    ncols = family_columns(f, cols);
+    printf("\n%s: smgost MB/s and ratio to %s\n",
+           f == F_SM4 ? "SM4" : f == F_SM3 ? "SM3" : "GOST 28147-89/Magma",
+           f == F_GOST ? "gostprov (* to libgcrypt: gostprov lacks it)"
+           : "the OpenSSL default provider");
+    printf("%-18s %6s", "algorithm", "bytes");
+    for (k = 0; k < ncols; k++)
+        printf("%*s", cols[k].width, cols[k].title);
+    printf("\n");
+    for (i = 0; i < N_ALGS; i++) {
+        const struct alg *a = &algs[i];
+
+        if (a->family != f || !selected(r->algsel, a))
+            continue;
+        snprintf(label, sizeof(label), "%s%s%s", a->name,
+                 a->kind != K_CIPHER ? "" : a->dec ? " dec" : " enc",
+                 f == F_GOST && reference(a) == I_GCRYPT ? " *" : "");
+        for (s = 0; s < r->nsizes; s++)
+            bench_row(r, cols, ncols, a, label, r->sizes[s]);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    struct run r = { .secs_min = 1e9 };
+    char skipped[N_LEVELS * 80] = "";
+    size_t k;
+    int f, rc;
+
+    if (!make_data())
+        return 1;
+    if (argc == 2 && strcmp(argv[1], "--serve") == 0)
+        return serve();
+    if ((rc = parse_args(&r, argc, argv)) >= 0)
+        return rc;
+    load_references();
+    start_levels(r.levelsel, skipped, sizeof(skipped));
+    if (nchildren == 0) {
+        fprintf(stderr, "bench: smgost did not load at any level\n");
+        return 1;
+    }
+    if ((r.left = count_measurements(&r)) == 0) {
+        fprintf(stderr, "bench: nothing selected\n");
+        return 2;
+    }
+    print_header(&r, skipped);
+    r.wall_start = wall_now();
+    for (f = 0; f < N_FAMILY; f++)
+        bench_family(&r, f);
+    printf("\n%.0f s; %.1f to %.1f ms of CPU time per measurement\n",
+           wall_now() - r.wall_start, r.secs_min * 1e3, r.secs_max * 1e3);
+    for (k = 0; k < nchildren; k++)
+        child_stop(&children[k]);
+    return 0;
+}
