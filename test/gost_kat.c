@@ -8,7 +8,8 @@
  *   allsets  ECB under every parameter set, the set chosen every way the
  *            module offers (paramset by long name, short name or OID,
  *            alg_id_param; in the init call or after it), the first block
- *            of CFB and CBC under every set, the set and encoding read back
+ *            of CFB and CBC under every set, alg_id_param's IV replacing
+ *            the init's, the set and encoding read back
  *   vectors  CryptoPro CSP vectors (CFB, CNT, ECB, IMIT, with and without
  *            key meshing) and GOST R 34.13-2015 Magma ECB and CTR, both
  *            directions, in one piece, in pieces of 1..1025 bytes, in
@@ -162,6 +163,7 @@ typedef struct {
     unsigned spelling;  /* which name of the set paramset uses */
     const unsigned char *key, *iv;
     size_t ivlen;
+    const unsigned char *algid_iv;  /* the encoding's IV if not iv */
 } CIPHER_SETUP;
 
 static void describe_setup(const CIPHER_SETUP *s, int enc, const FEED *f)
@@ -200,7 +202,9 @@ static void set_params(const CIPHER_SETUP *s, int at_init, OSSL_PARAM *p,
         if ((s->way == SET_ALGID_INIT) == at_init)
             p[n++] = OSSL_PARAM_construct_octet_string(
                 "alg_id_param", der,
-                gost_alg_id(s->set, s->ivlen == 8 ? s->iv : zero_iv, der));
+                gost_alg_id(s->set, s->algid_iv != NULL ? s->algid_iv
+                                    : s->ivlen == 8 ? s->iv : zero_iv,
+                            der));
         break;
     default:
         break;
@@ -547,6 +551,15 @@ static void run_allsets(void)
                 s.alg = "gost89-cbc";
                 cipher_check(&s, &f, "first CBC block = E(P ^ 0)", pt, ct,
                              8);
+                if (way == SET_ALGID_INIT || way == SET_ALGID_AFTER) {
+                    /* The encoding's IV replaces the init's. */
+                    s.iv = zeros;
+                    s.algid_iv = pt;
+                    s.alg = "gost89";
+                    cipher_check(&s, &f, "alg_id_param's IV = P1: first CFB "
+                                 "block = E(P1)", zeros, ct, 8);
+                    s.algid_iv = NULL;
+                }
                 if (way != SET_DEFAULT) {
                     s.iv = pt + 8;
                     s.alg = "gost89";

@@ -1,0 +1,871 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Differential tests of smgost's GOST 28147-89 and Magma over seeded random
+ * cases, through EVP as users call it, against two other implementations:
+ *
+ *   gostprov  gost-engine's provider: gost89, gost89-cnt, gost89-cnt-12,
+ *             gost89-cbc, magma-cbc, magma-ctr (every parameter set through
+ *             alg_id_param, key meshing on and off, padding on and off),
+ *             gost-mac and gost-mac-12 (sizes 1..8).
+ *   gcrypt    libgcrypt 1.10 (built with HAVE_GCRYPT): GOST28147 ECB, CBC
+ *             and CFB, GOST28147_MESH CFB, under every parameter set, Magma
+ *             ECB and CBC through the byte-order relation between the two,
+ *             and GOST28147_IMIT against gost-mac under every set.
+ *
+ * The references run each message in one piece from a fresh context.
+ * smgost runs it in random update pieces, in place or not, with the set
+ * chosen in the init call or after it (by name, short name, OID or
+ * alg_id_param), copied mid-stream with both copies finished, or after a
+ * re-init that gives only a new IV (or nothing, or the key again) following
+ * a stretch of other data, which must restart the stream (counter, key
+ * meshing, all).  Both directions are checked.
+ *
+ * Where the references differ from smgost by design, the cases avoid it:
+ *  - gostprov crashes on parameters passed in its init call or before it:
+ *    it gets them after the init only;
+ *  - gostprov's alg_id_param replaces the IV of the next init only, smgost's
+ *    the current one too: the encoding given to either carries the IV of
+ *    the init it follows, or (the CMS decoders' flow) an init without IV
+ *    and a re-init follow it;
+ *  - gostprov's IMIT of a message of exactly 8 bytes depends on how it was
+ *    fed (a gostprov defect): gostprov gets every message in one piece;
+ *  - libgcrypt 1.10 does not mesh the Test set in GOST28147_MESH, and its
+ *    IMIT never meshes (its mesh counter never advances): Test/MESH is
+ *    compared with smgost's key-mesh 0 and IMIT only up to 1024 bytes.
+ *
+ * Usage: gost_diff gostprov|gcrypt [seed]; gost_diff has-gcrypt exits 0 if
+ * the program was built with libgcrypt.  The seed (else SMGOST_TEST_SEED,
+ * else the clock) is printed; SMGOST_TEST_SCALE scales the case counts.
+ */
+#include "gost_test.h"
+
+#include <limits.h>
+
+#ifdef HAVE_GCRYPT
+# include <gcrypt.h>
+#endif
+
+static OSSL_LIB_CTX *libctx, *gplibctx;
+static TU_RNG rng;
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+#define MAX_CHUNKS 4096
+
+static size_t rnd(size_t n)
+{
+    return tu_rng_below(&rng, n);
+}
+
+/*
+ * Mostly short messages around block edges, many around the 1024-byte
+ * meshing period, some long ones and some past several periods.
+ */
+static size_t pick_len(void)
+{
+    size_t r = rnd(100);
+
+    if (r < 35)
+        return rnd(70);
+    if (r < 60)
+        return rnd(1100);
+    if (r < 75)
+        return 1024 * (1 + rnd(6)) - 9 + rnd(19);
+    if (r < 95)
+        return rnd(12 * 1024);
+    return rnd(48 * 1024);
+}
+
+/* Splits len into update sizes, in one of several styles. */
+static size_t make_chunks(size_t len, size_t *chunks)
+{
+    size_t n = 0, left = len, style = rnd(len <= 4096 ? 6 : 5), c;
+
+    while (left > 0 && n < MAX_CHUNKS - 1) {
+        switch (style) {
+        case 0:                 /* all at once */
+            c = left;
+            break;
+        case 1:                 /* small pieces around the block size */
+            c = 1 + rnd(20);
+            break;
+        case 2:                 /* anything */
+            c = 1 + rnd(left < 3000 ? left : 3000);
+            break;
+        case 3:                 /* whole blocks, now and then an odd piece */
+            c = rnd(4) == 0 ? 1 + rnd(7) : 8 * (1 + rnd(160));
+            break;
+        case 4:                 /* across the meshing period */
+            c = 1024 - 8 + rnd(17);
+            break;
+        default:                /* byte by byte */
+            c = 1;
+            break;
+        }
+        chunks[n++] = c < left ? c : left;
+        left -= chunks[n - 1];
+    }
+    if (left > 0)
+        chunks[n++] = left;
+    return n;
+}
+
+/* ------------------------------------------------------ smgost, ciphers */
+
+/* How smgost is told the parameter set. */
+enum set_way {
+    SET_DEFAULT, SET_NAME_INIT, SET_NAME_AFTER, SET_ALGID_INIT,
+    SET_ALGID_AFTER, NWAYS
+};
+
+static const char *const way_names[NWAYS] = {
+    "default set", "paramset in init", "paramset after init",
+    "alg_id_param in init", "alg_id_param after init"
+};
+
+/* One message through one algorithm, as the reference ran it. */
+typedef struct {
+    const char *alg;
+    const GOST_SET *set;        /* NULL: the algorithm's default */
+    int mesh_off;               /* key-mesh 0 */
+    int pad;
+    int enc;
+    unsigned char key[32], iv[8];
+    size_t ivlen;
+    const unsigned char *in;
+    size_t len;
+    const char *ref;            /* the reference's name, for reports */
+    unsigned long no;
+} CIPHER_CASE;
+
+/* How smgost runs it this time. */
+typedef struct {
+    enum set_way way;
+    unsigned spelling;
+    size_t chunks[MAX_CHUNKS], nchunks;
+    int inplace;
+    size_t copy_at;             /* copy before this chunk; SIZE_MAX: never */
+    int prelude;                /* other data first, then a re-init */
+    size_t prelude_len;
+    int prelude_same_iv;        /* the re-init gives no IV */
+    int reinit_key;             /* the re-init gives the key again */
+    unsigned char prelude_iv[8];
+} STYLE;
+
+static void describe(const CIPHER_CASE *c, const STYLE *s)
+{
+    size_t i;
+
+    fprintf(stderr, "  case %lu against %s: %s %s, length %zu, set %s "
+            "(%s, \"%s\"), key meshing %s, padding %d\n", c->no, c->ref,
+            c->alg, c->enc ? "encrypt" : "decrypt", c->len,
+            c->set != NULL ? c->set->short_name : "-", way_names[s->way],
+            c->set != NULL ? gost_set_spelling(c->set, s->spelling) : "",
+            c->mesh_off ? "off" : "default", c->pad);
+    fprintf(stderr, "  %s, copy before piece %zu of %zu", s->inplace
+            ? "in place" : "out of place", s->copy_at, s->nchunks);
+    if (s->prelude)
+        fprintf(stderr, ", %zu bytes first, then a re-init with %s and %s",
+                s->prelude_len, s->reinit_key ? "the key" : "no key",
+                s->prelude_same_iv ? "no IV" : "the IV");
+    fprintf(stderr, "\n  pieces:");
+    for (i = 0; i < s->nchunks && i < 24; i++)
+        fprintf(stderr, " %zu", s->chunks[i]);
+    fprintf(stderr, "%s\n", s->nchunks > 24 ? " ..." : "");
+    tu_hexdump(stderr, "key", c->key, 32);
+    tu_hexdump(stderr, "iv", c->iv, c->ivlen);
+}
+
+static void pick_style(const CIPHER_CASE *c, STYLE *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->way = c->set == NULL ? SET_DEFAULT
+                            : (enum set_way)(1 + rnd(NWAYS - 1));
+    s->spelling = (unsigned)rnd(3);
+    s->nchunks = make_chunks(c->len, s->chunks);
+    s->inplace = (int)rnd(2);
+    s->copy_at = rnd(4) == 0 ? rnd(s->nchunks + 1) : SIZE_MAX;
+    s->prelude = rnd(4) == 0;
+    s->prelude_len = rnd(3) == 0 ? rnd(3000) : rnd(40);
+    s->prelude_same_iv = rnd(3) == 0;
+    s->reinit_key = rnd(3) == 0;
+    tu_rng_bytes(&rng, s->prelude_iv, sizeof(s->prelude_iv));
+}
+
+/*
+ * The parameters of one phase (at_init: the init call, else right after
+ * it): the set as the style says and key-mesh 0 in the same phase, so that
+ * an alg_id_param (which switches meshing on) never follows it.
+ */
+static void phase_params(const CIPHER_CASE *c, const STYLE *s, int at_init,
+                         const unsigned char *iv, OSSL_PARAM p[3],
+                         unsigned char der[GOST_ALG_ID_MAX], size_t *zero)
+{
+    size_t n = 0;
+    int set_now = s->way == SET_DEFAULT
+                  ? at_init
+                  : (s->way == SET_NAME_INIT || s->way == SET_ALGID_INIT)
+                    == at_init;
+
+    if (set_now && (s->way == SET_NAME_INIT || s->way == SET_NAME_AFTER))
+        p[n++] = OSSL_PARAM_construct_utf8_string(
+            "paramset", (char *)gost_set_spelling(c->set, s->spelling), 0);
+    if (set_now && (s->way == SET_ALGID_INIT || s->way == SET_ALGID_AFTER))
+        p[n++] = OSSL_PARAM_construct_octet_string(
+            "alg_id_param", der, gost_alg_id(c->set, iv, der));
+    if (set_now && c->mesh_off) {
+        *zero = 0;
+        p[n++] = OSSL_PARAM_construct_size_t("key-mesh", zero);
+    }
+    p[n] = OSSL_PARAM_construct_end();
+}
+
+/* Feeds n bytes; in place, in and out are both buf. */
+static int feed(EVP_CIPHER_CTX *ctx, unsigned char *out, size_t *done,
+                const unsigned char *in, size_t n)
+{
+    int l;
+
+    if (!EVP_CipherUpdate(ctx, out + *done, &l, in, (int)n))
+        return 0;
+    *done += (size_t)l;
+    return 1;
+}
+
+/* Runs the case in smgost with a fresh random style; checks exp. */
+static void ours_cipher(const CIPHER_CASE *c, const unsigned char *exp,
+                        size_t explen)
+{
+    STYLE *s = tu_malloc(sizeof(*s));
+    EVP_CIPHER *cipher = EVP_CIPHER_fetch(libctx, c->alg, tu_target_propq());
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new(), *copy = NULL;
+    unsigned char *buf = tu_malloc(c->len + 16), *cbuf = tu_malloc(c->len + 16);
+    unsigned char *junk = NULL, der_i[GOST_ALG_ID_MAX], der_a[GOST_ALG_ID_MAX];
+    const unsigned char *iv0;
+    OSSL_PARAM init_p[3], after_p[3];
+    size_t i, rd = 0, done = 0, cdone = 0, jdone = 0, z0, z1;
+    int ok = 0, l;
+
+    pick_style(c, s);
+    iv0 = s->prelude && !s->prelude_same_iv ? s->prelude_iv : c->iv;
+    phase_params(c, s, 1, iv0, init_p, der_i, &z0);
+    phase_params(c, s, 0, iv0, after_p, der_a, &z1);
+    if (cipher == NULL || ctx == NULL
+        || !EVP_CipherInit_ex2(ctx, cipher, c->key,
+                               c->ivlen > 0 ? iv0 : NULL, c->enc, init_p)
+        || !EVP_CIPHER_CTX_set_params(ctx, after_p)
+        || !EVP_CIPHER_CTX_set_padding(ctx, c->pad))
+        goto end;
+    if (s->prelude) {
+        junk = tu_malloc(s->prelude_len + 16);
+        tu_rng_bytes(&rng, junk, s->prelude_len);
+        if (!feed(ctx, junk, &jdone, junk, s->prelude_len)
+            || !EVP_CipherInit_ex2(ctx, NULL, s->reinit_key ? c->key : NULL,
+                                   s->prelude_same_iv || c->ivlen == 0
+                                   ? NULL : c->iv, c->enc, NULL))
+            goto end;
+    }
+    if (s->inplace && c->len > 0)
+        memcpy(buf, c->in, c->len);
+    for (i = 0; i <= s->nchunks; i++) {
+        if (i == s->copy_at) {
+            if ((copy = EVP_CIPHER_CTX_new()) == NULL
+                || !EVP_CIPHER_CTX_copy(copy, ctx))
+                goto end;
+            memcpy(cbuf, buf, done);
+            cdone = done;
+        }
+        if (i == s->nchunks)
+            break;
+        if (!feed(ctx, buf, &done, s->inplace ? buf + rd : c->in + rd,
+                  s->chunks[i])
+            || (copy != NULL
+                && !feed(copy, cbuf, &cdone, c->in + rd, s->chunks[i])))
+            goto end;
+        rd += s->chunks[i];
+    }
+    if (!EVP_CipherFinal_ex(ctx, buf + done, &l))
+        goto end;
+    done += (size_t)l;
+    if (copy != NULL) {
+        if (!EVP_CipherFinal_ex(copy, cbuf + cdone, &l))
+            goto end;
+        cdone += (size_t)l;
+    }
+    ok = 1;
+ end:
+    if (!TU_CHECK(ok, "EVP calls failed")
+        || !TU_CHECK_MEM("smgost against the reference", buf, done, exp,
+                         explen)
+        || (copy != NULL
+            && !TU_CHECK_MEM("the copy against the reference", cbuf, cdone,
+                             exp, explen)))
+        describe(c, s);
+    ERR_clear_error();
+    EVP_CIPHER_CTX_free(copy);
+    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_free(cipher);
+    free(buf);
+    free(cbuf);
+    free(junk);
+    free(s);
+}
+
+/* Checks encryption of pt against ct, and decryption of ct. */
+static void ours_both_ways(CIPHER_CASE *c, const unsigned char *pt,
+                           size_t ptlen, const unsigned char *ct,
+                           size_t ctlen)
+{
+    c->enc = 1;
+    c->in = pt;
+    c->len = ptlen;
+    ours_cipher(c, ct, ctlen);
+    c->enc = 0;
+    c->in = ct;
+    c->len = ctlen;
+    ours_cipher(c, pt, ptlen);
+}
+
+/* ---------------------------------------------------- against gostprov */
+
+/* gostprov's encryption of the case, one piece, fresh context. */
+static int gostprov_encrypt(const CIPHER_CASE *c, const unsigned char *pt,
+                            size_t len, unsigned char *out, size_t *outl)
+{
+    EVP_CIPHER *cipher = EVP_CIPHER_fetch(gplibctx, c->alg, NULL);
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    unsigned char der[GOST_ALG_ID_MAX];
+    OSSL_PARAM p[2];
+    size_t zero = 0;
+    int ok = 0, l1 = 0, l2 = 0;
+
+    if (cipher == NULL || ctx == NULL
+        || !EVP_EncryptInit_ex2(ctx, cipher, c->key, c->iv, NULL))
+        goto end;
+    if (c->set != NULL) {
+        p[0] = OSSL_PARAM_construct_octet_string(
+            "alg_id_param", der, gost_alg_id(c->set, c->iv, der));
+        p[1] = OSSL_PARAM_construct_end();
+        if (!EVP_CIPHER_CTX_set_params(ctx, p))
+            goto end;
+    }
+    if (c->mesh_off) {
+        p[0] = OSSL_PARAM_construct_size_t("key-mesh", &zero);
+        p[1] = OSSL_PARAM_construct_end();
+        if (!EVP_CIPHER_CTX_set_params(ctx, p))
+            goto end;
+    }
+    ok = EVP_CIPHER_CTX_set_padding(ctx, c->pad)
+         && EVP_EncryptUpdate(ctx, out, &l1, pt, (int)len)
+         && EVP_EncryptFinal_ex(ctx, out + l1, &l2);
+    *outl = (size_t)l1 + (size_t)l2;
+ end:
+    TU_CHECK(ok, "gostprov %s: EVP calls failed", c->alg);
+    ERR_clear_error();
+    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_free(cipher);
+    return ok;
+}
+
+static void gostprov_ciphers(unsigned long n)
+{
+    static const struct {
+        const char *alg;
+        int gost89;             /* has sets and (but CBC) meshing */
+        int block;
+    } algs[] = {
+        { "gost89", 1, 0 }, { "gost89-cnt", 1, 0 }, { "gost89-cnt-12", 1, 0 },
+        { "gost89-cbc", 1, 1 }, { "magma-cbc", 0, 1 }, { "magma-ctr", 0, 0 },
+    };
+    unsigned long no;
+
+    for (no = 0; no < n; no++) {
+        CIPHER_CASE c;
+        size_t a = rnd(NELEM(algs)), len = pick_len(), ctlen;
+        unsigned char *pt, *ct;
+
+        memset(&c, 0, sizeof(c));
+        c.no = no;
+        c.ref = "gostprov";
+        c.alg = algs[a].alg;
+        c.set = algs[a].gost89 && rnd(2) ? &gost_sets[rnd(GOST_NSETS)]
+                                         : NULL;
+        c.mesh_off = algs[a].gost89 && !algs[a].block && rnd(5) == 0;
+        c.pad = !algs[a].block || rnd(4) != 0;
+        if (!c.pad)
+            len -= len % 8;
+        c.ivlen = strcmp(c.alg, "magma-ctr") == 0 ? 4 : 8;
+        tu_rng_bytes(&rng, c.key, sizeof(c.key));
+        tu_rng_bytes(&rng, c.iv, sizeof(c.iv));
+        pt = tu_malloc(len);
+        ct = tu_malloc(len + 16);
+        tu_rng_bytes(&rng, pt, len);
+        if (gostprov_encrypt(&c, pt, len, ct, &ctlen))
+            ours_both_ways(&c, pt, len, ct, ctlen);
+        free(pt);
+        free(ct);
+    }
+}
+
+/*
+ * The flow of CMS and PKCS#7 decoders: an init with the key and no IV,
+ * alg_id_param (IV and set), then an init with neither, which takes the
+ * encoding's IV.  gostprov's CNT re-init reverts to CryptoPro-A, so CNT
+ * is left out.
+ */
+static int cms_flow(OSSL_LIB_CTX *lc, const char *propq, const char *alg,
+                    const unsigned char *key, const unsigned char *der,
+                    size_t derlen, int enc, int pad, const unsigned char *in,
+                    size_t len, unsigned char *out, size_t *outl)
+{
+    EVP_CIPHER *cipher = EVP_CIPHER_fetch(lc, alg, propq);
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    OSSL_PARAM p[2];
+    int ok, l1 = 0, l2 = 0;
+
+    p[0] = OSSL_PARAM_construct_octet_string("alg_id_param", (void *)der,
+                                             derlen);
+    p[1] = OSSL_PARAM_construct_end();
+    ok = cipher != NULL && ctx != NULL
+         && EVP_CipherInit_ex2(ctx, cipher, key, NULL, enc, NULL)
+         && EVP_CIPHER_CTX_set_params(ctx, p)
+         && EVP_CipherInit_ex2(ctx, NULL, NULL, NULL, enc, NULL)
+         && EVP_CIPHER_CTX_set_padding(ctx, pad)
+         && EVP_CipherUpdate(ctx, out, &l1, in, (int)len)
+         && EVP_CipherFinal_ex(ctx, out + l1, &l2);
+    *outl = (size_t)l1 + (size_t)l2;
+    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_free(cipher);
+    return ok;
+}
+
+static void gostprov_cms(unsigned long n)
+{
+    static const char *const algs[] = { "gost89", "gost89-cbc" };
+    unsigned long no;
+
+    for (no = 0; no < n; no++) {
+        const char *alg = algs[rnd(2)];
+        const GOST_SET *set = &gost_sets[rnd(GOST_NSETS)];
+        unsigned char key[32], iv[8], der[GOST_ALG_ID_MAX];
+        size_t len = pick_len(), derlen, rl = 0, ol = 0, dl = 0;
+        unsigned char *pt = tu_malloc(len), *ref = tu_malloc(len + 16);
+        unsigned char *ours = tu_malloc(len + 16);
+        int pad = strcmp(alg, "gost89") == 0 || rnd(4) != 0;
+
+        tu_rng_bytes(&rng, key, sizeof(key));
+        tu_rng_bytes(&rng, iv, sizeof(iv));
+        tu_rng_bytes(&rng, pt, len);
+        derlen = gost_alg_id(set, iv, der);
+        if (!pad)
+            len -= len % 8;
+        if (!TU_CHECK(cms_flow(gplibctx, NULL, alg, key, der, derlen, 1, pad,
+                               pt, len, ref, &rl), "gostprov %s: EVP calls "
+                      "failed", alg)
+            || !TU_CHECK(cms_flow(libctx, tu_target_propq(), alg, key, der,
+                                  derlen, 1, pad, pt, len, ours, &ol),
+                         "smgost %s: EVP calls failed", alg)
+            || !TU_CHECK_MEM("smgost against gostprov", ours, ol, ref, rl)
+            || !TU_CHECK(cms_flow(libctx, tu_target_propq(), alg, key, der,
+                                  derlen, 0, pad, ref, rl, ours, &dl),
+                         "smgost %s: EVP calls failed", alg)
+            || !TU_CHECK_MEM("smgost decryption", ours, dl, pt, len))
+            fprintf(stderr, "  CMS flow case %lu: %s, set %s, length %zu, "
+                    "padding %d\n", no, alg, set->short_name, len, pad);
+        ERR_clear_error();
+        free(pt);
+        free(ref);
+        free(ours);
+    }
+}
+
+/* ---------------------------------------------------------- smgost, MAC */
+
+typedef struct {
+    const char *alg;
+    const GOST_SET *set;        /* NULL: the algorithm's default */
+    unsigned char key[32];
+    const unsigned char *msg;
+    size_t len, size;
+    const char *ref;
+    unsigned long no;
+} MAC_CASE;
+
+typedef struct {
+    size_t chunks[MAX_CHUNKS], nchunks;
+    int size_at_init, key_as_param, set_before_init;
+    unsigned spelling;
+    size_t copy_at;
+    int prelude, reinit_key;
+    size_t prelude_len;
+} MAC_STYLE;
+
+static void describe_mac(const MAC_CASE *c, const MAC_STYLE *s)
+{
+    fprintf(stderr, "  case %lu against %s: %s, set %s (\"%s\"%s), length "
+            "%zu, size %zu (%s), key %s, copy before piece %zu of %zu",
+            c->no, c->ref, c->alg, c->set != NULL ? c->set->short_name : "-",
+            c->set != NULL ? gost_set_spelling(c->set, s->spelling) : "",
+            s->set_before_init ? ", before init" : "", c->len, c->size,
+            s->size_at_init ? "in init" : "after init",
+            s->key_as_param ? "as param" : "in init", s->copy_at,
+            s->nchunks);
+    if (s->prelude)
+        fprintf(stderr, ", %zu bytes first, then a re-init with %s",
+                s->prelude_len, s->reinit_key ? "the key" : "no key");
+    fputc('\n', stderr);
+    tu_hexdump(stderr, "key", c->key, 32);
+}
+
+static void ours_mac(const MAC_CASE *c, const unsigned char *exp)
+{
+    MAC_STYLE *s = tu_malloc(sizeof(*s));
+    EVP_MAC *mac = EVP_MAC_fetch(libctx, c->alg, tu_target_propq());
+    EVP_MAC_CTX *ctx = mac != NULL ? EVP_MAC_CTX_new(mac) : NULL, *copy = NULL;
+    OSSL_PARAM p[4], q[2];
+    unsigned char out[8], cout[8], *junk = NULL;
+    size_t n = 0, i, rd = 0, outl = 0, coutl = 0, size = c->size;
+    const char *setname;
+    int ok = 0;
+
+    memset(s, 0, sizeof(*s));
+    s->nchunks = make_chunks(c->len, s->chunks);
+    s->size_at_init = (int)rnd(2);
+    s->key_as_param = (int)rnd(2);
+    s->set_before_init = (int)rnd(2);
+    s->spelling = (unsigned)rnd(3);
+    s->copy_at = rnd(4) == 0 ? rnd(s->nchunks + 1) : SIZE_MAX;
+    s->prelude = rnd(4) == 0;
+    s->reinit_key = (int)rnd(2);
+    s->prelude_len = rnd(3) == 0 ? rnd(3000) : rnd(20);
+    setname = c->set != NULL ? gost_set_spelling(c->set, s->spelling) : NULL;
+    if (ctx == NULL)
+        goto end;
+    q[0] = OSSL_PARAM_construct_end();
+    if (setname != NULL) {
+        q[0] = OSSL_PARAM_construct_utf8_string("paramset", (char *)setname,
+                                                0);
+        q[1] = OSSL_PARAM_construct_end();
+    }
+    /* A set given before any init must hold for the init that follows. */
+    if (s->set_before_init && !EVP_MAC_CTX_set_params(ctx, q))
+        goto end;
+    if (!s->set_before_init && setname != NULL)
+        p[n++] = q[0];
+    if (s->size_at_init)
+        p[n++] = OSSL_PARAM_construct_size_t("size", &size);
+    if (s->key_as_param)
+        p[n++] = OSSL_PARAM_construct_octet_string("key", (void *)c->key, 32);
+    p[n] = OSSL_PARAM_construct_end();
+    if (!EVP_MAC_init(ctx, s->key_as_param ? NULL : c->key,
+                      s->key_as_param ? 0 : 32, p))
+        goto end;
+    q[0] = OSSL_PARAM_construct_size_t("size", &size);
+    q[1] = OSSL_PARAM_construct_end();
+    if (!s->size_at_init && !EVP_MAC_CTX_set_params(ctx, q))
+        goto end;
+    if (s->prelude) {
+        junk = tu_malloc(s->prelude_len);
+        tu_rng_bytes(&rng, junk, s->prelude_len);
+        if (!EVP_MAC_update(ctx, junk, s->prelude_len)
+            || !EVP_MAC_init(ctx, s->reinit_key ? c->key : NULL,
+                             s->reinit_key ? 32 : 0, NULL))
+            goto end;
+    }
+    for (i = 0; i <= s->nchunks; i++) {
+        if (i == s->copy_at && (copy = EVP_MAC_CTX_dup(ctx)) == NULL)
+            goto end;
+        if (i == s->nchunks)
+            break;
+        if (!EVP_MAC_update(ctx, c->msg + rd, s->chunks[i])
+            || (copy != NULL
+                && !EVP_MAC_update(copy, c->msg + rd, s->chunks[i])))
+            goto end;
+        rd += s->chunks[i];
+    }
+    ok = EVP_MAC_final(ctx, out, &outl, sizeof(out))
+         && (copy == NULL || EVP_MAC_final(copy, cout, &coutl, sizeof(cout)));
+ end:
+    if (!TU_CHECK(ok, "EVP_MAC calls failed")
+        || !TU_CHECK_MEM("smgost MAC against the reference", out, outl, exp,
+                         c->size)
+        || (copy != NULL
+            && !TU_CHECK_MEM("the copy's MAC against the reference", cout,
+                             coutl, exp, c->size)))
+        describe_mac(c, s);
+    ERR_clear_error();
+    EVP_MAC_CTX_free(copy);
+    EVP_MAC_CTX_free(ctx);
+    EVP_MAC_free(mac);
+    free(junk);
+    free(s);
+}
+
+static void gostprov_macs(unsigned long n)
+{
+    static const char *const algs[] = { "gost-mac", "gost-mac-12" };
+    unsigned long no;
+
+    for (no = 0; no < n; no++) {
+        MAC_CASE c;
+        EVP_MAC *mac;
+        EVP_MAC_CTX *ctx = NULL;
+        unsigned char *msg, out[8];
+        size_t outl = 0;
+        OSSL_PARAM p[2];
+        int ok;
+
+        memset(&c, 0, sizeof(c));
+        c.no = no;
+        c.ref = "gostprov";
+        c.alg = algs[rnd(2)];
+        c.len = rnd(4) == 0 ? rnd(17) : pick_len();
+        c.size = 1 + rnd(8);
+        tu_rng_bytes(&rng, c.key, sizeof(c.key));
+        msg = tu_malloc(c.len);
+        tu_rng_bytes(&rng, msg, c.len);
+        c.msg = msg;
+        p[0] = OSSL_PARAM_construct_size_t("size", &c.size);
+        p[1] = OSSL_PARAM_construct_end();
+        mac = EVP_MAC_fetch(gplibctx, c.alg, NULL);
+        ok = mac != NULL && (ctx = EVP_MAC_CTX_new(mac)) != NULL
+             && EVP_MAC_init(ctx, c.key, 32, NULL)
+             && EVP_MAC_CTX_set_params(ctx, p)
+             && EVP_MAC_update(ctx, msg, c.len)
+             && EVP_MAC_final(ctx, out, &outl, sizeof(out));
+        if (TU_CHECK(ok && outl == c.size, "gostprov %s: EVP_MAC calls "
+                     "failed or gave %zu bytes", c.alg, outl))
+            ours_mac(&c, out);
+        ERR_clear_error();
+        EVP_MAC_CTX_free(ctx);
+        EVP_MAC_free(mac);
+        free(msg);
+    }
+}
+
+static void run_gostprov(double scale)
+{
+    gplibctx = gost_gostprov_libctx();
+    if (gplibctx == NULL) {
+        TU_CHECK(0, "gostprov is needed for this group");
+        return;
+    }
+    gostprov_ciphers((unsigned long)(1500 * scale));
+    gostprov_cms((unsigned long)(200 * scale));
+    gostprov_macs((unsigned long)(1000 * scale));
+    OSSL_LIB_CTX_free(gplibctx);
+}
+
+/* ---------------------------------------------------- against libgcrypt */
+
+#ifdef HAVE_GCRYPT
+
+/* Reverses each size-byte group of p in place. */
+static void reverse_groups(unsigned char *p, size_t n, size_t size)
+{
+    size_t i, j;
+
+    for (i = 0; i + size <= n; i += size)
+        for (j = 0; j < size / 2; j++) {
+            unsigned char t = p[i + j];
+
+            p[i + j] = p[i + size - 1 - j];
+            p[i + size - 1 - j] = t;
+        }
+}
+
+static int gcry_encrypt(int algo, int mode, const GOST_SET *set,
+                        const unsigned char *key, const unsigned char *iv,
+                        const unsigned char *in, unsigned char *out,
+                        size_t len)
+{
+    gcry_cipher_hd_t h;
+    gcry_error_t err = gcry_cipher_open(&h, algo, mode, 0);
+
+    if (err == 0) {
+        /* The S-box before the key: the key setup keeps a chosen one. */
+        err = gcry_cipher_ctl(h, GCRYCTL_SET_SBOX, (void *)set->oid, 0);
+        if (err == 0)
+            err = gcry_cipher_setkey(h, key, 32);
+        if (err == 0 && iv != NULL)
+            err = gcry_cipher_setiv(h, iv, 8);
+        if (err == 0)
+            err = gcry_cipher_encrypt(h, out, len, in, len);
+        gcry_cipher_close(h);
+    }
+    return TU_CHECK(err == 0, "libgcrypt: %s", gcry_strerror(err));
+}
+
+static void gcrypt_ciphers(unsigned long n)
+{
+    enum { ECB, CBC, CFB, CFB_MESH, MAGMA_ECB, MAGMA_CBC, NKINDS };
+    static const char *const kind_names[NKINDS] = {
+        "GOST28147 ECB", "GOST28147 CBC", "GOST28147 CFB",
+        "GOST28147_MESH CFB", "GOST28147 ECB (Z) as Magma",
+        "GOST28147 CBC (Z) as Magma"
+    };
+    unsigned long no;
+
+    for (no = 0; no < n; no++) {
+        CIPHER_CASE c;
+        int kind = (int)rnd(NKINDS), block = kind != CFB && kind != CFB_MESH;
+        int magma = kind == MAGMA_ECB || kind == MAGMA_CBC;
+        size_t len = pick_len(), padded, i;
+        unsigned char *pt, *in, *ct, key[32], iv[8];
+
+        memset(&c, 0, sizeof(c));
+        c.no = no;
+        c.ref = kind_names[kind];
+        c.set = magma ? gost_set("Z") : &gost_sets[rnd(GOST_NSETS)];
+        c.pad = block && rnd(4) != 0;
+        if (block && !c.pad)
+            len -= len % 8;
+        padded = c.pad ? len + 8 - len % 8 : len;
+        c.ivlen = kind == ECB || kind == MAGMA_ECB ? 0 : 8;
+        tu_rng_bytes(&rng, c.key, sizeof(c.key));
+        tu_rng_bytes(&rng, c.iv, sizeof(c.iv));
+        pt = tu_malloc(padded);
+        in = tu_malloc(padded);
+        ct = tu_malloc(padded);
+        tu_rng_bytes(&rng, pt, len);
+        /* libgcrypt does not pad: PKCS#7 by hand. */
+        memcpy(in, pt, len);
+        for (i = len; i < padded; i++)
+            in[i] = (unsigned char)(padded - len);
+        memcpy(key, c.key, 32);
+        memcpy(iv, c.iv, 8);
+        switch (kind) {
+        case ECB:
+            c.alg = "gost89-ecb";
+            break;
+        case CBC:
+            c.alg = "gost89-cbc";
+            break;
+        case CFB:
+            c.alg = "gost89";
+            c.mesh_off = 1;
+            break;
+        case CFB_MESH:
+            c.alg = "gost89";
+            /* libgcrypt 1.10 meshes every set but Test. */
+            c.mesh_off = c.set == gost_set("Test");
+            break;
+        default:
+            /* Magma is GOST 28147-89 under Z with each 32-bit key word
+             * and each block byte-reversed (RFC 8891 against RFC 5830). */
+            c.alg = kind == MAGMA_ECB ? "magma-ecb" : "magma-cbc";
+            reverse_groups(key, 32, 4);
+            reverse_groups(iv, 8, 8);
+            reverse_groups(in, padded, 8);
+            break;
+        }
+        if (gcry_encrypt(kind == CFB_MESH ? GCRY_CIPHER_GOST28147_MESH
+                                          : GCRY_CIPHER_GOST28147,
+                         kind == ECB || kind == MAGMA_ECB
+                         ? GCRY_CIPHER_MODE_ECB
+                         : block ? GCRY_CIPHER_MODE_CBC
+                                 : GCRY_CIPHER_MODE_CFB,
+                         c.set, key, c.ivlen > 0 ? iv : NULL, in, ct,
+                         padded)) {
+            if (magma) {
+                reverse_groups(ct, padded, 8);
+                c.set = NULL;   /* Magma takes no set */
+            }
+            ours_both_ways(&c, pt, len, ct, padded);
+        }
+        free(pt);
+        free(in);
+        free(ct);
+    }
+}
+
+static void gcrypt_macs(unsigned long n)
+{
+    unsigned long no;
+
+    for (no = 0; no < n; no++) {
+        MAC_CASE c;
+        gcry_mac_hd_t h;
+        gcry_error_t err;
+        unsigned char *msg, out[8];
+        size_t outl;
+        int twelve = (int)rnd(2);
+
+        memset(&c, 0, sizeof(c));
+        c.no = no;
+        c.ref = "libgcrypt GOST28147_IMIT";
+        c.alg = twelve ? "gost-mac-12" : "gost-mac";
+        c.set = &gost_sets[rnd(GOST_NSETS)];
+        /* libgcrypt 1.10's IMIT never meshes: stay within one period. */
+        c.len = rnd(3) == 0 ? rnd(17) : rnd(1025);
+        c.size = 1 + rnd(8);
+        outl = c.size;
+        tu_rng_bytes(&rng, c.key, sizeof(c.key));
+        msg = tu_malloc(c.len);
+        tu_rng_bytes(&rng, msg, c.len);
+        c.msg = msg;
+        err = gcry_mac_open(&h, GCRY_MAC_GOST28147_IMIT, 0, NULL);
+        if (err == 0) {
+            err = gcry_mac_ctl(h, GCRYCTL_SET_SBOX, (void *)c.set->oid, 0);
+            if (err == 0)
+                err = gcry_mac_setkey(h, c.key, 32);
+            if (err == 0)
+                err = gcry_mac_write(h, msg, c.len);
+            if (err == 0)
+                err = gcry_mac_read(h, out, &outl);
+            gcry_mac_close(h);
+        }
+        if (TU_CHECK(err == 0 && outl == c.size, "libgcrypt IMIT: %s",
+                     gcry_strerror(err)))
+            ours_mac(&c, out);
+        free(msg);
+    }
+}
+
+static void run_gcrypt(double scale)
+{
+    if (gcry_check_version("1.10.0") == NULL) {
+        TU_CHECK(0, "libgcrypt 1.10 or later is needed, have %s",
+                 gcry_check_version(NULL));
+        return;
+    }
+    gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
+    gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+    printf("# libgcrypt %s\n", gcry_check_version(NULL));
+    gcrypt_ciphers((unsigned long)(1500 * scale));
+    gcrypt_macs((unsigned long)(1000 * scale));
+}
+
+#endif
+
+int main(int argc, char **argv)
+{
+    const char *group = argc > 1 ? argv[1] : "";
+    double scale = tu_scale();
+
+    if (strcmp(group, "has-gcrypt") == 0) {
+#ifdef HAVE_GCRYPT
+        return 0;
+#else
+        return 1;
+#endif
+    }
+    if (strcmp(group, "gostprov") != 0 && strcmp(group, "gcrypt") != 0) {
+        fprintf(stderr, "usage: %s gostprov|gcrypt|has-gcrypt [seed]\n",
+                argv[0]);
+        return 2;
+    }
+    tu_rng_seed(&rng, tu_seed(argc > 2 ? argv[2] : NULL));
+    libctx = tu_libctx();
+    gost_note_kernels(libctx);
+    if (strcmp(group, "gostprov") == 0) {
+        run_gostprov(scale);
+    } else {
+#ifdef HAVE_GCRYPT
+        run_gcrypt(scale);
+#else
+        TU_CHECK(0, "built without libgcrypt (HAVE_GCRYPT)");
+#endif
+    }
+    OSSL_LIB_CTX_free(libctx);
+    return tu_report(group);
+}
