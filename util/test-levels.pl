@@ -1,0 +1,71 @@
+#!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
+#
+# Runs the test recipes with prove once per kernel level this machine can
+# run, each level forced through the capability mask smgost shares with
+# libcrypto (OPENSSL_ia32cap on x86-64, OPENSSL_armcap on aarch64).  A
+# candidate mask that selects the same kernels as an earlier one is skipped,
+# so every distinct kernel set is tested once.  `make test` calls this with
+# the recipes as arguments; SMGOST_LEVELS=native (make test LEVELS=native)
+# runs the unmasked level only.
+use strict;
+use warnings;
+use POSIX ();
+
+my @runner = grep { $_ ne '' } split ' ', $ENV{SMGOST_RUNNER} // '';
+my $arch = ($ENV{SMGOST_RUNNER} // '') =~ /qemu-(\S+)/ ? $1 : (POSIX::uname())[4];
+
+# [level name, variable, mask]; undef mask: the CPU as probed.
+my @candidates = $arch =~ /^(aarch64|arm64)/ ? (
+    [ 'native', 'OPENSSL_armcap', undef ],
+    [ 'neon', 'OPENSSL_armcap', '0x1' ],          # ASIMD only
+    [ 'c', 'OPENSSL_armcap', '0x0' ],
+) : $arch =~ /^(x86_64|amd64)$/ ? (
+    [ 'native', 'OPENSSL_ia32cap', undef ],
+    [ 'no-avx512', 'OPENSSL_ia32cap', ':~0x10000' ],             # AVX-512F
+    [ 'no-gfni', 'OPENSSL_ia32cap', ':~0x10000010000' ],         # + GFNI
+    [ 'no-avx2', 'OPENSSL_ia32cap', ':~0x10000010020' ],         # + AVX2
+    # AES-NI, AVX, SSSE3, PCLMULQDQ off, and every CPUID.7 feature
+    [ 'c', 'OPENSSL_ia32cap', '~0x1200020200000000:0' ],
+) : ([ 'native', 'OPENSSL_ia32cap', undef ]);
+@candidates = ($candidates[0]) if ($ENV{SMGOST_LEVELS} // '') eq 'native';
+
+# The kernels a mask selects, as the provider reports them.
+sub kernels_for {
+    my ($var, $mask) = @_;
+    local %ENV = %ENV;
+    delete $ENV{$var};
+    $ENV{$var} = $mask if defined $mask;
+    my @pre = @runner;
+    if (my $preload = $ENV{SMGOST_PRELOAD}) {
+        if (@pre) { push @pre, '-E', "LD_PRELOAD=$preload" }
+        else { $ENV{LD_PRELOAD} = $preload }
+    }
+    my @cmd = (@pre, $ENV{SMGOST_OPENSSL} || 'openssl', 'list', '-providers',
+               '-verbose', '-provider-path', $ENV{SMGOST_MODULES}, '-provider',
+               'smgost');
+    open(my $fh, '-|', @cmd) or die "cannot run @cmd: $!\n";
+    my $out = do { local $/; <$fh> } // '';
+    close $fh;
+    my ($k) = $out =~ /kernels: ([^;]+);/;
+    die "smgost did not load with $var=" . ($mask // '(unset)') . "\n" unless $k;
+    return $k;
+}
+
+my (%seen, @failed);
+for my $c (@candidates) {
+    my ($name, $var, $mask) = @$c;
+    my $kernels = kernels_for($var, $mask);
+    next if $seen{$kernels}++;
+    print "=== level $name: $kernels", defined $mask ? " ($var=$mask)" : '', "\n";
+    local %ENV = %ENV;
+    delete $ENV{$var};
+    $ENV{$var} = $mask if defined $mask;
+    push @failed, $name if system('prove', '-I', 'test/lib', @ARGV) != 0;
+}
+if (@failed) {
+    print "=== FAILED at level(s): @failed\n";
+    exit 1;
+}
+print "=== every level passed\n";
+exit 0;
