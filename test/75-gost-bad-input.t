@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+# Misuse of smgost's GOST 28147-89, Magma and GOST MACs (test/gost_bad.c):
+# each call must fail with smgost's own reason on the error queue, give no
+# output and leave the context as it was; parameters set before any init
+# must not crash and must hold for the init that follows.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use SmgostTest;
+use Test::More;
+
+my @groups = (
+    [paramset => 'unknown parameter sets ("unknown parameter set")'],
+    [algid    => 'malformed alg_id_param ("invalid algorithm id parameters")'],
+    [keymesh  => 'key-mesh on ECB/CBC ("invalid key meshing period")'],
+    [nokey    => 'update and final after an init without key ("no key set")'],
+    [lengths  => 'wrong key and IV lengths, through EVP and the raw init'],
+    [macsize  => 'MAC sizes 0, 9 and beyond ("invalid mac size")'],
+    [early    => 'parameters and calls before any init'],
+);
+plan tests => scalar @groups;
+program_ok('gost_bad', [$_->[0]], $_->[1]) for @groups;

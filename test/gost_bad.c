@@ -1,0 +1,754 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Misuse of smgost's GOST 28147-89 and Magma ciphers and GOST MACs: every
+ * call must fail with smgost's own reason on the error queue and no output,
+ * and leave the context as it was (a later message comes out as if the bad
+ * call had not happened).
+ *
+ * Groups (argument 1):
+ *   paramset  unknown parameter set names, OIDs and types
+ *   algid     malformed alg_id_param encodings
+ *   keymesh   key-mesh on ECB/CBC, of the wrong type
+ *   nokey     update and final after an init without a key
+ *   lengths   wrong key and IV lengths (EVP's parameters, the provider's
+ *             init called as the core calls it), MAC keys
+ *   macsize   MAC sizes 0, 9 and beyond
+ *   early     parameters set, and calls made, before any init: no crash,
+ *             and the parameters hold for the init that follows
+ *
+ * The raw cases call the provider's dispatch functions, found with
+ * OSSL_PROVIDER_query_operation() as the core finds them, since EVP always
+ * passes the cipher's own lengths and always inits before anything else.
+ */
+#include "gost_test.h"
+
+#include <strings.h>
+#include <openssl/core_dispatch.h>
+
+static OSSL_LIB_CTX *libctx;
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const gost89_names[] = {
+    "gost89", "gost89-cnt", "gost89-cnt-12", "gost89-cbc", "gost89-ecb"
+};
+static const char *const all_names[] = {
+    "gost89", "gost89-cnt", "gost89-cnt-12", "gost89-cbc", "gost89-ecb",
+    "magma-ecb", "magma-cbc", "magma-ctr"
+};
+static const char *const mac_names[] = { "gost-mac", "gost-mac-12" };
+
+static const unsigned char key[32] = "0123456789abcdef0123456789abcdef";
+static const unsigned char iv[8] = "fedcba98";
+static const unsigned char msg[40] = "a message of forty bytes for the tests.";
+
+static int ivlen_of(const char *name)
+{
+    if (strstr(name, "-ecb") != NULL)
+        return 0;
+    return strcmp(name, "magma-ctr") == 0 ? 4 : 8;
+}
+
+static EVP_CIPHER *fetch(const char *name)
+{
+    EVP_CIPHER *c = EVP_CIPHER_fetch(libctx, name, tu_target_propq());
+
+    if (!TU_CHECK(c != NULL, "fetch %s", name)) {
+        fprintf(stderr, "cannot go on without %s\n", name);
+        exit(1);
+    }
+    return c;
+}
+
+/* A context of cipher name, keyed for encryption, padding off. */
+static EVP_CIPHER_CTX *keyed(const char *name)
+{
+    EVP_CIPHER *c = fetch(name);
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+
+    if (!TU_CHECK(ctx != NULL && EVP_EncryptInit_ex2(ctx, c, key,
+                                                     ivlen_of(name) ? iv
+                                                                    : NULL,
+                                                     NULL)
+                  && EVP_CIPHER_CTX_set_padding(ctx, 0), "init %s", name))
+        exit(1);
+    EVP_CIPHER_free(c);
+    return ctx;
+}
+
+/* Encrypts msg with ctx as it stands; 1 if it equals exp. */
+static int same_output(EVP_CIPHER_CTX *ctx, const unsigned char *exp,
+                       const char *what)
+{
+    unsigned char out[sizeof(msg) + 8];
+    int l1 = 0, l2 = 0;
+    int ok = EVP_EncryptUpdate(ctx, out, &l1, msg, sizeof(msg))
+             && EVP_EncryptFinal_ex(ctx, out + l1, &l2);
+
+    return TU_CHECK(ok, "%s: encryption after the bad call failed", what)
+           && TU_CHECK_MEM(what, out, (size_t)(l1 + l2), exp, sizeof(msg));
+}
+
+/* What name gives for msg with nothing but key and IV. */
+static void baseline(const char *name, unsigned char out[sizeof(msg)])
+{
+    EVP_CIPHER_CTX *ctx = keyed(name);
+    int l1 = 0, l2 = 0;
+
+    if (!TU_CHECK(EVP_EncryptUpdate(ctx, out, &l1, msg, sizeof(msg))
+                  && EVP_EncryptFinal_ex(ctx, out + l1, &l2)
+                  && l1 + l2 == (int)sizeof(msg), "baseline %s", name))
+        exit(1);
+    EVP_CIPHER_CTX_free(ctx);
+}
+
+/*
+ * p must be refused with reason, in the init call and after it; the
+ * context that refused it after the init must go on as before.  The checks
+ * are joined with | so that each runs (and empties the error queue).
+ */
+static void bad_cipher_param(const char *name, OSSL_PARAM p,
+                             const char *reason, const char *what)
+{
+    EVP_CIPHER *c = fetch(name);
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    unsigned char exp[sizeof(msg)];
+    OSSL_PARAM params[2];
+
+    baseline(name, exp);
+    params[0] = p;
+    params[1] = OSSL_PARAM_construct_end();
+    ERR_clear_error();
+    if (!TU_CHECK(!EVP_EncryptInit_ex2(ctx, c, key,
+                                       ivlen_of(name) ? iv : NULL, params),
+                  "%s: %s accepted in the init call", name, what)
+        | !TU_CHECK_ERR(tu_target(), reason))
+        fprintf(stderr, "  (%s, %s in init)\n", name, what);
+    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_free(c);
+
+    ctx = keyed(name);
+    ERR_clear_error();
+    if (!TU_CHECK(!EVP_CIPHER_CTX_set_params(ctx, params),
+                  "%s: %s accepted after init", name, what)
+        | !TU_CHECK_ERR(tu_target(), reason)
+        | !same_output(ctx, exp, what))
+        fprintf(stderr, "  (%s, %s after init)\n", name, what);
+    EVP_CIPHER_CTX_free(ctx);
+}
+
+/* ------------------------------------------------------------- paramset */
+
+static void run_paramset(void)
+{
+    static const char *const bad[] = {
+        "CryptoPro-E", "", "1.2.643.2.2.31.9", "1.2.643.2.2.30.1",
+        "id-Gost28147-89-CryptoPro-A-ParamSetX", "Z ", "1.2.643.7.1.2.5.1",
+        "1.2.643.7.1.2.5.1.1.0"
+    };
+    size_t i, j;
+
+    for (i = 0; i < NELEM(gost89_names); i++)
+        for (j = 0; j < NELEM(bad); j++)
+            bad_cipher_param(gost89_names[i],
+                             OSSL_PARAM_construct_utf8_string(
+                                 "paramset", (char *)bad[j], 0),
+                             "unknown parameter set", bad[j]);
+    /* A number is no set name, whatever its value. */
+    for (i = 0; i < NELEM(gost89_names); i++) {
+        static int one = 1;
+
+        bad_cipher_param(gost89_names[i],
+                         OSSL_PARAM_construct_int("paramset", &one),
+                         "invalid parameter value", "paramset as an integer");
+    }
+    for (i = 0; i < NELEM(mac_names); i++) {
+        for (j = 0; j < NELEM(bad); j++) {
+            EVP_MAC *m = EVP_MAC_fetch(libctx, mac_names[i],
+                                       tu_target_propq());
+            EVP_MAC_CTX *ctx = m != NULL ? EVP_MAC_CTX_new(m) : NULL;
+            OSSL_PARAM p[2];
+
+            p[0] = OSSL_PARAM_construct_utf8_string("paramset",
+                                                    (char *)bad[j], 0);
+            p[1] = OSSL_PARAM_construct_end();
+            ERR_clear_error();
+            TU_CHECK(ctx != NULL && !EVP_MAC_init(ctx, key, 32, p),
+                     "%s: paramset \"%s\" accepted in init", mac_names[i],
+                     bad[j]);
+            TU_CHECK_ERR(tu_target(), "unknown parameter set");
+            TU_CHECK(ctx != NULL && EVP_MAC_init(ctx, key, 32, NULL)
+                     && !EVP_MAC_CTX_set_params(ctx, p),
+                     "%s: paramset \"%s\" accepted after init",
+                     mac_names[i], bad[j]);
+            TU_CHECK_ERR(tu_target(), "unknown parameter set");
+            EVP_MAC_CTX_free(ctx);
+            EVP_MAC_free(m);
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- algid */
+
+static void run_algid(void)
+{
+    static const struct {
+        const char *what, *der;
+    } bad[] = {
+        { "empty", "" },
+        { "truncated", "30130408 0102030405060708 06072a85030202" },
+        { "a SET, not a SEQUENCE", "3113 0408 0102030405060708 0607"
+          "2a850302021f01" },
+        { "wrong outer length", "3014 0408 0102030405060708 0607"
+          "2a850302021f01" },
+        { "IV of 7 bytes", "3012 0407 01020304050607 0607 2a850302021f01" },
+        { "IV of 9 bytes", "3014 0409 010203040506070809 0607"
+          "2a850302021f01" },
+        { "IV as a BIT STRING", "3013 0308 0102030405060708 0607"
+          "2a850302021f01" },
+        { "set as an OCTET STRING", "3013 0408 0102030405060708 0407"
+          "2a850302021f01" },
+        { "unknown set 1.2.643.2.2.31.9", "3013 0408 0102030405060708 0607"
+          "2a850302021f09" },
+        { "a hash set 1.2.643.2.2.30.1", "3013 0408 0102030405060708 0607"
+          "2a850302021e01" },
+        { "OID length past the end", "3013 0408 0102030405060708 0608"
+          "2a850302021f01" },
+        { "trailing byte", "3014 0408 0102030405060708 0607 2a850302021f01"
+          "00" },
+        { "long-form length", "308113 0408 0102030405060708 0607"
+          "2a850302021f01" },
+        { "only the SEQUENCE header", "3000" },
+        { "oversized", "3040 0408 0102030405060708 0634 2a850302021f01"
+          "0101010101010101010101010101010101010101010101010101010101010101"
+          "010101010101010101010101010101010101010101" },
+    };
+    size_t i, j, len = 0;
+
+    for (i = 0; i < NELEM(gost89_names); i++) {
+        for (j = 0; j < NELEM(bad); j++) {
+            unsigned char *der = tu_unhex(bad[j].der, &len);
+
+            if (der == NULL) {
+                fprintf(stderr, "malformed hex: %s\n", bad[j].der);
+                exit(2);
+            }
+
+            bad_cipher_param(gost89_names[i],
+                             OSSL_PARAM_construct_octet_string(
+                                 "alg_id_param", der, len),
+                             "invalid algorithm id parameters", bad[j].what);
+            free(der);
+        }
+        bad_cipher_param(gost89_names[i],
+                         OSSL_PARAM_construct_utf8_string(
+                             "alg_id_param", (char *)"CryptoPro-A", 0),
+                         "invalid algorithm id parameters",
+                         "alg_id_param as a string");
+    }
+}
+
+/* -------------------------------------------------------------- keymesh */
+
+static void run_keymesh(void)
+{
+    static const char *const block_modes[] = { "gost89-cbc", "gost89-ecb" };
+    static size_t values[] = { 1, 1024, 4096, (size_t)-1 };
+    size_t i, j;
+
+    for (i = 0; i < NELEM(block_modes); i++) {
+        EVP_CIPHER_CTX *ctx = keyed(block_modes[i]);
+        unsigned char exp[sizeof(msg)];
+        size_t zero = 0;
+        OSSL_PARAM p[2];
+
+        for (j = 0; j < NELEM(values); j++)
+            bad_cipher_param(block_modes[i],
+                             OSSL_PARAM_construct_size_t("key-mesh",
+                                                         &values[j]),
+                             "invalid key meshing period",
+                             "key meshing on a block mode");
+        /* Off is what they are already: accepted. */
+        baseline(block_modes[i], exp);
+        p[0] = OSSL_PARAM_construct_size_t("key-mesh", &zero);
+        p[1] = OSSL_PARAM_construct_end();
+        TU_CHECK(EVP_CIPHER_CTX_set_params(ctx, p), "%s: key-mesh 0 refused",
+                 block_modes[i]);
+        same_output(ctx, exp, "key-mesh 0 on a block mode");
+        EVP_CIPHER_CTX_free(ctx);
+    }
+    for (i = 0; i < NELEM(gost89_names); i++)
+        bad_cipher_param(gost89_names[i],
+                         OSSL_PARAM_construct_utf8_string(
+                             "key-mesh", (char *)"1024", 0),
+                         "invalid parameter value", "key-mesh as a string");
+}
+
+/* ---------------------------------------------------------------- nokey */
+
+static void run_nokey(void)
+{
+    size_t i;
+
+    for (i = 0; i < NELEM(all_names); i++) {
+        EVP_CIPHER *c = fetch(all_names[i]);
+        EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+        unsigned char out[sizeof(msg) + 16];
+        int enc, l = -1;
+
+        for (enc = 1; enc >= 0; enc--) {
+            TU_CHECK(ctx != NULL
+                     && EVP_CipherInit_ex2(ctx, c, NULL,
+                                           ivlen_of(all_names[i]) ? iv : NULL,
+                                           enc, NULL),
+                     "%s: init without a key", all_names[i]);
+            ERR_clear_error();
+            l = -1;
+            TU_CHECK(!EVP_CipherUpdate(ctx, out, &l, msg, sizeof(msg)),
+                     "%s: update without a key accepted", all_names[i]);
+            TU_CHECK_ERR(tu_target(), "no key set");
+            TU_CHECK(l <= 0, "%s: update without a key gave %d bytes",
+                     all_names[i], l);
+            l = -1;
+            TU_CHECK(!EVP_CipherFinal_ex(ctx, out, &l),
+                     "%s: final without a key accepted", all_names[i]);
+            TU_CHECK_ERR(tu_target(), "no key set");
+            TU_CHECK(l <= 0, "%s: final without a key gave %d bytes",
+                     all_names[i], l);
+        }
+        EVP_CIPHER_CTX_free(ctx);
+        EVP_CIPHER_free(c);
+    }
+    for (i = 0; i < NELEM(mac_names); i++) {
+        EVP_MAC *m = EVP_MAC_fetch(libctx, mac_names[i], tu_target_propq());
+        EVP_MAC_CTX *ctx = m != NULL ? EVP_MAC_CTX_new(m) : NULL;
+        unsigned char out[8];
+        size_t outl = 99;
+
+        ERR_clear_error();
+        TU_CHECK(ctx != NULL && !EVP_MAC_init(ctx, NULL, 0, NULL),
+                 "%s: init without any key accepted", mac_names[i]);
+        TU_CHECK_ERR(tu_target(), "no key set");
+        TU_CHECK(ctx != NULL && !EVP_MAC_update(ctx, msg, sizeof(msg)),
+                 "%s: update without a key accepted", mac_names[i]);
+        TU_CHECK_ERR(tu_target(), "no key set");
+        TU_CHECK(ctx != NULL && !EVP_MAC_final(ctx, out, &outl, sizeof(out))
+                 && outl == 0, "%s: final without a key accepted (%zu bytes)",
+                 mac_names[i], outl);
+        TU_CHECK_ERR(tu_target(), "no key set");
+        EVP_MAC_CTX_free(ctx);
+        EVP_MAC_free(m);
+    }
+}
+
+/* ------------------------------------------------- the provider, raw */
+
+typedef struct {
+    OSSL_FUNC_cipher_newctx_fn *newctx;
+    OSSL_FUNC_cipher_freectx_fn *freectx;
+    OSSL_FUNC_cipher_encrypt_init_fn *einit;
+    OSSL_FUNC_cipher_update_fn *update;
+    OSSL_FUNC_cipher_final_fn *final;
+    OSSL_FUNC_cipher_get_ctx_params_fn *get_params;
+    OSSL_FUNC_cipher_set_ctx_params_fn *set_params;
+    void *provctx;
+} RAW;
+
+static int names_include(const char *names, const char *name)
+{
+    size_t n = strlen(name);
+
+    for (;;) {
+        const char *end = strchr(names, ':');
+        size_t len = end != NULL ? (size_t)(end - names) : strlen(names);
+
+        if (len == n && strncasecmp(names, name, n) == 0)
+            return 1;
+        if (end == NULL)
+            return 0;
+        names = end + 1;
+    }
+}
+
+/* The provider's functions for cipher name. */
+static void raw_get(const char *name, RAW *r)
+{
+    EVP_CIPHER *c = fetch(name);
+    const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(c);
+    const OSSL_ALGORITHM *algs, *a;
+    const OSSL_DISPATCH *d;
+    int no_cache = 0;
+
+    memset(r, 0, sizeof(*r));
+    r->provctx = OSSL_PROVIDER_get0_provider_ctx(prov);
+    algs = OSSL_PROVIDER_query_operation(prov, OSSL_OP_CIPHER, &no_cache);
+    for (a = algs; a != NULL && a->algorithm_names != NULL; a++) {
+        if (!names_include(a->algorithm_names, name))
+            continue;
+        for (d = a->implementation; d->function_id != 0; d++) {
+            switch (d->function_id) {
+            case OSSL_FUNC_CIPHER_NEWCTX:
+                r->newctx = OSSL_FUNC_cipher_newctx(d);
+                break;
+            case OSSL_FUNC_CIPHER_FREECTX:
+                r->freectx = OSSL_FUNC_cipher_freectx(d);
+                break;
+            case OSSL_FUNC_CIPHER_ENCRYPT_INIT:
+                r->einit = OSSL_FUNC_cipher_encrypt_init(d);
+                break;
+            case OSSL_FUNC_CIPHER_UPDATE:
+                r->update = OSSL_FUNC_cipher_update(d);
+                break;
+            case OSSL_FUNC_CIPHER_FINAL:
+                r->final = OSSL_FUNC_cipher_final(d);
+                break;
+            case OSSL_FUNC_CIPHER_GET_CTX_PARAMS:
+                r->get_params = OSSL_FUNC_cipher_get_ctx_params(d);
+                break;
+            case OSSL_FUNC_CIPHER_SET_CTX_PARAMS:
+                r->set_params = OSSL_FUNC_cipher_set_ctx_params(d);
+                break;
+            }
+        }
+        break;
+    }
+    OSSL_PROVIDER_unquery_operation(prov, OSSL_OP_CIPHER, algs);
+    EVP_CIPHER_free(c);
+    if (!TU_CHECK(r->newctx != NULL && r->freectx != NULL
+                  && r->einit != NULL && r->update != NULL
+                  && r->final != NULL && r->get_params != NULL
+                  && r->set_params != NULL, "dispatch table of %s", name))
+        exit(1);
+}
+
+/* -------------------------------------------------------------- lengths */
+
+static void run_lengths(void)
+{
+    static const size_t keylens[] = { 0, 16, 31, 33, 64 };
+    static const size_t ivlens[] = { 0, 4, 7, 9, 16 };
+    unsigned char big[64];
+    size_t i, j;
+
+    memset(big, 0x5a, sizeof(big));
+    for (i = 0; i < NELEM(all_names); i++) {
+        const char *name = all_names[i];
+        RAW r;
+        void *ctx;
+
+        /* Through EVP: the lengths EVP lets a caller change. */
+        for (j = 0; j < NELEM(keylens); j++) {
+            EVP_CIPHER_CTX *c = keyed(name);
+
+            ERR_clear_error();
+            TU_CHECK(!EVP_CIPHER_CTX_set_key_length(c, (int)keylens[j]),
+                     "%s: key length %zu accepted", name, keylens[j]);
+            TU_CHECK_ERR(tu_target(), "invalid key length");
+            EVP_CIPHER_CTX_free(c);
+        }
+        for (j = 0; j < NELEM(ivlens); j++) {
+            size_t v = ivlens[j];
+
+            if ((int)v == ivlen_of(name))
+                continue;
+            bad_cipher_param(name, OSSL_PARAM_construct_size_t("ivlen", &v),
+                             "invalid iv length", "a wrong ivlen");
+        }
+
+        /* The provider's init, with the lengths the core would pass. */
+        raw_get(name, &r);
+        for (j = 0; j < NELEM(keylens); j++) {
+            ctx = r.newctx(r.provctx);
+            ERR_clear_error();
+            TU_CHECK(ctx != NULL && !r.einit(ctx, big, keylens[j],
+                                            ivlen_of(name) ? iv : NULL,
+                                            (size_t)ivlen_of(name), NULL),
+                     "%s: raw init with a %zu-byte key accepted", name,
+                     keylens[j]);
+            TU_CHECK_ERR(tu_target(), "invalid key length");
+            r.freectx(ctx);
+        }
+        for (j = 0; j < NELEM(ivlens); j++) {
+            if ((int)ivlens[j] == ivlen_of(name) || ivlen_of(name) == 0)
+                continue;
+            ctx = r.newctx(r.provctx);
+            ERR_clear_error();
+            TU_CHECK(ctx != NULL && !r.einit(ctx, key, 32, big, ivlens[j],
+                                            NULL),
+                     "%s: raw init with a %zu-byte IV accepted", name,
+                     ivlens[j]);
+            TU_CHECK_ERR(tu_target(), "invalid iv length");
+            r.freectx(ctx);
+        }
+    }
+    for (i = 0; i < NELEM(mac_names); i++) {
+        EVP_MAC *m = EVP_MAC_fetch(libctx, mac_names[i], tu_target_propq());
+
+        for (j = 0; j < NELEM(keylens); j++) {
+            EVP_MAC_CTX *ctx = m != NULL ? EVP_MAC_CTX_new(m) : NULL;
+            OSSL_PARAM p[2];
+
+            ERR_clear_error();
+            /* A zero-length key through init means "no key": see nokey. */
+            if (keylens[j] != 0) {
+                TU_CHECK(ctx != NULL && !EVP_MAC_init(ctx, big, keylens[j],
+                                                      NULL),
+                         "%s: %zu-byte key accepted", mac_names[i],
+                         keylens[j]);
+                TU_CHECK_ERR(tu_target(), "invalid key length");
+            }
+            p[0] = OSSL_PARAM_construct_octet_string("key", big, keylens[j]);
+            p[1] = OSSL_PARAM_construct_end();
+            TU_CHECK(ctx != NULL && !EVP_MAC_CTX_set_params(ctx, p),
+                     "%s: %zu-byte key param accepted", mac_names[i],
+                     keylens[j]);
+            TU_CHECK_ERR(tu_target(), "invalid key length");
+            EVP_MAC_CTX_free(ctx);
+        }
+        EVP_MAC_free(m);
+    }
+}
+
+/* -------------------------------------------------------------- macsize */
+
+static void run_macsize(void)
+{
+    static const size_t sizes[] = { 0, 9, 16, 1024, (size_t)-1 };
+    size_t i, j;
+
+    for (i = 0; i < NELEM(mac_names); i++) {
+        EVP_MAC *m = EVP_MAC_fetch(libctx, mac_names[i], tu_target_propq());
+        unsigned char ref[8], out[8];
+        size_t refl = 0, outl = 0;
+        EVP_MAC_CTX *ctx = m != NULL ? EVP_MAC_CTX_new(m) : NULL;
+
+        if (!TU_CHECK(ctx != NULL && EVP_MAC_init(ctx, key, 32, NULL)
+                      && EVP_MAC_update(ctx, msg, sizeof(msg))
+                      && EVP_MAC_final(ctx, ref, &refl, sizeof(ref)),
+                      "%s: reference MAC", mac_names[i]))
+            exit(1);
+        EVP_MAC_CTX_free(ctx);
+        for (j = 0; j < NELEM(sizes); j++) {
+            size_t size = sizes[j];
+            OSSL_PARAM p[2];
+
+            p[0] = OSSL_PARAM_construct_size_t("size", &size);
+            p[1] = OSSL_PARAM_construct_end();
+            ctx = EVP_MAC_CTX_new(m);
+            ERR_clear_error();
+            TU_CHECK(ctx != NULL && !EVP_MAC_init(ctx, key, 32, p),
+                     "%s: size %zu accepted in init", mac_names[i], size);
+            TU_CHECK_ERR(tu_target(), "invalid mac size");
+            TU_CHECK(ctx != NULL && EVP_MAC_init(ctx, key, 32, NULL)
+                     && !EVP_MAC_CTX_set_params(ctx, p),
+                     "%s: size %zu accepted after init", mac_names[i], size);
+            TU_CHECK_ERR(tu_target(), "invalid mac size");
+            /* The refused size left the default one. */
+            outl = 0;
+            TU_CHECK(ctx != NULL && EVP_MAC_update(ctx, msg, sizeof(msg))
+                     && EVP_MAC_final(ctx, out, &outl, sizeof(out)),
+                     "%s: MAC after a refused size", mac_names[i]);
+            TU_CHECK_MEM("MAC after a refused size", out, outl, ref, refl);
+            EVP_MAC_CTX_free(ctx);
+        }
+        EVP_MAC_free(m);
+    }
+}
+
+/* ---------------------------------------------------------------- early */
+
+/* Parameters set on a fresh provider context must hold for its init. */
+static void raw_early(const char *name)
+{
+    RAW r;
+    void *ctx;
+    unsigned char der[GOST_ALG_ID_MAX], out[sizeof(msg) + 8], exp[sizeof(msg)];
+    unsigned char got[GOST_ALG_ID_MAX];
+    char setname[80] = "";
+    const GOST_SET *b = gost_set("CryptoPro-B");
+    size_t derlen = gost_alg_id(b, iv, der), outl = 0, zero = 0;
+    OSSL_PARAM p[3], g[3];
+    EVP_CIPHER *c = fetch(name);
+    EVP_CIPHER_CTX *ref = EVP_CIPHER_CTX_new();
+    unsigned int nopad = 0;
+    int l1 = 0, l2 = 0;
+
+    /* The reference: key, IV and set B, key meshing off, in one init. */
+    p[0] = OSSL_PARAM_construct_utf8_string("paramset", (char *)b->name, 0);
+    p[1] = strstr(name, "-ecb") == NULL && strstr(name, "-cbc") == NULL
+           ? OSSL_PARAM_construct_size_t("key-mesh", &zero)
+           : OSSL_PARAM_construct_end();
+    p[2] = OSSL_PARAM_construct_end();
+    if (!TU_CHECK(ref != NULL
+                  && EVP_EncryptInit_ex2(ref, c, key,
+                                         ivlen_of(name) ? iv : NULL, p)
+                  && EVP_CIPHER_CTX_set_padding(ref, 0)
+                  && EVP_EncryptUpdate(ref, exp, &l1, msg, sizeof(msg))
+                  && EVP_EncryptFinal_ex(ref, exp + l1, &l2),
+                  "%s: reference for the early cases", name))
+        exit(1);
+    EVP_CIPHER_CTX_free(ref);
+    EVP_CIPHER_free(c);
+
+    raw_get(name, &r);
+    /* Every call before any init: fail cleanly or work, never crash. */
+    ctx = r.newctx(r.provctx);
+    ERR_clear_error();
+    TU_CHECK(ctx != NULL && !r.update(ctx, out, &outl, sizeof(out), msg,
+                                      sizeof(msg)) && outl == 0,
+             "%s: update before any init accepted", name);
+    TU_CHECK_ERR(tu_target(), "operation not initialised");
+    TU_CHECK(!r.final(ctx, out, &outl, sizeof(out)) && outl == 0,
+             "%s: final before any init accepted", name);
+    TU_CHECK_ERR(tu_target(), "operation not initialised");
+    g[0] = OSSL_PARAM_construct_utf8_string("paramset", setname,
+                                            sizeof(setname));
+    g[1] = OSSL_PARAM_construct_octet_string("alg_id_param", got,
+                                             sizeof(got));
+    g[2] = OSSL_PARAM_construct_end();
+    TU_CHECK(r.get_params(ctx, g), "%s: reading parameters before any init",
+             name);
+    ERR_clear_error();
+
+    /* alg_id_param (set B, the IV) and key meshing off, then the key. */
+    p[0] = OSSL_PARAM_construct_octet_string("alg_id_param", der, derlen);
+    p[1] = strstr(name, "-ecb") == NULL && strstr(name, "-cbc") == NULL
+           ? OSSL_PARAM_construct_size_t("key-mesh", &zero)
+           : OSSL_PARAM_construct_end();
+    p[2] = OSSL_PARAM_construct_end();
+    g[0] = OSSL_PARAM_construct_uint("padding", &nopad);
+    g[1] = OSSL_PARAM_construct_end();
+    outl = 0;
+    if (TU_CHECK(r.set_params(ctx, p), "%s: alg_id_param before any init",
+                 name)
+        && TU_CHECK(r.set_params(ctx, g), "%s: padding before any init", name)
+        && TU_CHECK(r.einit(ctx, key, 32, NULL, 0, NULL),
+                    "%s: init with the key only after early parameters",
+                    name)
+        && TU_CHECK(r.update(ctx, out, &outl, sizeof(out), msg, sizeof(msg)),
+                    "%s: update after early parameters", name)) {
+        size_t fl = 0;
+
+        TU_CHECK(r.final(ctx, out + outl, &fl, sizeof(out) - outl),
+                 "%s: final after early parameters", name);
+        TU_CHECK_MEM("early alg_id_param, then the key", out, outl + fl, exp,
+                     sizeof(msg));
+    }
+    ERR_clear_error();
+    r.freectx(ctx);
+
+    /* The same by name, before any init. */
+    ctx = r.newctx(r.provctx);
+    p[0] = OSSL_PARAM_construct_utf8_string("paramset", (char *)b->oid, 0);
+    outl = 0;
+    if (TU_CHECK(ctx != NULL && r.set_params(ctx, p)
+                 && r.set_params(ctx, g)
+                 && r.einit(ctx, key, 32, ivlen_of(name) ? iv : NULL,
+                            (size_t)ivlen_of(name), NULL)
+                 && r.update(ctx, out, &outl, sizeof(out), msg, sizeof(msg)),
+                 "%s: paramset before any init", name))
+        TU_CHECK_MEM("early paramset, then key and IV", out, outl, exp,
+                     sizeof(msg));
+    ERR_clear_error();
+    r.freectx(ctx);
+}
+
+static void run_early(void)
+{
+    size_t i;
+
+    for (i = 0; i < NELEM(gost89_names); i++)
+        raw_early(gost89_names[i]);
+
+    /* Through EVP: an init without key carrying the parameters, then one
+     * with the key must keep them. */
+    for (i = 0; i < NELEM(gost89_names); i++) {
+        const char *name = gost89_names[i];
+        EVP_CIPHER *c = fetch(name);
+        EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+        unsigned char exp[sizeof(msg)], out[sizeof(msg) + 8];
+        OSSL_PARAM p[2];
+        int l1 = 0, l2 = 0;
+
+        p[0] = OSSL_PARAM_construct_utf8_string("paramset",
+                                                (char *)"CryptoPro-C", 0);
+        p[1] = OSSL_PARAM_construct_end();
+        if (TU_CHECK(ctx != NULL
+                     && EVP_EncryptInit_ex2(ctx, c, key,
+                                            ivlen_of(name) ? iv : NULL, p)
+                     && EVP_CIPHER_CTX_set_padding(ctx, 0)
+                     && EVP_EncryptUpdate(ctx, exp, &l1, msg, sizeof(msg))
+                     && EVP_EncryptInit_ex2(ctx, c, NULL, NULL, p)
+                     && EVP_EncryptInit_ex2(ctx, NULL, key,
+                                            ivlen_of(name) ? iv : NULL, NULL)
+                     && EVP_CIPHER_CTX_set_padding(ctx, 0)
+                     && EVP_EncryptUpdate(ctx, out, &l2, msg, sizeof(msg)),
+                     "%s: parameters in an init without key", name))
+            TU_CHECK_MEM("parameters in an init without key", out,
+                         (size_t)l2, exp, (size_t)l1);
+        ERR_clear_error();
+        EVP_CIPHER_CTX_free(ctx);
+        EVP_CIPHER_free(c);
+    }
+
+    for (i = 0; i < NELEM(mac_names); i++) {
+        EVP_MAC *m = EVP_MAC_fetch(libctx, mac_names[i], tu_target_propq());
+        EVP_MAC_CTX *ctx = m != NULL ? EVP_MAC_CTX_new(m) : NULL;
+        unsigned char exp[8], out[8];
+        size_t size = 6, el = 0, ol = 0, got = 0;
+        OSSL_PARAM p[3], g[2];
+
+        p[0] = OSSL_PARAM_construct_utf8_string("paramset",
+                                                (char *)"CryptoPro-D", 0);
+        p[1] = OSSL_PARAM_construct_size_t("size", &size);
+        p[2] = OSSL_PARAM_construct_end();
+        g[0] = OSSL_PARAM_construct_size_t("size", &got);
+        g[1] = OSSL_PARAM_construct_end();
+        TU_CHECK(ctx != NULL && EVP_MAC_CTX_set_params(ctx, p)
+                 && EVP_MAC_CTX_get_params(ctx, g) && got == 6,
+                 "%s: parameters before any init (size reads %zu)",
+                 mac_names[i], got);
+        TU_CHECK(EVP_MAC_init(ctx, key, 32, NULL)
+                 && EVP_MAC_update(ctx, msg, sizeof(msg))
+                 && EVP_MAC_final(ctx, out, &ol, sizeof(out)),
+                 "%s: MAC after early parameters", mac_names[i]);
+        EVP_MAC_CTX_free(ctx);
+        ctx = m != NULL ? EVP_MAC_CTX_new(m) : NULL;
+        TU_CHECK(ctx != NULL && EVP_MAC_init(ctx, key, 32, p)
+                 && EVP_MAC_update(ctx, msg, sizeof(msg))
+                 && EVP_MAC_final(ctx, exp, &el, sizeof(exp)),
+                 "%s: MAC with the parameters in init", mac_names[i]);
+        TU_CHECK_MEM("MAC parameters before init", out, ol, exp, el);
+        ERR_clear_error();
+        EVP_MAC_CTX_free(ctx);
+        EVP_MAC_free(m);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        void (*run)(void);
+    } groups[] = {
+        { "paramset", run_paramset }, { "algid", run_algid },
+        { "keymesh", run_keymesh }, { "nokey", run_nokey },
+        { "lengths", run_lengths }, { "macsize", run_macsize },
+        { "early", run_early },
+    };
+    const char *group = argc > 1 ? argv[1] : "";
+    size_t i;
+
+    for (i = 0; i < NELEM(groups); i++)
+        if (strcmp(group, groups[i].name) == 0)
+            break;
+    if (i == NELEM(groups)) {
+        fprintf(stderr, "usage: %s paramset|algid|keymesh|nokey|lengths|"
+                "macsize|early\n", argv[0]);
+        return 2;
+    }
+    libctx = tu_libctx();
+    groups[i].run();
+    OSSL_LIB_CTX_free(libctx);
+    return tu_report(group);
+}
