@@ -14,26 +14,33 @@
 # Layout shared by all tiers: blocks are byte-swapped into native 32-bit
 # words and transposed 4x4 inside every 128-bit lane, so that register j of
 # a group holds word j of 4/8/16 blocks; a round is then a handful of
-# whole-register operations and each round key is one broadcast.  The
-# S-box is Sbox(x) = A2 * Inv(A1 * x + c1) + c2: one vgf2p8affineqb maps the
-# SM4 field into the AES field (matrix 0x34ac259e022dbc52, c1 0x65) and one
-# vgf2p8affineinvqb inverts there and maps back (0xd72d8e511e6c8b19, c2
-# 0xd3); constants from libgcrypt's sm4-gfni-avx2-amd64.S, checked against
-# the S-box table for all 256 inputs (references.md section 2).
+# whole-register operations.  The S-box is Sbox(x) = A2 * Inv(A1 * x + c1)
+# + c2: one vgf2p8affineqb maps the SM4 field into the AES field (matrix
+# 0x34ac259e022dbc52, c1 0x65) and one vgf2p8affineinvqb inverts there and
+# maps back (0xd72d8e511e6c8b19, c2 0xd3); constants from libgcrypt's
+# sm4-gfni-avx2-amd64.S, checked against the S-box table for all 256 inputs
+# (references.md section 2).
 #
-# Batches: the widest pass runs in a loop; the remainder goes to ONE pass of
-# the narrowest width that holds it, with masked loads and stores (32 -> 16
-# -> 8 -> 4 blocks for AVX-512, 16 -> 8 -> 4 for AVX2), never a per-block
-# loop.  Serial modes (CBC/CFB encryption, OFB) run the 4-block xmm pass
-# with one live block.
+# Batches: the widest pass runs in a loop (AVX-512: 64 blocks, then one
+# 32-block pass; AVX2: 24 blocks); the remainder goes to ONE pass of the
+# narrowest width that holds it, with masked loads and stores (AVX-512:
+# 32/16/8/4 blocks in zmm/zmm/ymm/xmm; AVX2: 24/16/8/4), never a per-block
+# loop.  Serial modes (CBC/CFB encryption, OFB) run a latency-first
+# one-block function per block.
 #
-# Measured on the 2-core AMD EPYC (Zen 4) KVM guest, ~3.8 GHz, 16 KiB calls,
-# cycles/byte derived from wall time (no PMU in the guest):
+# Measured on the 2-core AMD EPYC (Zen 4) KVM guest at ~3.69 GHz (clock
+# taken from a dependent-add loop; no PMU in the guest), 16 KiB in-place
+# calls, best of 3000 single calls, cycles/byte:
 #
-#   kernel                 ECB    CTR    CBC-dec  CFB-dec  CBC-enc (1 block)
-#   gfni-avx512 (32 blk)   TBD
-#   gfni-avx2   (16 blk)   TBD
-#   OpenSSL 3.0 default    TBD
+#   kernel                  ECB    CTR    CBC-dec  CFB-dec  CBC-enc  OFB
+#   gfni-avx512 (64 blk)    0.89   0.90   0.88     0.91     27.2     27.8
+#   gfni-avx2   (24 blk)    1.66   1.65   1.66     1.70     27.3     27.4
+#   sm4-c (src/sm4.c)       9.6    9.6    9.8      9.7      28.0     26.7
+#   OpenSSL 3.0 default     26.8   30.7   27.1     27.5     29.6     29.1
+#
+# Serial modes: the one-block GFNI functions and the C T-table kernel are
+# within a few percent of each other (latency-bound at ~13 cycles/round);
+# the tables take the GFNI ones, which are constant-time.
 #
 # Room for the AES-NI tiers (AES-NI/AVX, AES-NI/VAES/AVX2): add their
 # sections below the GFNI ones, with their own core and register map.
@@ -136,13 +143,14 @@ EOT
 #
 # Register map: group g (0..3) data zmm4g..4g+3, running parity zmm16+g,
 # round temps zmm20..23 shared by the groups (renaming keeps them
-# independent), driver scratch zmm24..25, constants zmm29 (A1), zmm30 (A2),
-# zmm31 (bswap).  k1..k4: tail masks of the last group's four registers;
-# k6/k7: CTR carries.
+# independent), driver scratch zmm24, CBC/CFB chaining blocks zmm25/26,
+# constants zmm28 (rol24 shuffle), zmm29 (A1), zmm30 (A2), zmm31 (bswap).
+# k1..k4: tail masks of the last group's four registers; k6/k7: CTR carries.
 #
 # Zen 4 runs vgf2p8affine*, vprold and vpmulld on one pair of 256-bit pipes
-# and a zmm op occupies the pair for a cycle, so a round costs at least its
-# 6 such ops; the rest of the round is kept to 4 logic ops:
+# and a zmm op occupies the pair for a cycle (measured), so those ops bound
+# the round: 2 affine + 3 rotates, with rol24 as a shuffle on the other
+# pair; the rest of the round is kept to 4 logic ops:
 #  - the round keys are folded into the state: with Y_j = X_j ^ c_j, where
 #    c_0 = c_1 = c_2 = 0 and c_{i+3} = rk_i ^ c_{i+1} ^ c_{i+2}, the S-box
 #    input of round i is just Y_{i+1} ^ Y_{i+2} ^ Y_{i+3}, kept as a running
@@ -444,7 +452,6 @@ sub e_pass {
     my $P = 4 * $bp * $G;
     my $core = ".Lsm4_avx512_core_$w$G";
     my $n = $bcast{$w};
-    my $tmp = R($w, 24);
     my $s = "";
     $s .= e_mask_setup($w, $G) if $masked;
     my @chunks = map { my $g = $_; map { [ $g, $_ ] } 0 .. 3 } 0 .. $G - 1;
