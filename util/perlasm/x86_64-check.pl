@@ -3,8 +3,9 @@
 #
 # Checks x86_64.pm's .byte encoder against the assembler: random register
 # forms of every instruction it encodes (xmm/ymm/zmm, registers 0-31, opmask
-# and zeroing), assembled once as mnemonics and once as .byte, must
-# disassemble identically.  Needs an assembler that knows the mnemonics.
+# and zeroing) and GFNI forms with a RIP-relative constant, assembled once
+# as mnemonics and once as .byte, must disassemble (with relocations)
+# identically.  Needs an assembler that knows the mnemonics.
 #
 #   perl util/perlasm/x86_64-check.pl [count-per-form]
 use strict;
@@ -33,6 +34,14 @@ for my $mn (qw(vgf2p8affineqb vgf2p8affineinvqb vgf2p8mulb vaesenc
         }
     }
 }
+# VEX forms with a RIP-relative constant (relocated: compared with -r)
+$src .= ".section\t.rodata\n.Lk0:\n.quad\t0,0,0,0\n.Lk1:\n.quad\t0,0,0,0\n.text\n";
+for my $i (1 .. $per) {
+    my ($w, $k) = ($i % 2 ? 'y' : 'x', $i % 3 ? 'Lk1' : 'Lk0');
+    my ($v, $d) = map { int(rand(16)) } 1 .. 2;
+    my $mn = $i % 2 ? 'vgf2p8affineqb' : 'vgf2p8affineinvqb';
+    $src .= "\t$mn\t\$$i,.$k(%rip),%${w}mm$v,%${w}mm$d\n";
+}
 open(my $fh, '>', "$dir/gen.pl") or die "$dir/gen.pl: $!\n";
 print $fh "use lib '$Bin'; use x86_64; x86_64::setup(\@ARGV);\n"
     . "x86_64::finish(<<'EOT');\n${src}EOT\n";
@@ -45,7 +54,7 @@ for my $mode ('', 'bytes') {
         or die "generating the $tag form failed\n";
     system("as -o $dir/$tag.o $dir/$tag.s") == 0
         or die "assembling the $tag form failed\n";
-    my @lines = grep { /^\s+[0-9a-f]+:/ } `objdump -d $dir/$tag.o`;
+    my @lines = grep { /^\s+[0-9a-f]+:/ } `objdump -dr $dir/$tag.o`;
     s/^\s+[0-9a-f]+:\s*// for @lines;
     $dis{$tag} = \@lines;
 }

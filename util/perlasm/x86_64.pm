@@ -122,8 +122,8 @@ sub rodata_begin { return ".section\t.rodata\n"; }
 sub text_begin   { return ".text\n"; }
 
 # ---------------------------------------------------------------------------
-# Encoder for the register forms of the instructions newer than the oldest
-# assembler we support.  Opcode facts: Intel SDM vol. 2 (GF2P8AFFINEQB,
+# Encoder for the instructions newer than the oldest assembler we support:
+# register forms (VEX or EVEX) and VEX forms with a RIP-relative constant.  Opcode facts: Intel SDM vol. 2 (GF2P8AFFINEQB,
 # GF2P8AFFINEINVQB, GF2P8MULB, AESENC*, AESDEC*, PCLMULQDQ).
 my %insn = (
     # name               map  W  opcode  has-imm8
@@ -166,14 +166,31 @@ sub encode {
     my ($kreg, $zero) = (0, 0);
     if ($dst_s =~ s/\{%k([1-7])\}//) { $kreg = $1; }
     if ($dst_s =~ s/\{z\}//) { $zero = 1; }
-    my ($lr, $rm) = parse_vreg($rm_s);
+    # the second source may also be a RIP-relative constant (VEX forms)
+    my $sym;
+    $sym = $1 if $rm_s =~ /^([.\w]+)\(%rip\)$/;
+    my ($lr, $rm) = defined $sym ? (undef, 0) : parse_vreg($rm_s);
     my ($lv, $vv) = parse_vreg($v_s);
     my ($ld, $rg) = parse_vreg($dst_s);
-    die "x86_64.pm: only register forms of $mn are encoded: '$ops'\n"
+    die "x86_64.pm: unsupported operands of $mn: '$ops'\n"
         unless defined $rm && defined $vv && defined $rg;
+    $lr = $ld if defined $sym;
     die "x86_64.pm: mixed vector widths in $mn '$ops'\n"
         unless $lr == $lv && $lv == $ld;
     my @b;
+    if (defined $sym) {
+        die "x86_64.pm: $mn with a memory operand needs VEX: '$ops'\n"
+            if $ld == 2 || $kreg || $zero || $vv > 15 || $rg > 15;
+        # ModRM mod=00 rm=101: disp32 from the end of the instruction
+        push @b, 0xc4, ((~$rg >> 3) & 1) << 7 | 1 << 6 | 1 << 5 | $map,
+            $w << 7 | ((~$vv) & 15) << 3 | $ld << 2 | 1,
+            $opc, ($rg & 7) << 3 | 5;
+        my $tail = $has_imm ? 5 : 4;
+        my $s = ".byte\t" . join(',', map { sprintf '0x%02x', $_ } @b)
+            . "\n\t.long\t$sym-.-$tail";
+        $s .= "\n\t.byte\t" . sprintf('0x%02x', $imm) if $has_imm;
+        return $s;
+    }
     if ($ld < 2 && !$kreg && !$zero && $rm < 16 && $vv < 16 && $rg < 16) {
         push @b, 0xc4,
             ((~$rg >> 3) & 1) << 7 | 1 << 6 | ((~$rm >> 3) & 1) << 5 | $map,
