@@ -195,7 +195,7 @@ EOT
 # slot 0 = c_3, slot 1+j = d_j (j < 32), slots 33..35 = c_32..c_34.  Slot
 # 1+j first receives c_j and later has c_{j+4} XORed in.
 sub e_table {
-    my $s = "\tsub\t\$$TBL_BYTES,%rsp\n.cfi_adjust_cfa_offset\t$TBL_BYTES\n";
+    my $s = frame_alloc($TBL_BYTES);
     $s .= "\tmov\t(%rdi),%eax\n\tmov\t%eax,(%rsp)\n";
     $s .= "\tmovl\t\$0,4(%rsp)\n\tmovl\t\$0,8(%rsp)\n\tmovl\t\$0,12(%rsp)\n";
     my ($c1, $c2, $c3) = ('%eax', '%r9d', '%r10d');
@@ -211,7 +211,7 @@ sub e_table {
 }
 
 sub e_table_free {
-    return "\tadd\t\$$TBL_BYTES,%rsp\n.cfi_adjust_cfa_offset\t-$TBL_BYTES\n";
+    return frame_free($TBL_BYTES);
 }
 
 # Core: encrypts G groups of width w held in the data registers.  The "raw"
@@ -922,7 +922,7 @@ sub a_parallel {
     my $s = function_begin($fn);
     $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
     if ($frame) {
-        $s .= "\tsub\t\$$frame,%rsp\n.cfi_adjust_cfa_offset\t$frame\n";
+        $s .= frame_alloc($frame);
         $s .= "\tmov\t(%r8),%r9\n\tmov\t8(%r8),%r10\n"
             . "\tbswap\t%r9\n\tbswap\t%r10\n";
     }
@@ -955,7 +955,7 @@ EOT
             . "\tmov\t%r9,(%r8)\n\tmov\t%r10,8(%r8)\n";
     }
     $s .= "\tvzeroupper\n";
-    $s .= "\tadd\t\$$frame,%rsp\n.cfi_adjust_cfa_offset\t-$frame\n" if $frame;
+    $s .= frame_free($frame) if $frame;
     $s .= "${L}_ret:\n\tret\n" . function_end($fn);
     return $s;
 }

@@ -24,8 +24,9 @@ use warnings;
 use Exporter qw(import);
 
 our @EXPORT = qw(function_begin function_end local_function_begin
-                 local_function_end frame_push frame_pop
-                 frame_align_begin frame_align_end rodata_begin text_begin);
+                 local_function_end frame_push frame_pop frame_alloc
+                 frame_free frame_align_begin frame_align_end rodata_begin
+                 text_begin);
 
 my $flavour;
 my $output;
@@ -48,8 +49,6 @@ sub setup {
     die "x86_64.pm: flavour argument 'elf' is required\n" unless $flavour;
     $encode_bytes = 1 if ($ENV{SMG_PERLASM_BYTES} // '') eq '1';
 }
-
-sub encodes_bytes { return $encode_bytes; }
 
 # Exported symbols stay inside the provider module: .hidden keeps them out
 # of the .so's dynamic symbol table.  endbr64 makes every indirect-call
@@ -92,6 +91,17 @@ sub frame_push {
 sub frame_pop {
     my ($reg) = @_;
     return "\tpop\t$reg\n.cfi_adjust_cfa_offset\t-8\n.cfi_restore\t$reg\n";
+}
+
+# A scratch area of $bytes at (%rsp), 8-byte aligned.
+sub frame_alloc {
+    my ($bytes) = @_;
+    return "\tsub\t\$$bytes,%rsp\n.cfi_adjust_cfa_offset\t$bytes\n";
+}
+
+sub frame_free {
+    my ($bytes) = @_;
+    return "\tadd\t\$$bytes,%rsp\n.cfi_adjust_cfa_offset\t-$bytes\n";
 }
 
 # An over-aligned scratch area of $bytes at (%rsp), with %rbp as the frame
