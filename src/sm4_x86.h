@@ -46,6 +46,38 @@ extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx2;
     (SMG_CAP_AVX512F | SMG_CAP_AVX512BW | SMG_CAP_AVX512VL | SMG_CAP_GFNI)
 # define SM4_CAPS_GFNI_AVX2 (SMG_CAP_AVX | SMG_CAP_AVX2 | SMG_CAP_GFNI)
 
+/*
+ * AES-NI tiers (S-box through AESENCLAST): the parallel modes in assembly;
+ * their tables take the serial modes from sm4_kernel_c (see sm4_x86.c).
+ */
+# define SM4_X86_DECLARE_PARALLEL(tier)                                      \
+    void sm4_##tier##_ecb(const void *ks, const unsigned char *in,          \
+                          unsigned char *out, size_t nblocks);              \
+    void sm4_##tier##_ctr(const void *ks, const unsigned char *in,          \
+                          unsigned char *out, size_t nblocks,               \
+                          unsigned char *iv);                               \
+    void sm4_##tier##_cbc_dec(const void *ks, const unsigned char *in,      \
+                              unsigned char *out, size_t nblocks,           \
+                              unsigned char *iv);                           \
+    void sm4_##tier##_cfb_dec(const void *ks, const unsigned char *in,      \
+                              unsigned char *out, size_t nblocks,           \
+                              unsigned char *iv);
+
+/* VAES + AVX2 (ymm VAESENCLAST): 32 blocks per pass. */
+SM4_X86_DECLARE_PARALLEL(vaes_avx2)
+/* AES-NI + AVX2 (two xmm AESENCLAST per ymm): 32 blocks per pass. */
+SM4_X86_DECLARE_PARALLEL(aesni_avx2)
+/* AES-NI + AVX (xmm): 16 blocks per pass. */
+SM4_X86_DECLARE_PARALLEL(aesni_avx)
+
+extern const SMG_BLOCK_KERNEL sm4_kernel_vaes_avx2;
+extern const SMG_BLOCK_KERNEL sm4_kernel_aesni_avx2;
+extern const SMG_BLOCK_KERNEL sm4_kernel_aesni_avx;
+# define SM4_CAPS_VAES_AVX2 \
+    (SMG_CAP_AVX | SMG_CAP_AVX2 | SMG_CAP_AESNI | SMG_CAP_VAES)
+# define SM4_CAPS_AESNI_AVX2 (SMG_CAP_AVX | SMG_CAP_AVX2 | SMG_CAP_AESNI)
+# define SM4_CAPS_AESNI_AVX (SMG_CAP_AVX | SMG_CAP_AESNI)
+
 /* The best assembly kernel the (masked) CPU capabilities allow, or NULL. */
 const SMG_BLOCK_KERNEL *sm4_kernel_x86(void);
 #endif
