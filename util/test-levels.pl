@@ -24,6 +24,7 @@ my @candidates = $arch =~ /^(aarch64|arm64)/ ? (
     [ 'native', 'OPENSSL_ia32cap', undef ],
     [ 'no-avx512', 'OPENSSL_ia32cap', ':~0x10000' ],             # AVX-512F
     [ 'no-gfni', 'OPENSSL_ia32cap', ':~0x10000010000' ],         # + GFNI
+    [ 'no-vaes', 'OPENSSL_ia32cap', ':~0x30000010000' ],         # + VAES
     [ 'no-avx2', 'OPENSSL_ia32cap', ':~0x10000010020' ],         # + AVX2
     # AES-NI, AVX, SSSE3, PCLMULQDQ off, and every CPUID.7 feature
     [ 'c', 'OPENSSL_ia32cap', '~0x1200020200000000:0' ],
