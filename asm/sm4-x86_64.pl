@@ -302,55 +302,154 @@ sub e_core {
 $code .= e_core('z', 4, $_) for qw(ecb cbc_dec);
 $code .= e_core('z', 4) . e_core('z', 2) . e_core('z', 1) . e_core('y', 1) . e_core('x', 1);
 
-# One block, latency first, for the serial modes: block in xmm0, result in
-# xmm3.  Lane 0 of xmm0..3 holds the state words.  Per round the running
-# parity's successor p' = (p ^ Y_{i+1} ^ Y_i ^ d_i) ^ L(s) is formed with
-# the bracket computed beside the S-box and L(s) = s ^ rol2 ^ rol10 ^ rol18
-# ^ rol24 as a two-level tree, so the loop-carried path is S-box, one
-# rotate and two logic ops.
+# ---------------------------------------------------------------------------
+# GF(2) 8x8 matrices in the GF2P8AFFINEQB operand format: row i (output bit
+# i) is byte 7-i of the qword (Intel SDM, GF2P8AFFINEQB).
+sub gf_rows { my ($q) = @_; return map { ($q >> (8 * (7 - $_))) & 0xff } 0 .. 7; }
+sub gf_qword { my @r = @_; my $q = 0; $q |= $r[$_] << (8 * (7 - $_)) for 0 .. 7; return $q; }
+sub gf_parity { my ($x) = @_; $x ^= $x >> 4; $x ^= $x >> 2; $x ^= $x >> 1; return $x & 1; }
+# y = M x on one byte
+sub gf_apply {
+    my ($q, $x) = @_;
+    my @r = gf_rows($q);
+    my $y = 0;
+    $y |= gf_parity($r[$_] & $x) << $_ for 0 .. 7;
+    return $y;
+}
+# the matrix of a linear byte map given as a perl function
+sub gf_matrix {
+    my ($f) = @_;
+    my @r = (0) x 8;
+    for my $j (0 .. 7) {
+        my $col = $f->(1 << $j);
+        $r[$_] |= (($col >> $_) & 1) << $j for 0 .. 7;
+    }
+    return gf_qword(@r);
+}
+# M N (apply N, then M)
+sub gf_mul {
+    my ($m, $n) = @_;
+    return gf_matrix(sub { gf_apply($m, gf_apply($n, $_[0])) });
+}
+sub gf_inverse {
+    my ($m) = @_;
+    my %inv;
+    $inv{ gf_apply($m, $_) } = $_ for 0 .. 255;
+    die "singular matrix\n" unless keys %inv == 256;
+    return gf_matrix(sub { $inv{ $_[0] } });
+}
+
+# The S-box is A2 inv(A1 x + c1) + c2.  One-block rounds keep the state in
+# the A1 image (Z = A1 Y, bytewise), so the S-box input needs no first
+# affine step: w = Z_{i+1} ^ Z_{i+2} ^ Z_{i+3} ^ c1.  L splits into
+# bytewise maps: L(s) = A(s) ^ rol8(B(s)) ^ rol16(B(s)) ^ rol24(C(s)) with
+# A(x) = x ^ x<<2, B(x) = x<<<2 (within the byte), C(x) = x ^ x>>6, so the
+# A1 image of L(S(.)) comes from three VGF2P8AFFINEINVQB of w with the
+# matrices A1 A A2, A1 B A2, A1 C A2 and constants A1 A c2 etc.
+no warnings 'portable';    # 64-bit matrices need a 64-bit perl
+my ($GF_A1, $GF_A2, $GF_C1, $GF_C2) =
+    (0x34ac259e022dbc52, 0xd72d8e511e6c8b19, 0x65, 0xd3);
+my $GF_A1INV = gf_inverse($GF_A1);
+my %GF_L = (
+    a => gf_matrix(sub { ($_[0] ^ ($_[0] << 2)) & 0xff }),
+    b => gf_matrix(sub { (($_[0] << 2) | ($_[0] >> 6)) & 0xff }),
+    c => gf_matrix(sub { $_[0] ^ ($_[0] >> 6) }),
+);
+my %GF_M = map { $_ => gf_mul($GF_A1, gf_mul($GF_L{$_}, $GF_A2)) } keys %GF_L;
+my %GF_K = map { $_ => gf_apply(gf_mul($GF_A1, $GF_L{$_}), $GF_C2) } keys %GF_L;
+
+# 16 bytes each so that VEX forms can take them as memory operands
+$code .= rodata_begin() . ".p2align\t4\n";
+$code .= sprintf(".Lsm4_gf_%s:\n.quad\t0x%016x,0x%016x\n", $_, $GF_M{$_}, $GF_M{$_})
+    for qw(a b c);
+$code .= sprintf(".Lsm4_gf_a1inv:\n.quad\t0x%016x,0x%016x\n", $GF_A1INV, $GF_A1INV);
+$code .= sprintf(".Lsm4_gf_c1:\n.long\t0x%08x\n", $GF_C1 * 0x01010101);
+$code .= text_begin();
+
+# The serial functions' key table: the core table (e_table) followed at
+# byte 144 by its first 33 slots mapped by A1 (A1 c_3, A1 d_0..A1 d_31);
+# the one-block constants go to xmm16..20 (A-, B-, C-matrix, A1^-1, and
+# the final (0, c_34, c_33, c_32) block).
+sub e_serial_setup {
+    return e_table() . frame_alloc(144) . <<"EOT";
+	vmovdqu32	144(%rsp),%zmm16
+	vmovdqu32	208(%rsp),%zmm17
+	vmovdqu32	272(%rsp),%xmm18
+	vpbroadcastq	.Lsm4_aff1(%rip),%zmm19
+	vgf2p8affineqb	\$0,%zmm19,%zmm16,%zmm16
+	vgf2p8affineqb	\$0,%zmm19,%zmm17,%zmm17
+	vgf2p8affineqb	\$0,%xmm19,%xmm18,%xmm18
+	vmovdqu32	%zmm16,(%rsp)
+	vmovdqu32	%zmm17,64(%rsp)
+	vmovdqu32	%xmm18,128(%rsp)
+	vpshufd	\$0x6c,272(%rsp),%xmm13
+	vpxor	%xmm14,%xmm14,%xmm14
+	vpblendd	\$1,%xmm14,%xmm13,%xmm13
+	mov	%rsp,%rdi
+	vpbroadcastq	.Lsm4_gf_a(%rip),%xmm16
+	vpbroadcastq	.Lsm4_gf_b(%rip),%xmm17
+	vpbroadcastq	.Lsm4_gf_c(%rip),%xmm18
+	vpbroadcastq	.Lsm4_gf_a1inv(%rip),%xmm19
+EOT
+}
+
+# One block, latency first: block in xmm0, result in xmm3, chaining value
+# in xmm4 untouched; %rdi: the A1-mapped slots, original table at 144.
+# With q = w ^ Z_{i+1} ^ Z_i ^ A1 d_i computed beside the S-box, the next
+# S-box input is q ^ E with E = a ^ rol8(b) ^ rol16(b) ^ rol24(c), so the
+# loop-carried path is one affine-inverse, one rotate and two ternlogs.
 sub e_enc1 {
     my $name = ".Lsm4_avx512_enc1";
-    my ($p, $q, $t, $r2, $r10, $r18, $r24, $u1, $u2) =
-        map { "%xmm$_" } 16 .. 24;
-    my ($m1, $m2, $bsw) = map { "%xmm$_" } $A1, $A2, $BSW;
+    my ($w, $q, $a, $b, $c, $b8, $b16, $c24) = map { "%xmm$_" } 5 .. 12;
+    my ($ma, $mb, $mc, $minv) = map { "%xmm$_" } 16 .. 19;
+    my ($fin, $m1, $bsw) = map { "%xmm$_" } 13, $A1, $BSW;
     my $s = local_function_begin($name);
     $s .= <<"EOT";
 	vpshufb	$bsw,%xmm0,%xmm0
+	vgf2p8affineqb	\$0,$m1,%xmm0,%xmm0
 	vpshufd	\$0x55,%xmm0,%xmm1
 	vpshufd	\$0xaa,%xmm0,%xmm2
 	vpshufd	\$0xff,%xmm0,%xmm3
 	vpxord	(%rdi){1to4},%xmm3,%xmm3
-	vpxord	%xmm2,%xmm1,$p
-	vpxord	%xmm3,$p,$p
+	vpxord	%xmm2,%xmm1,$w
+	vpternlogd	\$0x96,.Lsm4_gf_c1(%rip){1to4},%xmm3,$w
 EOT
-    my @Y = map { "%xmm$_" } 0 .. 3;
+    my @Z = map { "%xmm$_" } 0 .. 3;
+    my ($ka, $kb, $kc) = map { $GF_K{$_} } qw(a b c);
     for my $i (0 .. 31) {
-        my ($y0, $y1) = @Y[0, 1];
+        my ($z0, $z1) = @Z[0, 1];
         my $d = 4 * (1 + $i);
-        $s .= "\tvpxord\t$y1,$p,$q\n\tvpternlogd\t\$0x96,$d(%rdi){1to4},$y0,$q\n"
+        $s .= <<"EOT";
+	vgf2p8affineinvqb	\$$kb,$mb,$w,$b
+	vgf2p8affineinvqb	\$$kc,$mc,$w,$c
+	vgf2p8affineinvqb	\$$ka,$ma,$w,$a
+EOT
+        $s .= "\tvpxord\t$z1,$w,$q\n\tvpternlogd\t\$0x96,$d(%rdi){1to4},$z0,$q\n"
             if $i < 31;
         $s .= <<"EOT";
-	vgf2p8affineqb	\$0x65,$m1,$p,$t
-	vgf2p8affineinvqb	\$0xd3,$m2,$t,$t
-	vprold	\$2,$t,$r2
-	vprold	\$10,$t,$r10
-	vprold	\$18,$t,$r18
-	vprold	\$24,$t,$r24
-	vpternlogd	\$0x96,$r24,$t,$y0
-	vpternlogd	\$0x96,$r18,$r10,$r2
+	vprold	\$8,$b,$b8
+	vprold	\$16,$b,$b16
+	vprold	\$24,$c,$c24
 EOT
-        $s .= "\tvpternlogd\t\$0x96,$r24,$t,$q\n\tvpxord\t$r2,$q,$p\n"
-            if $i < 31;
-        $s .= "\tvpternlogd\t\$0x96,$d(%rdi){1to4},$r2,$y0\n";
-        push @Y, shift @Y;
+        # the next S-box input, built in q, then q and w swap names
+        if ($i < 31) {
+            $s .= "\tvpternlogd\t\$0x96,$b8,$a,$q\n"
+                . "\tvpternlogd\t\$0x96,$c24,$b16,$q\n";
+            ($w, $q) = ($q, $w);
+        }
+        $s .= <<"EOT";
+	vpternlogd	\$0x96,$b8,$a,$z0
+	vpternlogd	\$0x96,$c24,$b16,$z0
+	vpxord	$d(%rdi){1to4},$z0,$z0
+EOT
+        push @Z, shift @Z;
     }
     $s .= <<"EOT";
-	vpxord	132(%rdi){1to4},%xmm0,%xmm0
-	vpxord	136(%rdi){1to4},%xmm1,%xmm1
-	vpxord	140(%rdi){1to4},%xmm2,%xmm2
-	vpunpckldq	%xmm2,%xmm3,$u1
-	vpunpckldq	%xmm0,%xmm1,$u2
-	vpunpcklqdq	$u2,$u1,%xmm3
+	vpunpckldq	%xmm2,%xmm3,$b
+	vpunpckldq	%xmm0,%xmm1,$c
+	vpunpcklqdq	$c,$b,%xmm3
+	vgf2p8affineqb	\$0,$minv,%xmm3,%xmm3
+	vpxord	$fin,%xmm3,%xmm3
 	vpshufb	$bsw,%xmm3,%xmm3
 	ret
 EOT
@@ -619,7 +718,7 @@ sub serial {
     my $v = $fam eq 'avx512' ? 'd' : '';
     my $s = function_begin($fn);
     $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
-    $s .= e_table() . e_consts() if $fam eq 'avx512';
+    $s .= $fam eq 'avx512' ? e_consts() . e_serial_setup() : a_serial_setup();
     $s .= "\tvmovdqu\t(%r8),%xmm4\n${L}_loop:\n";
     if ($mode eq 'cbc_enc') {
         $s .= "\tvpxor$v\t(%rsi),%xmm4,%xmm0\n\tcall\t$core\n"
@@ -640,7 +739,7 @@ sub serial {
 	vmovdqu	%xmm4,(%r8)
 	vzeroupper
 EOT
-    $s .= e_table_free() if $fam eq 'avx512';
+    $s .= frame_free(144) . e_table_free();
     $s .= <<"EOT";
 ${L}_ret:
 	ret
@@ -719,61 +818,79 @@ sub a_core {
 
 $code .= a_core('y', 3) . a_core('y', 2) . a_core('y', 1) . a_core('x', 1);
 
-# One block, latency first, for the serial modes: block in xmm0, result in
-# xmm3, chaining value in xmm4 untouched.  The next S-box input is formed
-# as (X_{i+2} ^ X_{i+3} ^ X_i ^ rk_{i+1}) ^ L(s) with the bracket computed
-# beside the S-box, and L(s) as a balanced XOR tree of shifts (one-cycle
-# latency) and one byte shuffle.
+# The serial functions' key table as in e_serial_setup, with VEX only; the
+# final (0, c_34, c_33, c_32) block goes to xmm14.
+sub a_serial_setup {
+    my $s = e_table() . frame_alloc(144);
+    my @r = map { "%ymm$_" } 5 .. 8;
+    $s .= "\tvmovdqu\t" . (144 + 32 * $_) . "(%rsp),$r[$_]\n" for 0 .. 3;
+    $s .= "\tvmovdqu\t272(%rsp),%xmm9\n";
+    $s .= "\tvgf2p8affineqb\t\$0,.Lsm4_aff1_y(%rip),$_,$_\n" for @r;
+    $s .= "\tvgf2p8affineqb\t\$0,.Lsm4_aff1_y(%rip),%xmm9,%xmm9\n";
+    $s .= "\tvmovdqu\t$r[$_]," . (32 * $_) . "(%rsp)\n" for 0 .. 3;
+    $s .= <<'EOT';
+	vmovdqu	%xmm9,128(%rsp)
+	vpshufd	$0x6c,272(%rsp),%xmm14
+	vpxor	%xmm15,%xmm15,%xmm15
+	vpblendd	$1,%xmm15,%xmm14,%xmm14
+	mov	%rsp,%rdi
+EOT
+    return $s;
+}
+
+# The one-block function of e_enc1 with VEX only: the constants are
+# memory operands, rotations are byte shuffles, XOR trees of two inputs.
 sub a_enc1 {
     my $name = ".Lsm4_avx2_enc1";
-    my ($t, $s, $r24, $a1, $a2, $b1, $b2, $c1, $c2, $n, $k) =
-        map { "%xmm$_" } 5 .. 15;
+    my ($w, $q, $a, $b, $c, $b8, $b16, $c24, $k) = map { "%xmm$_" } 5 .. 13;
+    my $fin = "%xmm14";
     my $out = local_function_begin($name);
     $out .= <<"EOT";
 	vpshufb	.Lsm4_bswap(%rip),%xmm0,%xmm0
+	vgf2p8affineqb	\$0,.Lsm4_aff1_y(%rip),%xmm0,%xmm0
 	vpshufd	\$0x55,%xmm0,%xmm1
 	vpshufd	\$0xaa,%xmm0,%xmm2
 	vpshufd	\$0xff,%xmm0,%xmm3
 	vpbroadcastd	(%rdi),$k
-	vpxor	%xmm2,%xmm1,$t
-	vpxor	$k,$t,$t
-	vpxor	%xmm3,$t,$t
+	vpxor	$k,%xmm3,%xmm3
+	vpbroadcastd	.Lsm4_gf_c1(%rip),$w
+	vpxor	%xmm1,$w,$w
+	vpxor	%xmm2,$w,$w
+	vpxor	%xmm3,$w,$w
 EOT
-    my @X = map { "%xmm$_" } 0 .. 3;
+    my @Z = map { "%xmm$_" } 0 .. 3;
+    my ($ka, $kb, $kc) = map { $GF_K{$_} } qw(a b c);
     for my $i (0 .. 31) {
-        my ($x0, $x1, $x2, $x3) = @X;
+        my ($z0, $z1) = @Z[0, 1];
+        my $d = 4 * (1 + $i);
         $out .= <<"EOT";
-	vgf2p8affineqb	\$0x65,.Lsm4_aff1_y(%rip),$t,$s
-	vgf2p8affineinvqb	\$0xd3,.Lsm4_aff2_y(%rip),$s,$s
+	vgf2p8affineinvqb	\$$kb,.Lsm4_gf_b(%rip),$w,$b
+	vgf2p8affineinvqb	\$$kc,.Lsm4_gf_c(%rip),$w,$c
+	vgf2p8affineinvqb	\$$ka,.Lsm4_gf_a(%rip),$w,$a
+	vpbroadcastd	$d(%rdi),$k
+EOT
+        $out .= "\tvpxor\t$z1,$w,$q\n\tvpxor\t$z0,$q,$q\n\tvpxor\t$k,$q,$q\n"
+            if $i < 31;
+        $out .= <<"EOT";
+	vpshufb	.Lsm4_rol8(%rip),$b,$b8
+	vpshufb	.Lsm4_rol16(%rip),$b,$b16
+	vpshufb	.Lsm4_rol24(%rip),$c,$c24
+	vpxor	$c24,$b16,$b16
+	vpxor	$a,$z0,$z0
 EOT
         if ($i < 31) {
-            $out .= "\tvpbroadcastd\t" . (4 * ($i + 1)) . "(%rdi),$k\n"
-                . "\tvpxor\t$x3,$x2,$n\n\tvpxor\t$x0,$n,$n\n\tvpxor\t$k,$n,$n\n";
+            $out .= "\tvpxor\t$a,$q,$q\n\tvpxor\t$b8,$q,$q\n\tvpxor\t$b16,$q,$q\n";
+            ($w, $q) = ($q, $w);
         }
-        $out .= <<"EOT";
-	vpslld	\$2,$s,$a1
-	vpsrld	\$30,$s,$a2
-	vpslld	\$10,$s,$b1
-	vpsrld	\$22,$s,$b2
-	vpslld	\$18,$s,$c1
-	vpsrld	\$14,$s,$c2
-	vpshufb	.Lsm4_rol24(%rip),$s,$r24
-	vpxor	$a2,$a1,$a1
-	vpxor	$b2,$b1,$b1
-	vpxor	$c2,$c1,$c1
-	vpxor	$r24,$s,$s
-	vpxor	$b1,$a1,$a1
-	vpxor	$c1,$s,$s
-	vpxor	$a1,$s,$s
-	vpxor	$s,$x0,$x0
-EOT
-        $out .= "\tvpxor\t$s,$n,$t\n" if $i < 31;
-        push @X, shift @X;
+        $out .= "\tvpxor\t$b8,$z0,$z0\n\tvpxor\t$b16,$z0,$z0\n\tvpxor\t$k,$z0,$z0\n";
+        push @Z, shift @Z;
     }
     $out .= <<"EOT";
-	vpunpckldq	%xmm2,%xmm3,$a1
-	vpunpckldq	%xmm0,%xmm1,$a2
-	vpunpcklqdq	$a2,$a1,%xmm3
+	vpunpckldq	%xmm2,%xmm3,$b
+	vpunpckldq	%xmm0,%xmm1,$c
+	vpunpcklqdq	$c,$b,%xmm3
+	vgf2p8affineqb	\$0,.Lsm4_gf_a1inv(%rip),%xmm3,%xmm3
+	vpxor	$fin,%xmm3,%xmm3
 	vpshufb	.Lsm4_bswap(%rip),%xmm3,%xmm3
 	ret
 EOT
