@@ -749,6 +749,6 @@ int main(int argc, char **argv)
     }
     libctx = tu_libctx();
     groups[i].run();
-    OSSL_LIB_CTX_free(libctx);
+    tu_libctx_free(libctx);
     return tu_report(group);
 }

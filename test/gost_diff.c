@@ -652,7 +652,7 @@ static void run_gostprov(double scale)
     gostprov_ciphers((unsigned long)(1500 * scale));
     gostprov_cms((unsigned long)(200 * scale));
     gostprov_macs((unsigned long)(1000 * scale));
-    OSSL_LIB_CTX_free(gplibctx);
+    gost_gostprov_libctx_free(gplibctx);
 }
 
 /* ---------------------------------------------------- against libgcrypt */
@@ -866,6 +866,6 @@ int main(int argc, char **argv)
         TU_CHECK(0, "built without libgcrypt (HAVE_GCRYPT)");
 #endif
     }
-    OSSL_LIB_CTX_free(libctx);
+    tu_libctx_free(libctx);
     return tu_report(group);
 }

@@ -98,6 +98,17 @@ static inline size_t gost_alg_id(const GOST_SET *s, const unsigned char iv[8],
  * unset or the module does not load.  gostprov's algorithms carry no
  * provider= property: fetch them with a NULL property query.
  */
+static OSSL_PROVIDER *gost_gostprov_provs[2];
+
+/* Unloads what gost_gostprov_libctx() loaded (as tu_libctx_free()). */
+static inline void gost_gostprov_libctx_free(OSSL_LIB_CTX *libctx)
+{
+    OSSL_PROVIDER_unload(gost_gostprov_provs[1]);
+    OSSL_PROVIDER_unload(gost_gostprov_provs[0]);
+    gost_gostprov_provs[0] = gost_gostprov_provs[1] = NULL;
+    OSSL_LIB_CTX_free(libctx);
+}
+
 static inline OSSL_LIB_CTX *gost_gostprov_libctx(void)
 {
     const char *dir = getenv("SMGOST_GOSTPROV");
@@ -109,11 +120,13 @@ static inline OSSL_LIB_CTX *gost_gostprov_libctx(void)
     }
     if ((libctx = OSSL_LIB_CTX_new()) == NULL
         || !OSSL_PROVIDER_set_default_search_path(libctx, dir)
-        || OSSL_PROVIDER_load(libctx, "gostprov") == NULL
-        || OSSL_PROVIDER_load(libctx, "default") == NULL) {
+        || (gost_gostprov_provs[0] = OSSL_PROVIDER_load(libctx, "gostprov"))
+           == NULL
+        || (gost_gostprov_provs[1] = OSSL_PROVIDER_load(libctx, "default"))
+           == NULL) {
         printf("# cannot load gostprov from %s\n", dir);
         ERR_print_errors_fp(stdout);
-        OSSL_LIB_CTX_free(libctx);
+        gost_gostprov_libctx_free(libctx);
         return NULL;
     }
     return libctx;
