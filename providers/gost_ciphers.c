@@ -221,7 +221,12 @@ static int gost_set_ctx_params(SMG_CIPHER_CTX *ctx, const OSSL_PARAM params[])
         }
         if (!use_paramset(g, ps))
             return 0;
-        /* As gost-engine: the IV of the encoding, and meshing on. */
+        /*
+         * The IV of the encoding, and meshing on, as gost-engine's
+         * gost89_set_asn1_parameters.  The IV takes effect at once (gostprov
+         * keeps it for the next init only; a CMS decoder, which sets this
+         * before the init that gives the key, sees no difference).
+         */
         memcpy(ctx->oiv, iv, 8);
         memcpy(ctx->iv, iv, 8);
         ctx->iv_set = 1;
