@@ -14,11 +14,12 @@
  * and only ever slows.  Levels that end up with the same kernel as an
  * earlier level are measured once.
  */
-#define _GNU_SOURCE     /* FNM_CASEFOLD, pipe2 */
+#define _GNU_SOURCE     /* FNM_CASEFOLD, pipe2, environ */
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -533,45 +534,86 @@ static void child_stop(struct child *c)
     c->pid = 0;
 }
 
-static int child_start(struct child *c, const char *self)
+/* This process's environment with entry ("CAP_VAR=...") in place. */
+static char **child_environ(char *entry)
 {
-    int down[2], up[2];
-    char line[300] = "";
-    const char *runner = getenv("SMGOST_RUNNER");
+    size_t n = 0, k = 0, namelen = strlen(CAP_VAR "=");
+    char **env;
 
-    /* close-on-exec: a later child must not hold this one's pipe open */
-    if (pipe2(down, O_CLOEXEC) != 0 || pipe2(up, O_CLOEXEC) != 0) {
-        perror("bench: pipe");
-        return 0;
-    }
-    fflush(NULL);
-    c->pid = fork();
-    if (c->pid < 0) {
-        perror("bench: fork");
-        return 0;
-    }
-    if (c->pid == 0) {
-        dup2(down[0], 0);
-        dup2(up[1], 1);
+    while (environ[n] != NULL)
+        n++;
+    if ((env = calloc(n + 2, sizeof(*env))) == NULL)
+        return NULL;
+    for (n = 0; environ[n] != NULL; n++)
+        if (entry == NULL || strncmp(environ[n], entry, namelen) != 0)
+            env[k++] = environ[n];
+    env[k] = entry;
+    return env;
+}
+
+/* Runs self --serve with stdin/stdout on new pipes; 0 or an errno. */
+static int child_spawn(struct child *c, const char *self, char **env,
+                       int *to, int *from)
+{
+    int down[2], up[2], err;
+    const char *runner = getenv("SMGOST_RUNNER");
+    /* a cross build runs under the same emulator as the parent */
+    int emulated = runner != NULL && *runner != '\0';
+    char *argv_direct[] = { (char *)self, "--serve", NULL };
+    char *argv_runner[] = { "sh", "-c", "exec $SMGOST_RUNNER \"$0\" --serve",
+                            (char *)self, NULL };
+    posix_spawn_file_actions_t fa;
+
+    /* close-on-exec: a later child must not hold this one's pipes open */
+    if (pipe2(down, O_CLOEXEC) != 0)
+        return errno;
+    if (pipe2(up, O_CLOEXEC) != 0) {
+        err = errno;
         close(down[0]);
         close(down[1]);
-        close(up[0]);
-        close(up[1]);
-        if (c->lv->value != NULL)
-            setenv(CAP_VAR, c->lv->value, 1);
-        /* a cross build runs under the same emulator as the parent */
-        if (runner != NULL && *runner != '\0')
-            execl("/bin/sh", "sh", "-c", "exec $SMGOST_RUNNER \"$0\" --serve",
-                  self, (char *)NULL);
-        else
-            execl(self, self, "--serve", (char *)NULL);
-        fprintf(stderr, "bench: exec %s: %s\n", self, strerror(errno));
-        _exit(127);
+        return err;
+    }
+    /* posix_spawn, not fork: a forked child hangs under qemu-user 7.2 */
+    if ((err = posix_spawn_file_actions_init(&fa)) == 0) {
+        if ((err = posix_spawn_file_actions_adddup2(&fa, down[0], 0)) == 0
+            && (err = posix_spawn_file_actions_adddup2(&fa, up[1], 1)) == 0)
+            err = posix_spawn(&c->pid, emulated ? "/bin/sh" : self, &fa,
+                              NULL, emulated ? argv_runner : argv_direct, env);
+        posix_spawn_file_actions_destroy(&fa);
     }
     close(down[0]);
     close(up[1]);
-    c->to = fdopen(down[1], "w");
-    c->from = fdopen(up[0], "r");
+    if (err != 0) {
+        close(down[1]);
+        close(up[0]);
+        return err;
+    }
+    *to = down[1];
+    *from = up[0];
+    return 0;
+}
+
+static int child_start(struct child *c, const char *self)
+{
+    char line[300] = "", entry[128], **env;
+    int to = -1, from = -1, err = ENOMEM;
+
+    if (c->lv->value != NULL)
+        snprintf(entry, sizeof(entry), CAP_VAR "=%s", c->lv->value);
+    env = child_environ(c->lv->value != NULL ? entry : NULL);
+    if (env != NULL)
+        err = child_spawn(c, self, env, &to, &from);
+    free(env);
+    if (err != 0) {
+        fprintf(stderr, "bench: level %s: cannot start %s: %s\n",
+                c->lv->name, self, strerror(err));
+        c->pid = 0;
+        return 0;
+    }
+    if ((c->to = fdopen(to, "w")) == NULL)
+        close(to);
+    if ((c->from = fdopen(from, "r")) == NULL)
+        close(from);
     if (c->to == NULL || c->from == NULL
         || fgets(line, sizeof(line), c->from) == NULL
         || strncmp(line, "K ", 2) != 0) {
