@@ -37,6 +37,13 @@ const OSSL_ITEM smg_reason_strings[] = {
     { 0, NULL }
 };
 
+/*
+ * Every OSSL_provider_init stores these, and loads run concurrently (one per
+ * library context, and racing loads into one context each init a provider
+ * object); smg_raise reads them from any thread.  Hence atomic accesses:
+ * each store writes the same libcrypto functions, so relaxed order is
+ * enough.  test/threads.c under ThreadSanitizer reported the plain ones.
+ */
 static OSSL_FUNC_core_new_error_fn *core_new_error;
 static OSSL_FUNC_core_set_error_debug_fn *core_set_error_debug;
 static OSSL_FUNC_core_vset_error_fn *core_vset_error;
@@ -46,13 +53,17 @@ void smg_err_init(const OSSL_DISPATCH *in)
     for (; in->function_id != 0; in++) {
         switch (in->function_id) {
         case OSSL_FUNC_CORE_NEW_ERROR:
-            core_new_error = OSSL_FUNC_core_new_error(in);
+            __atomic_store_n(&core_new_error, OSSL_FUNC_core_new_error(in),
+                             __ATOMIC_RELAXED);
             break;
         case OSSL_FUNC_CORE_SET_ERROR_DEBUG:
-            core_set_error_debug = OSSL_FUNC_core_set_error_debug(in);
+            __atomic_store_n(&core_set_error_debug,
+                             OSSL_FUNC_core_set_error_debug(in),
+                             __ATOMIC_RELAXED);
             break;
         case OSSL_FUNC_CORE_VSET_ERROR:
-            core_vset_error = OSSL_FUNC_core_vset_error(in);
+            __atomic_store_n(&core_vset_error, OSSL_FUNC_core_vset_error(in),
+                             __ATOMIC_RELAXED);
             break;
         }
     }
@@ -63,14 +74,19 @@ void smg_raise(void *provctx, int reason, const char *file, int line,
 {
     const OSSL_CORE_HANDLE *handle =
         provctx != NULL ? ((SMG_PROV_CTX *)provctx)->handle : NULL;
+    OSSL_FUNC_core_new_error_fn *new_error =
+        __atomic_load_n(&core_new_error, __ATOMIC_RELAXED);
+    OSSL_FUNC_core_set_error_debug_fn *set_debug =
+        __atomic_load_n(&core_set_error_debug, __ATOMIC_RELAXED);
+    OSSL_FUNC_core_vset_error_fn *vset_error =
+        __atomic_load_n(&core_vset_error, __ATOMIC_RELAXED);
     va_list ap;
 
-    if (core_new_error == NULL || core_set_error_debug == NULL
-        || core_vset_error == NULL)
+    if (new_error == NULL || set_debug == NULL || vset_error == NULL)
         return;
-    core_new_error(handle);
-    core_set_error_debug(handle, file, line, func);
+    new_error(handle);
+    set_debug(handle, file, line, func);
     va_start(ap, fmt);
-    core_vset_error(handle, (uint32_t)reason, fmt, ap);
+    vset_error(handle, (uint32_t)reason, fmt, ap);
     va_end(ap);
 }

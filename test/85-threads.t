@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+# Concurrency (test/threads.c): eight threads load smgost with nothing of
+# it warm and run random operations on their own contexts, copies and
+# duplicates included, each checked against a single-threaded reference.
+# Under ThreadSanitizer (./Configure enable-tsan) a data race fails the run.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use SmgostTest;
+use Test::More;
+
+plan tests => 2;
+program_ok('threads', ['shared'], 'threads sharing one library context');
+program_ok('threads', ['separate'],
+           'threads loading the provider concurrently, one library context each');

@@ -1,0 +1,456 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Concurrency: eight threads load smgost and run random operations (every
+ * cipher, SM3, the GOST MACs, HMAC over our SM3) on their own contexts,
+ * copying and duplicating them mid-stream, and compare each result with a
+ * reference computed single-threaded beforehand.  Meant to run under
+ * ThreadSanitizer (./Configure enable-tsan) as well as natively.
+ *
+ * Nothing of the module is warm when the threads start: the reference
+ * comes from a second copy of the module (libsmgost.a, linked into this
+ * program, registered as a built-in provider in its own library context),
+ * whose CPU probe, GOST S-box tables and kernel description are separate
+ * statics.  The threads wait on a barrier, then load providers/smgost.so
+ * themselves, so its lazily built state is first touched concurrently.
+ *
+ *   threads shared    all threads load the provider into one library
+ *                     context (one OSSL_provider_init, shared by all)
+ *   threads separate  each thread loads it into its own library context
+ *                     (concurrent OSSL_provider_init calls in one module)
+ */
+#include <pthread.h>
+
+#include "testutil.h"
+
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+
+#define NTHREADS 8
+#define MAX_KEY 100
+#define MAX_MSG 3000
+#define MAX_OUT (MAX_MSG + 32)
+
+/* The name the static copy is registered under, beside smgost.so. */
+#define REF_PROVIDER "smgost-ref"
+#define PROPQ "provider=smgost"
+
+enum kind { K_CIPHER, K_DIGEST, K_MAC, K_HMAC };
+
+static const struct alg {
+    enum kind kind;
+    const char *name;
+} algs[] = {
+    { K_CIPHER, "SM4-ECB" }, { K_CIPHER, "SM4-CBC" }, { K_CIPHER, "SM4-CFB" },
+    { K_CIPHER, "SM4-OFB" }, { K_CIPHER, "SM4-CTR" },
+    { K_CIPHER, "gost89" }, { K_CIPHER, "gost89-cnt" },
+    { K_CIPHER, "gost89-cnt-12" }, { K_CIPHER, "gost89-cbc" },
+    { K_CIPHER, "gost89-ecb" }, { K_CIPHER, "magma-ecb" },
+    { K_CIPHER, "magma-cbc" }, { K_CIPHER, "magma-ctr" },
+    { K_DIGEST, "SM3" },
+    { K_MAC, "gost-mac" }, { K_MAC, "gost-mac-12" },
+    { K_HMAC, "HMAC" },
+};
+#define NALGS (sizeof(algs) / sizeof(algs[0]))
+
+typedef struct {
+    const struct alg *alg;
+    unsigned char key[MAX_KEY], iv[16], msg[MAX_MSG], ref[MAX_OUT];
+    size_t keylen, ivlen, msglen, reflen;
+    size_t macsize;             /* gost-mac: the "size" parameter */
+} CASE;
+
+static CASE *cases;
+static size_t ncases;
+static int ops_per_thread;
+static uint64_t seed;
+static char ref_kernels[160];
+
+static pthread_barrier_t start;
+static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * testutil's tally is not thread-safe: threads report under a lock.  The
+ * condition is computed before, so that no EVP call runs under the lock.
+ */
+#define T_CHECK(ok, ...)                                                     \
+    do {                                                                     \
+        int t_ok_ = (ok);                                                    \
+        pthread_mutex_lock(&report_lock);                                    \
+        TU_CHECK(t_ok_, __VA_ARGS__);                                        \
+        pthread_mutex_unlock(&report_lock);                                  \
+    } while (0)
+#define T_CHECK_MEM(...)                                                     \
+    do {                                                                     \
+        pthread_mutex_lock(&report_lock);                                    \
+        TU_CHECK_MEM(__VA_ARGS__);                                           \
+        pthread_mutex_unlock(&report_lock);                                  \
+    } while (0)
+
+/* Where the next chunk ends: all at once without an rng, else anywhere. */
+static size_t chunk(TU_RNG *rng, size_t left)
+{
+    if (rng == NULL || left == 0)
+        return left;
+    switch (tu_rng_below(rng, 4)) {
+    case 0:
+        return left;
+    case 1:
+        return tu_rng_below(rng, left < 17 ? left + 1 : 17);
+    default:
+        return tu_rng_below(rng, left + 1);
+    }
+}
+
+static int coin(TU_RNG *rng, unsigned n)
+{
+    return rng != NULL && tu_rng_below(rng, n) == 0;
+}
+
+static const char *prov_of_cipher(const EVP_CIPHER *c)
+{
+    return tu_prov_name(EVP_CIPHER_get0_provider(c));
+}
+
+/*
+ * Encrypts (enc) or decrypts in with the case's key and IV.  With an rng:
+ * random chunks, a copy of the context at random points (the original is
+ * freed and the copy goes on), and sometimes a throw-away message first,
+ * after which a re-init (same key, or the key again) starts the real one.
+ */
+static int run_cipher(OSSL_LIB_CTX *lib, const char *want_prov, const CASE *c,
+                      int enc, const unsigned char *in, size_t inlen,
+                      unsigned char *out, size_t *outlen, TU_RNG *rng)
+{
+    EVP_CIPHER *ci = EVP_CIPHER_fetch(lib, c->alg->name, PROPQ);
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new(), *dup;
+    const unsigned char *iv = c->ivlen ? c->iv : NULL;
+    unsigned char junk[64];
+    size_t off = 0, n = 0, k;
+    int l, ok = ci != NULL && ctx != NULL
+        && strcmp(prov_of_cipher(ci), want_prov) == 0;
+
+    if (ok && coin(rng, 3)) {
+        /* A message to throw away, then a new one under the same key. */
+        ok = EVP_CipherInit_ex2(ctx, ci, c->key, iv, enc, NULL)
+             && EVP_CipherUpdate(ctx, junk, &l, c->msg, 1 + (int)tu_rng_below(rng, 40));
+        if (ok && coin(rng, 2))
+            ok = EVP_CipherInit_ex2(ctx, NULL, NULL, iv, enc, NULL);
+        else if (ok)
+            ok = EVP_CipherInit_ex2(ctx, NULL, c->key, iv, enc, NULL);
+    } else if (ok) {
+        ok = EVP_CipherInit_ex2(ctx, ci, c->key, iv, enc, NULL);
+    }
+    while (ok && off < inlen) {
+        k = chunk(rng, inlen - off);
+        if (coin(rng, 4)) {
+            ok = (dup = EVP_CIPHER_CTX_new()) != NULL
+                 && EVP_CIPHER_CTX_copy(dup, ctx);
+            EVP_CIPHER_CTX_free(ok ? ctx : dup);
+            if (ok)
+                ctx = dup;
+        }
+        ok = ok && EVP_CipherUpdate(ctx, out + n, &l, in + off, (int)k);
+        off += k;
+        n += ok ? (size_t)l : 0;
+    }
+    ok = ok && EVP_CipherFinal_ex(ctx, out + n, &l);
+    *outlen = n + (ok ? (size_t)l : 0);
+    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_free(ci);
+    return ok;
+}
+
+static int run_digest(OSSL_LIB_CTX *lib, const char *want_prov, const CASE *c,
+                      unsigned char *out, size_t *outlen, TU_RNG *rng)
+{
+    EVP_MD *md = EVP_MD_fetch(lib, c->alg->name, PROPQ);
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new(), *dup;
+    size_t off = 0, k;
+    unsigned int l = 0;
+    int ok = md != NULL && ctx != NULL
+        && strcmp(tu_prov_name(EVP_MD_get0_provider(md)), want_prov) == 0
+        && EVP_DigestInit_ex2(ctx, md, NULL);
+
+    while (ok && off < c->msglen) {
+        k = chunk(rng, c->msglen - off);
+        if (coin(rng, 4)) {
+            ok = (dup = EVP_MD_CTX_new()) != NULL
+                 && EVP_MD_CTX_copy_ex(dup, ctx);
+            EVP_MD_CTX_free(ok ? ctx : dup);
+            if (ok)
+                ctx = dup;
+        }
+        ok = ok && EVP_DigestUpdate(ctx, c->msg + off, k);
+        off += k;
+    }
+    ok = ok && EVP_DigestFinal_ex(ctx, out, &l);
+    *outlen = l;
+    EVP_MD_CTX_free(ctx);
+    EVP_MD_free(md);
+    return ok;
+}
+
+/*
+ * gost-mac / gost-mac-12 from smgost, or HMAC (the default provider's)
+ * over SM3 fetched from smgost.  The provider check is on the MAC for the
+ * GOST ones; for HMAC it is the digest HMAC was told to fetch.
+ */
+static int run_mac(OSSL_LIB_CTX *lib, const char *want_prov, const CASE *c,
+                   unsigned char *out, size_t *outlen, TU_RNG *rng)
+{
+    int hmac = c->alg->kind == K_HMAC;
+    EVP_MAC *mac = EVP_MAC_fetch(lib, c->alg->name, hmac ? NULL : PROPQ);
+    EVP_MAC_CTX *ctx = mac != NULL ? EVP_MAC_CTX_new(mac) : NULL, *dup;
+    OSSL_PARAM params[3], *p = params;
+    size_t off = 0, k, macsize = c->macsize;
+    int ok = ctx != NULL;
+
+    if (hmac) {
+        *p++ = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST,
+                                                (char *)"SM3", 0);
+        *p++ = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_PROPERTIES,
+                                                (char *)PROPQ, 0);
+    } else {
+        ok = ok && strcmp(tu_prov_name(EVP_MAC_get0_provider(mac)),
+                          want_prov) == 0;
+        *p++ = OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &macsize);
+    }
+    *p = OSSL_PARAM_construct_end();
+    ok = ok && EVP_MAC_init(ctx, c->key, c->keylen, params);
+    while (ok && off < c->msglen) {
+        k = chunk(rng, c->msglen - off);
+        if (coin(rng, 4)) {
+            ok = (dup = EVP_MAC_CTX_dup(ctx)) != NULL;
+            if (ok) {
+                EVP_MAC_CTX_free(ctx);
+                ctx = dup;
+            }
+        }
+        ok = ok && EVP_MAC_update(ctx, c->msg + off, k);
+        off += k;
+    }
+    ok = ok && EVP_MAC_final(ctx, out, outlen, MAX_OUT);
+    EVP_MAC_CTX_free(ctx);
+    EVP_MAC_free(mac);
+    return ok;
+}
+
+static int run_case(OSSL_LIB_CTX *lib, const char *want_prov, const CASE *c,
+                    unsigned char *out, size_t *outlen, TU_RNG *rng)
+{
+    switch (c->alg->kind) {
+    case K_CIPHER:
+        return run_cipher(lib, want_prov, c, 1, c->msg, c->msglen, out,
+                          outlen, rng);
+    case K_DIGEST:
+        return run_digest(lib, want_prov, c, out, outlen, rng);
+    default:
+        return run_mac(lib, want_prov, c, out, outlen, rng);
+    }
+}
+
+/* The kernels the provider reports ("sm4=... sm3=... gost=..."). */
+static int get_kernels(OSSL_PROVIDER *prov, char *buf, size_t len)
+{
+    const char *k = NULL;
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_utf8_ptr("kernels", (char **)&k, 0),
+        OSSL_PARAM_END
+    };
+
+    if (!OSSL_PROVIDER_get_params(prov, params) || k == NULL)
+        return 0;
+    snprintf(buf, len, "%s", k);
+    return 1;
+}
+
+/* Random lengths, with the 1024-byte key meshing boundaries well covered. */
+static size_t random_length(TU_RNG *r)
+{
+    switch (tu_rng_below(r, 4)) {
+    case 0:
+        return tu_rng_below(r, 40);
+    case 1:
+        return 1000 + tu_rng_below(r, 60);
+    case 2:
+        return 2040 + tu_rng_below(r, 20);
+    default:
+        return tu_rng_below(r, MAX_MSG + 1);
+    }
+}
+
+/* Builds the cases and their single-threaded reference results. */
+static void make_reference(const char *modules)
+{
+    OSSL_LIB_CTX *lib = OSSL_LIB_CTX_new();
+    OSSL_PROVIDER *ref = NULL, *dflt = NULL;
+    TU_RNG r;
+    size_t i;
+
+    if (lib == NULL || !OSSL_PROVIDER_set_default_search_path(lib, modules)
+        || !OSSL_PROVIDER_add_builtin(lib, REF_PROVIDER, OSSL_provider_init)
+        || (ref = OSSL_PROVIDER_load(lib, REF_PROVIDER)) == NULL
+        || (dflt = OSSL_PROVIDER_load(lib, "default")) == NULL
+        || !get_kernels(ref, ref_kernels, sizeof(ref_kernels))) {
+        fprintf(stderr, "cannot set up the reference library context\n");
+        ERR_print_errors_fp(stderr);
+        exit(2);
+    }
+    tu_rng_seed(&r, seed);
+    cases = tu_malloc(ncases * sizeof(*cases));
+    for (i = 0; i < ncases; i++) {
+        CASE *c = &cases[i];
+        EVP_CIPHER *ci;
+
+        memset(c, 0, sizeof(*c));
+        c->alg = &algs[i % NALGS];
+        c->msglen = random_length(&r);
+        tu_rng_bytes(&r, c->msg, c->msglen);
+        tu_rng_bytes(&r, c->iv, sizeof(c->iv));
+        c->macsize = 1 + tu_rng_below(&r, 8);
+        switch (c->alg->kind) {
+        case K_CIPHER:
+            ci = EVP_CIPHER_fetch(lib, c->alg->name, PROPQ);
+            if (ci == NULL) {
+                fprintf(stderr, "reference: no %s\n", c->alg->name);
+                ERR_print_errors_fp(stderr);
+                exit(2);
+            }
+            c->keylen = (size_t)EVP_CIPHER_get_key_length(ci);
+            c->ivlen = (size_t)EVP_CIPHER_get_iv_length(ci);
+            EVP_CIPHER_free(ci);
+            break;
+        case K_DIGEST:
+            break;
+        case K_MAC:
+            c->keylen = 32;
+            break;
+        case K_HMAC:
+            c->keylen = 1 + tu_rng_below(&r, MAX_KEY);
+            break;
+        }
+        tu_rng_bytes(&r, c->key, c->keylen);
+        TU_CHECK(run_case(lib, REF_PROVIDER, c, c->ref, &c->reflen, NULL),
+                 "reference %s, %zu bytes", c->alg->name, c->msglen);
+    }
+    OSSL_PROVIDER_unload(dflt);
+    OSSL_PROVIDER_unload(ref);
+    OSSL_LIB_CTX_free(lib);
+}
+
+typedef struct {
+    int index;
+    OSSL_LIB_CTX *shared;       /* NULL: the thread makes its own */
+    const char *modules;
+} THREAD_ARG;
+
+static void thread_ops(OSSL_LIB_CTX *lib, int index)
+{
+    TU_RNG r;
+    unsigned char *out = tu_malloc(MAX_OUT), *back = tu_malloc(MAX_OUT);
+    size_t outlen, backlen;
+    int i, ok;
+
+    tu_rng_seed(&r, seed + 1 + (uint64_t)index);
+    for (i = 0; i < ops_per_thread; i++) {
+        const CASE *c = &cases[tu_rng_below(&r, ncases)];
+
+        ok = run_case(lib, "smgost", c, out, &outlen, &r);
+        T_CHECK(ok, "thread %d: %s, %zu bytes", index, c->alg->name,
+                c->msglen);
+        if (!ok)
+            continue;
+        T_CHECK_MEM(c->alg->name, out, outlen, c->ref, c->reflen);
+        if (c->alg->kind != K_CIPHER)
+            continue;
+        ok = run_cipher(lib, "smgost", c, 0, out, outlen, back, &backlen, &r);
+        T_CHECK(ok, "thread %d: %s decryption", index, c->alg->name);
+        if (ok)
+            T_CHECK_MEM(c->alg->name, back, backlen, c->msg, c->msglen);
+    }
+    free(out);
+    free(back);
+}
+
+static void *thread_main(void *varg)
+{
+    const THREAD_ARG *arg = varg;
+    OSSL_LIB_CTX *lib = arg->shared;
+    OSSL_PROVIDER *ours = NULL, *dflt = NULL;
+    char kernels[160] = "";
+    int ok;
+
+    if (lib == NULL && (lib = OSSL_LIB_CTX_new()) != NULL
+        && !OSSL_PROVIDER_set_default_search_path(lib, arg->modules)) {
+        OSSL_LIB_CTX_free(lib);
+        lib = NULL;
+    }
+    pthread_barrier_wait(&start);
+    ok = lib != NULL && (ours = OSSL_PROVIDER_load(lib, "smgost")) != NULL
+         && (dflt = OSSL_PROVIDER_load(lib, "default")) != NULL;
+    T_CHECK(ok, "thread %d: loading smgost and default", arg->index);
+    if (ok) {
+        ok = get_kernels(ours, kernels, sizeof(kernels));
+        T_CHECK(ok && strcmp(kernels, ref_kernels) == 0,
+                "thread %d: kernels \"%s\", the reference copy chose \"%s\"",
+                arg->index, kernels, ref_kernels);
+        thread_ops(lib, arg->index);
+    }
+    OSSL_PROVIDER_unload(dflt);
+    OSSL_PROVIDER_unload(ours);
+    if (arg->shared == NULL)
+        OSSL_LIB_CTX_free(lib);
+    /* Each thread's error state, freed here rather than at exit. */
+    OPENSSL_thread_stop();
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "";
+    const char *modules = getenv("SMGOST_MODULES");
+    pthread_t tid[NTHREADS];
+    THREAD_ARG args[NTHREADS];
+    OSSL_LIB_CTX *shared = NULL;
+    int i, separate;
+
+    if (strcmp(mode, "shared") != 0 && strcmp(mode, "separate") != 0) {
+        fprintf(stderr, "usage: %s shared|separate [seed]\n", argv[0]);
+        return 2;
+    }
+    separate = strcmp(mode, "separate") == 0;
+    if (modules == NULL || *modules == '\0')
+        modules = getenv("OPENSSL_MODULES");
+    if (modules == NULL || *modules == '\0') {
+        fprintf(stderr, "SMGOST_MODULES is not set\n");
+        return 2;
+    }
+    seed = tu_seed(argc > 2 ? argv[2] : NULL);
+    ncases = (size_t)(3 * NALGS * tu_scale());
+    ops_per_thread = (int)(60 * tu_scale());
+    make_reference(modules);
+
+    if (!separate && ((shared = OSSL_LIB_CTX_new()) == NULL
+                      || !OSSL_PROVIDER_set_default_search_path(shared,
+                                                                modules))) {
+        fprintf(stderr, "cannot make the shared library context\n");
+        return 2;
+    }
+    pthread_barrier_init(&start, NULL, NTHREADS);
+    for (i = 0; i < NTHREADS; i++) {
+        args[i].index = i;
+        args[i].shared = shared;
+        args[i].modules = modules;
+        if (pthread_create(&tid[i], NULL, thread_main, &args[i]) != 0) {
+            fprintf(stderr, "pthread_create failed\n");
+            return 2;
+        }
+    }
+    for (i = 0; i < NTHREADS; i++)
+        pthread_join(tid[i], NULL);
+    pthread_barrier_destroy(&start);
+    OSSL_LIB_CTX_free(shared);
+    free(cases);
+    return tu_report(separate ? "threads, one library context each"
+                              : "threads, one shared library context");
+}
