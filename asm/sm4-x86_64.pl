@@ -305,14 +305,32 @@ sub e_core {
 }
 
 $code .= e_core('z', 4, $_) for qw(ecb cbc_dec);
-$code .= e_core('z', 4) . e_core('z', 2) . e_core('z', 1) . e_core('y', 1) . e_core('x', 1);
+$code .= e_core('z', 4) . e_core('z', 2) . e_core('z', 1) . e_core('y', 1)
+    . e_core('x', 1);
 
 # ---------------------------------------------------------------------------
 # GF(2) 8x8 matrices in the GF2P8AFFINEQB operand format: row i (output bit
 # i) is byte 7-i of the qword (Intel SDM, GF2P8AFFINEQB).
-sub gf_rows { my ($q) = @_; return map { ($q >> (8 * (7 - $_))) & 0xff } 0 .. 7; }
-sub gf_qword { my @r = @_; my $q = 0; $q |= $r[$_] << (8 * (7 - $_)) for 0 .. 7; return $q; }
-sub gf_parity { my ($x) = @_; $x ^= $x >> 4; $x ^= $x >> 2; $x ^= $x >> 1; return $x & 1; }
+sub gf_rows {
+    my ($q) = @_;
+    return map { ($q >> (8 * (7 - $_))) & 0xff } 0 .. 7;
+}
+
+sub gf_qword {
+    my @r = @_;
+    my $q = 0;
+    $q |= $r[$_] << (8 * (7 - $_)) for 0 .. 7;
+    return $q;
+}
+
+sub gf_parity {
+    my ($x) = @_;
+    $x ^= $x >> 4;
+    $x ^= $x >> 2;
+    $x ^= $x >> 1;
+    return $x & 1;
+}
+
 # y = M x on one byte
 sub gf_apply {
     my ($q, $x) = @_;
@@ -365,16 +383,17 @@ my %GF_K = map { $_ => gf_apply(gf_mul($GF_A1, $GF_L{$_}), $GF_C2) } keys %GF_L;
 
 # 16 bytes each so that VEX forms can take them as memory operands
 $code .= rodata_begin() . ".p2align\t4\n";
-$code .= sprintf(".Lsm4_gf_%s:\n.quad\t0x%016x,0x%016x\n", $_, $GF_M{$_}, $GF_M{$_})
-    for qw(a b c);
-$code .= sprintf(".Lsm4_gf_a1inv:\n.quad\t0x%016x,0x%016x\n", $GF_A1INV, $GF_A1INV);
+my %gf_out = ((map { ("gf_$_" => $GF_M{$_}) } qw(a b c)), gf_a1inv => $GF_A1INV);
+$code .= sprintf(".Lsm4_%s:\n.quad\t0x%016x,0x%016x\n", $_, ($gf_out{$_}) x 2)
+    for sort keys %gf_out;
 $code .= sprintf(".Lsm4_gf_c1:\n.long\t0x%08x\n", $GF_C1 * 0x01010101);
 $code .= text_begin();
 
-# The serial functions' key table: the core table (e_table) followed at
-# byte 144 by its first 33 slots mapped by A1 (A1 c_3, A1 d_0..A1 d_31);
-# the one-block constants go to xmm16..20 (A-, B-, C-matrix, A1^-1, and
-# the final (0, c_34, c_33, c_32) block).
+# The serial functions' key table: below the core table (e_table, which
+# then sits at 144(%rsp)) a copy of its slots mapped by A1 (A1 c_3,
+# A1 d_0..A1 d_31 are used), to which %rdi points; the one-block constants
+# go to xmm16..19 (A-, B-, C-matrix, A1^-1) and xmm13 (the final
+# (0, c_34, c_33, c_32) block).
 sub e_serial_setup {
     return e_table() . frame_alloc(144) . <<"EOT";
 	vmovdqu32	144(%rsp),%zmm16
