@@ -8,6 +8,7 @@
 
 #include "sm3.h"
 #include "sm3_x86.h"
+#include "sm3_arm.h"
 
 #define SM3_ROL(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
 
@@ -217,6 +218,12 @@ const SM3_KERNEL *sm3_kernel(void)
 
     if (k != NULL)
         return k;
+#endif
+#ifdef SM3_ARM_ASM
+    const SM3_KERNEL *ka = sm3_kernel_arm();
+
+    if (ka != NULL)
+        return ka;
 #endif
     return &sm3_kernel_c;
 }

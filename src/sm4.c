@@ -14,6 +14,7 @@
 
 #include "sm4.h"
 #include "sm4_x86.h"
+#include "sm4_arm.h"
 
 /*
  * The S-box of GB/T 32907-2016, table 1, row by row.  Checked against the
@@ -421,6 +422,12 @@ const SMG_BLOCK_KERNEL *sm4_kernel(void)
 
     if (k != NULL)
         return k;
+#endif
+#ifdef SM4_ARM_ASM
+    const SMG_BLOCK_KERNEL *ka = sm4_kernel_arm();
+
+    if (ka != NULL)
+        return ka;
 #endif
     return &sm4_kernel_c;
 }

@@ -1,0 +1,503 @@
+#! /usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
+#
+# SM4 (GB/T 32907-2016) block kernels for AArch64, generated as GNU
+# assembler text through util/perlasm/armv8.pm.  Owns two tiers, both
+# constant-time (no table lookup indexed by secret data in memory):
+#   sm4e  - the Armv8.2 SM4 extension: SM4E runs four rounds on one block;
+#   neon  - plain Advanced SIMD for CPUs without it: the S-box is a
+#           256-byte table held in sixteen vector registers and read with
+#           TBL/TBX, whose timing does not depend on the index values.
+#
+#   perl asm/sm4-armv8.pl elf [inst] > asm/sm4-armv8.S
+#
+# Entry points follow src/kernel.h (AAPCS64: ks=x0 in=x1 out=x2
+# nblocks=x3 iv=x4); src/sm4_arm.c puts them into SMG_BLOCK_KERNEL tables.
+# The key schedule is the C one (SM4_KEY.rk[32] in application order, the
+# decryption schedule reversed), so "ecb" serves both directions.
+#
+# Real Arm hardware is not available to measure; the figures are
+# instructions per byte counted statically from the generated inner loops
+# (util/perlasm/armv8-count.pl), beside gcc 12 -O3's code for src/sm4.c
+# counted the same way (loop body of the 4-block / 1-block C paths):
+#
+#   kernel                    ECB     CTR     CBC-dec  CFB-dec  CBC-enc/CFB-enc/OFB
+#   sm4e (8 blocks a pass)    TBD
+#   neon (8 blocks a pass)    TBD
+#   src/sm4.c (gcc 12 -O3)    TBD
+#
+# Design.
+#
+# sm4e: SM4E Vd.4S, Vn.4S applies four rounds to the block in Vd, the four
+# round keys taken from the lanes of Vn (Arm ARM, SM4E), so the 32 round
+# keys sit in v16-v23 for the whole call and a block costs 8 SM4E plus the
+# byte order fix-ups: REV32 before (lane i = word X_i as a native integer)
+# and a full 16-byte reversal after (the output is X35..X32).  SM4E has a
+# latency of several cycles, so the parallel modes run 8 independent blocks
+# a pass (then one 4-block pass, then single blocks); the serial modes
+# (CBC/CFB encryption, OFB) are one chain of 8 SM4E per block.
+#
+# neon: four blocks are transposed so that register j holds word j of each
+# of them, and a round is whole-register operations on one 4-lane group:
+#   t = X1 ^ X2 ^ X3 ^ rk          3 EOR (rk broadcast by LD1R, shared)
+#   s = Sbox(t)                    TBL + 3 x (SUB 64, TBX): 7
+#   X0 ^= L(s), L(s) = s ^ rol24(s) ^ rol2(s ^ rol8(s) ^ rol16(s))
+#        rol8 and rol24 as byte shuffles (TBL), rol16 as REV32 of halfwords,
+#        rol2 as SHL+SRI: 10
+# 20 instructions per round and group; two groups (8 blocks) interleave to
+# hide the TBX chain's latency.  The alternative, the S-box through AESE
+# with affine maps in and out of the AES field (as the x86-64 AES-NI
+# kernels do), costs about 12 instructions per 16 bytes instead of 7 and
+# needs the AES extension, so TBL was chosen: it runs on every AArch64 CPU.
+# Serial modes run the 4-block core with one live block, to stay
+# constant-time; tails (fewer than 8 blocks left) go through one pass of 4
+# or 8 blocks on a stack copy.
+
+use strict;
+use warnings;
+use FindBin qw($Bin);
+use lib "$Bin/../util/perlasm";
+use armv8;
+
+armv8::setup(@ARGV);
+
+my $code = ".arch\tarmv8.2-a+crypto+sm4\n";
+
+# Arguments and scalar registers shared by both tiers.
+my ($ks, $inp, $out, $n, $ivp) = map { "x$_" } 0 .. 4;
+my ($hi, $lo) = ("x6", "x7");            # CTR counter, native 64-bit halves
+my ($t0, $t1) = ("x10", "x11");
+my ($saved_in, $saved_out, $buf) = ("x12", "x13", "x14");
+my @v = map { "v$_" } 0 .. 31;
+
+my $label = 0;
+sub L { return ".Lsm4_" . $_[0] . "_" . $label++; }
+
+###########################################################################
+# The S-box, from its algebraic form instead of a pasted table:
+# Sbox(x) = A2 Inv(A1 x + c1) + c2 with Inv the inverse in GF(2^8) modulo
+# x^8+x^4+x^3+x+1 and the affine maps in GFNI's matrix format (row i is
+# byte 7-i): A1 0x34ac259e022dbc52, c1 0x65, A2 0xd72d8e511e6c8b19, c2 0xd3
+# (references.md section 2, from libgcrypt's sm4-gfni-avx2-amd64.S).  The
+# table is checked below against entries of GB/T 32907-2016, table 1.
+no warnings 'portable';
+sub gf_affine {
+    my ($m, $c, $x) = @_;
+    my $y = 0;
+    for my $i (0 .. 7) {
+        my $row = ($m >> (8 * (7 - $i))) & 0xff;
+        my $b = $row & $x;
+        $b ^= $b >> 4; $b ^= $b >> 2; $b ^= $b >> 1;
+        $y |= ($b & 1) << $i;
+    }
+    return $y ^ $c;
+}
+sub gf_mul {
+    my ($a, $b) = @_;
+    my $p = 0;
+    for (0 .. 7) {
+        $p ^= $a if $b & 1;
+        $a = ($a << 1) ^ ($a & 0x80 ? 0x11b : 0);
+        $b >>= 1;
+    }
+    return $p;
+}
+my @inv = (0) x 256;
+for my $a (1 .. 255) {
+    for my $b (1 .. 255) {
+        if (gf_mul($a, $b) == 1) { $inv[$a] = $b; last; }
+    }
+}
+my @sbox = map {
+    gf_affine(0xd72d8e511e6c8b19, 0xd3,
+              $inv[gf_affine(0x34ac259e022dbc52, 0x65, $_)])
+} 0 .. 255;
+# spot checks: the first, a middle and the last entries of the standard's table
+die "sm4-armv8.pl: S-box construction is wrong\n"
+    unless $sbox[0x00] == 0xd6 && $sbox[0x01] == 0x90 && $sbox[0x7f] == 0x9e
+        && $sbox[0x80] == 0xea && $sbox[0xfe] == 0x39 && $sbox[0xff] == 0x48;
+
+$code .= rodata_begin() . ".p2align\t6\n.Lsm4_sbox:\n";
+for my $r (0 .. 15) {
+    $code .= ".byte\t" . join(',', map { sprintf '0x%02x', $_ } @sbox[16 * $r .. 16 * $r + 15]) . "\n";
+}
+# rol8 of each native 32-bit lane as a byte shuffle (lane byte 0 is the
+# least significant)
+$code .= ".Lsm4_rol8:\n.byte\t3,0,1,2,7,4,5,6,11,8,9,10,15,12,13,14\n";
+$code .= text_begin();
+
+###########################################################################
+# Tier descriptions.  A tier supplies:
+#   setup/teardown   code around the body of every entry point
+#   cipher(W, nat)   encrypts blocks v0..v(W-1) in place; nat: the input is
+#                    already in native word order (CTR builds it so)
+#   scratch          registers free outside cipher() for the mode code
+#   keep             a register that survives cipher() (IV, CTR's "one")
+#   widths           pass widths of the parallel modes, widest first
+#   bounce           tails go through one pass on a stack copy
+
+my %tier;
+
+# ---- sm4e ---------------------------------------------------------------
+my @rk = @v[16 .. 23];
+$tier{sm4e} = {
+    name => 'sm4e',
+    setup => sub {
+        return "\tld1\t{$rk[0].4s-$rk[3].4s},[$ks],#64\n"
+             . "\tld1\t{$rk[4].4s-$rk[7].4s},[$ks]\n";
+    },
+    teardown => sub { return "\tret\n"; },
+    frame => 0,
+    cipher => sub {
+        my ($W, $nat) = @_;
+        my @b = @v[0 .. $W - 1];
+        my $s = "";
+        $s .= join '', map { "\trev32\t$_.16b,$_.16b\n" } @b unless $nat;
+        for my $k (0 .. 7) {
+            $s .= "\tsm4e\t$_.4s,$rk[$k].4s\n" for @b;
+        }
+        # lanes hold X32..X35: reverse the bytes of the whole block
+        $s .= "\trev64\t$_.16b,$_.16b\n" for @b;
+        $s .= "\text\t$_.16b,$_.16b,$_.16b,#8\n" for @b;
+        return $s;
+    },
+    scratch => [ @v[24 .. 30] ],
+    keep => $v[31],
+    widths => [ 8, 4, 1 ],
+    bounce => 0,
+};
+
+# ---- neon ---------------------------------------------------------------
+# v0-v3 group A, v4-v7 group B, v8/v9 temporaries of A, v10/v11 of B,
+# v12 the broadcast round key, v13 64 in every byte, v14 the rol8 shuffle,
+# v15 free for the modes (kept across the core), v16-v31 the S-box.
+my ($RK, $C64, $ROL8) = @v[12 .. 14];
+my @SB = @v[16 .. 31];
+my $FRAME_D = [ map { "d$_" } 8 .. 15 ];
+my $FRAME_BUF = 128;                     # tail copy: 8 blocks
+my $BUF_OFF = 16 + 8 * 8;                # after x29/x30 and d8-d15
+
+# Transposes four registers of four 32-bit words (a 4x4 matrix) from
+# @src into @dst, with four temporaries.
+sub transpose4 {
+    my ($src, $dst, $tmp) = @_;
+    my ($a, $b, $c, $d) = @$src;
+    my ($p, $q, $r, $s) = @$tmp;
+    return <<"EOT";
+	trn1	$p.4s,$a.4s,$b.4s
+	trn2	$q.4s,$a.4s,$b.4s
+	trn1	$r.4s,$c.4s,$d.4s
+	trn2	$s.4s,$c.4s,$d.4s
+	trn1	$dst->[0].2d,$p.2d,$r.2d
+	trn1	$dst->[1].2d,$q.2d,$s.2d
+	trn2	$dst->[2].2d,$p.2d,$r.2d
+	trn2	$dst->[3].2d,$q.2d,$s.2d
+EOT
+}
+
+# One round of one group: X0 ^= L(Sbox(X1 ^ X2 ^ X3 ^ rk)); returns the
+# instructions as a list so that two groups can be interleaved.
+sub neon_round {
+    my ($x, $t, $s) = @_;
+    my ($x0, $x1, $x2, $x3) = @$x;
+    return (
+        "eor\t$t.16b,$x1.16b,$x2.16b",
+        "eor\t$t.16b,$t.16b,$x3.16b",
+        "eor\t$t.16b,$t.16b,$RK.16b",
+        "tbl\t$s.16b,{$SB[0].16b-$SB[3].16b},$t.16b",
+        "sub\t$t.16b,$t.16b,$C64.16b",
+        "tbx\t$s.16b,{$SB[4].16b-$SB[7].16b},$t.16b",
+        "sub\t$t.16b,$t.16b,$C64.16b",
+        "tbx\t$s.16b,{$SB[8].16b-$SB[11].16b},$t.16b",
+        "sub\t$t.16b,$t.16b,$C64.16b",
+        "tbx\t$s.16b,{$SB[12].16b-$SB[15].16b},$t.16b",
+        "eor\t$x0.16b,$x0.16b,$s.16b",
+        "tbl\t$t.16b,{$s.16b},$ROL8.16b",
+        "eor\t$t.16b,$t.16b,$s.16b",
+        "rev32\t$s.8h,$s.8h",
+        "eor\t$t.16b,$t.16b,$s.16b",
+        "tbl\t$s.16b,{$s.16b},$ROL8.16b",
+        "eor\t$x0.16b,$x0.16b,$s.16b",
+        "shl\t$s.4s,$t.4s,#2",
+        "sri\t$s.4s,$t.4s,#30",
+        "eor\t$x0.16b,$x0.16b,$s.16b",
+    );
+}
+
+# The core on G groups (1 or 2): blocks v0..v(4G-1) in, results in place.
+# Entry "<name>" takes block bytes, "<name>_nat" native words.  Uses x9 as
+# the round key pointer, v8-v12; returns with bl/ret (no frame).
+sub neon_core {
+    my ($G) = @_;
+    my $name = ".Lsm4_neon_core$G";
+    my @grp = map { [ @v[4 * $_ .. 4 * $_ + 3] ] } 0 .. $G - 1;
+    my @tmp = map { [ @v[8 + 2 * $_, 9 + 2 * $_] ] } 0 .. $G - 1;
+    my $s = local_function_begin($name);
+    $s .= join '', map { "\trev32\t$_.16b,$_.16b\n" } map { @$_ } @grp;
+    $s .= "${name}_nat:\n\tmov\tx9,$ks\n";
+    for my $g (0 .. $G - 1) {
+        $s .= transpose4($grp[$g], $grp[$g], [ @v[8 .. 11] ]);
+    }
+    my @X = map { [ @$_ ] } @grp;
+    for my $i (0 .. 31) {
+        $s .= "\tld1r\t{$RK.4s},[x9],#4\n";
+        my @ops = map { [ neon_round($X[$_], @{ $tmp[$_] }) ] } 0 .. $G - 1;
+        for my $k (0 .. $#{ $ops[0] }) {
+            $s .= "\t$ops[$_][$k]\n" for 0 .. $G - 1;
+        }
+        push @{ $X[$_] }, shift @{ $X[$_] } for 0 .. $G - 1;
+    }
+    # X32..X35 sit in the group's registers 0..3; block words are X35..X32
+    for my $g (0 .. $G - 1) {
+        my @r = @{ $grp[$g] };
+        $s .= transpose4([ reverse @r ], \@r, [ @v[8 .. 11] ]);
+        $s .= "\trev32\t$_.16b,$_.16b\n" for @r;
+    }
+    $s .= "\tret\n" . local_function_end($name);
+    return $s;
+}
+
+$code .= neon_core(2) . neon_core(1);
+
+$tier{neon} = {
+    name => 'neon',
+    setup => sub {
+        my $s = adr_label($t0, ".Lsm4_sbox");
+        $s .= "\tld1\t{$SB[$_ * 4].16b-$SB[$_ * 4 + 3].16b},[$t0],#64\n" for 0 .. 3;
+        $s .= "\tldr\t" . qreg($ROL8) . ",[$t0]\n";
+        $s .= "\tmovi\t$C64.16b,#64\n";
+        return $s;
+    },
+    teardown => sub { return frame_leave($FRAME_D, $FRAME_BUF); },
+    frame => 1,
+    cipher => sub {
+        my ($W, $nat) = @_;
+        my $core = $W > 4 ? ".Lsm4_neon_core2" : ".Lsm4_neon_core1";
+        return "\tbl\t$core" . ($nat ? "_nat" : "") . "\n";
+    },
+    scratch => [ @v[8 .. 11] ],
+    keep => $v[15],
+    widths => [ 8 ],
+    bounce => 1,
+};
+
+###########################################################################
+# Mode passes: W blocks from [in] to [out], both pointers advanced.
+
+sub ld_blocks {      # W blocks into registers @r (consecutive), post-increment
+    my ($ptr, @r) = @_;
+    my $s = "";
+    while (@r) {
+        my @g = splice(@r, 0, 4);
+        my $list = @g == 1 ? "{$g[0].16b}" : "{$g[0].16b-$g[-1].16b}";
+        $s .= "\tld1\t$list,[$ptr],#" . (16 * @g) . "\n";
+    }
+    return $s;
+}
+sub st_blocks {
+    my ($ptr, @r) = @_;
+    my $s = ld_blocks($ptr, @r);
+    $s =~ s/\bld1\b/st1/g;
+    return $s;
+}
+
+# XOR block registers @r with the blocks at [base + off], pairs through
+# the scratch registers.
+sub xor_mem {
+    my ($t, $base, $off, @r) = @_;
+    my @scr = @{ $t->{scratch} };
+    my $s = "";
+    my $k = 0;
+    while (@r) {
+        my @g = splice(@r, 0, 2);
+        my ($a, $b) = @scr[$k % @scr, ($k + 1) % @scr];
+        $k += 2;
+        if (@g == 2) {
+            $s .= "\tldp\t" . qreg($a) . "," . qreg($b) . ",[$base,#$off]\n";
+            $s .= "\teor\t$g[0].16b,$g[0].16b,$a.16b\n\teor\t$g[1].16b,$g[1].16b,$b.16b\n";
+        } else {
+            $s .= "\tldur\t" . qreg($a) . ",[$base,#$off]\n";
+            $s .= "\teor\t$g[0].16b,$g[0].16b,$a.16b\n";
+        }
+        $off += 32;
+    }
+    return $s;
+}
+
+sub pass {
+    my ($t, $mode, $W) = @_;
+    my @b = @v[0 .. $W - 1];
+    my $iv = $t->{keep};
+    my $s = "";
+    if ($mode eq 'ecb') {
+        $s .= ld_blocks($inp, @b) . $t->{cipher}->($W, 0) . st_blocks($out, @b);
+    } elsif ($mode eq 'cbc_dec') {
+        # out_j = D(c_j) ^ c_(j-1): the ciphertexts are read again after
+        # the cipher, before any store (in place they are still intact)
+        $s .= ld_blocks($inp, @b) . $t->{cipher}->($W, 0);
+        $s .= "\teor\t$b[0].16b,$b[0].16b,$iv.16b\n";
+        $s .= xor_mem($t, $inp, -16 * $W, @b[1 .. $W - 1]);
+        $s .= "\tldur\t" . qreg($iv) . ",[$inp,#-16]\n";
+        $s .= st_blocks($out, @b);
+    } elsif ($mode eq 'cfb_dec') {
+        # out_j = E(c_(j-1)) ^ c_j with c_(-1) the IV
+        $s .= "\tmov\t$b[0].16b,$iv.16b\n";
+        $s .= ld_blocks($inp, @b[1 .. $W - 1]) if $W > 1;
+        $s .= "\tldr\t" . qreg($iv) . ",[$inp],#16\n";
+        $s .= $t->{cipher}->($W, 0);
+        $s .= xor_mem($t, $inp, -16 * $W, @b[0 .. $W - 2]) if $W > 1;
+        $s .= "\teor\t$b[-1].16b,$b[-1].16b,$iv.16b\n";
+        $s .= st_blocks($out, @b);
+    } elsif ($mode eq 'ctr') {
+        # Native words of block j: d[0] = ror(hi, 32), d[1] = ror(lo, 32).
+        # While the low word cannot wrap within the pass, block j+1 is
+        # block j plus "one" (0,0,0,1) in 32-bit lanes; otherwise every
+        # block is built from the 128-bit counter in x6:x7.
+        my $one = $iv;
+        my $per_block = join '', map { <<"EOT" } @b;
+	ror	$t0,$hi,#32
+	ror	$t1,$lo,#32
+	fmov	@{[ dreg($_) ]},$t0
+	mov	$_.d[1],$t1
+	adds	$lo,$lo,#1
+	adc	$hi,$hi,xzr
+EOT
+        if ($W == 1) {
+            $s .= $per_block;
+        } else {
+            my ($slow, $go) = (L('ctr_slow'), L('ctr_go'));
+            $s .= "\tcmn\tw7,#" . ($W - 1) . "\n\tb.cs\t$slow\n";
+            $s .= "\tror\t$t0,$hi,#32\n\tror\t$t1,$lo,#32\n";
+            $s .= "\tfmov\t" . dreg($b[0]) . ",$t0\n\tmov\t$b[0].d[1],$t1\n";
+            $s .= "\tadd\t$b[$_].4s,$b[$_ - 1].4s,$one.4s\n" for 1 .. $W - 1;
+            $s .= "\tadds\t$lo,$lo,#$W\n\tadc\t$hi,$hi,xzr\n\tb\t$go\n";
+            $s .= "$slow:\n$per_block$go:\n";
+        }
+        $s .= $t->{cipher}->($W, 1);
+        $s .= xor_mem($t, $inp, 0, @b);
+        $s .= "\tadd\t$inp,$inp,#" . (16 * $W) . "\n";
+        $s .= st_blocks($out, @b);
+    } elsif ($mode eq 'cbc_enc') {
+        # the chaining block lives in v0 (in and out of the cipher)
+        my $p = $t->{scratch}[0];
+        $s .= "\tld1\t{$p.16b},[$inp],#16\n\teor\t$b[0].16b,$b[0].16b,$p.16b\n";
+        $s .= $t->{cipher}->(1, 0) . st_blocks($out, $b[0]);
+    } elsif ($mode eq 'cfb_enc') {
+        my $p = $t->{scratch}[0];
+        $s .= $t->{cipher}->(1, 0);
+        $s .= "\tld1\t{$p.16b},[$inp],#16\n\teor\t$b[0].16b,$b[0].16b,$p.16b\n";
+        $s .= st_blocks($out, $b[0]);
+    } elsif ($mode eq 'ofb') {
+        my $p = $t->{scratch}[0];
+        $s .= $t->{cipher}->(1, 0);
+        $s .= "\tld1\t{$p.16b},[$inp],#16\n\teor\t$p.16b,$p.16b,$b[0].16b\n";
+        $s .= "\tst1\t{$p.16b},[$out],#16\n";
+    } else {
+        die "unknown mode $mode\n";
+    }
+    return $s;
+}
+
+# Chaining state in and out of the registers.
+sub mode_init {
+    my ($t, $mode) = @_;
+    my $iv = $t->{keep};
+    return "\tld1\t{$iv.16b},[$ivp]\n" if $mode =~ /^(cbc_dec|cfb_dec)$/;
+    return "\tld1\t{$v[0].16b},[$ivp]\n" if $mode =~ /^(cbc_enc|cfb_enc|ofb)$/;
+    if ($mode eq 'ctr') {
+        return "\tldp\t$hi,$lo,[$ivp]\n\trev\t$hi,$hi\n\trev\t$lo,$lo\n"
+            . "\tmovi\t$iv.2d,#0\n\tmov\tw10,#1\n\tmov\t$iv.s[3],w10\n";
+    }
+    return "";
+}
+sub mode_fini {
+    my ($t, $mode) = @_;
+    my $iv = $t->{keep};
+    return "\tst1\t{$iv.16b},[$ivp]\n" if $mode =~ /^(cbc_dec|cfb_dec)$/;
+    return "\tst1\t{$v[0].16b},[$ivp]\n" if $mode =~ /^(cbc_enc|cfb_enc|ofb)$/;
+    return "\trev\t$hi,$hi\n\trev\t$lo,$lo\n\tstp\t$hi,$lo,[$ivp]\n" if $mode eq 'ctr';
+    return "";
+}
+
+# The last 1..7 blocks through one pass of width W on a stack copy, then
+# the chaining state corrected for the blocks that were really there.
+sub bounce {
+    my ($t, $mode, $W) = @_;
+    my $c = $t->{scratch}[0];
+    my ($cp1, $cp2) = (L('copy_in'), L('copy_out'));
+    my $s = <<"EOT";
+	mov	$saved_in,$inp
+	mov	$saved_out,$out
+	add	$buf,sp,#$BUF_OFF
+	mov	$t0,$n
+$cp1:
+	ldr	@{[ qreg($c) ]},[$inp],#16
+	str	@{[ qreg($c) ]},[$buf],#16
+	subs	$t0,$t0,#1
+	b.ne	$cp1
+	add	$inp,sp,#$BUF_OFF
+	mov	$out,$inp
+EOT
+    $s .= pass($t, $mode, $W);
+    if ($mode =~ /^(cbc_dec|cfb_dec)$/) {
+        # the last real ciphertext block, read before out may overwrite it
+        $s .= "\tadd\t$t0,$saved_in,$n,lsl #4\n\tldur\t" . qreg($t->{keep}) . ",[$t0,#-16]\n";
+    } elsif ($mode eq 'ctr') {
+        $s .= "\tmov\t$t0,#$W\n\tsub\t$t0,$t0,$n\n\tsubs\t$lo,$lo,$t0\n\tsbc\t$hi,$hi,xzr\n";
+    }
+    $s .= <<"EOT";
+	add	$buf,sp,#$BUF_OFF
+$cp2:
+	ldr	@{[ qreg($c) ]},[$buf],#16
+	str	@{[ qreg($c) ]},[$saved_out],#16
+	subs	$n,$n,#1
+	b.ne	$cp2
+EOT
+    return $s;
+}
+
+sub entry {
+    my ($t, $mode) = @_;
+    my $fn = "sm4_$t->{name}_$mode";
+    my $done = L('done');
+    my $s = function_begin($fn);
+    # nothing to do: return before any frame exists
+    $s .= "\tcbnz\t$n,${done}_go\n\tret\n${done}_go:\n";
+    $s .= frame_enter($FRAME_D, $FRAME_BUF) if $t->{frame};
+    $s .= $t->{setup}->() . mode_init($t, $mode);
+    if ($mode =~ /^(cbc_enc|cfb_enc|ofb)$/) {
+        my $loop = L('loop');
+        $s .= "$loop:\n" . pass($t, $mode, 1) . "\tsubs\t$n,$n,#1\n\tb.ne\t$loop\n";
+    } else {
+        my @w = @{ $t->{widths} };
+        my $W = shift @w;
+        my ($loop, $tail) = (L('loop'), L('tail'));
+        $s .= "\tcmp\t$n,#$W\n\tb.lo\t$tail\n$loop:\n" . pass($t, $mode, $W);
+        $s .= "\tsub\t$n,$n,#$W\n\tcmp\t$n,#$W\n\tb.hs\t$loop\n$tail:\n";
+        for my $w (@w) {
+            if ($w == 1) {
+                my $l1 = L('loop1');
+                $s .= "\tcbz\t$n,$done\n$l1:\n" . pass($t, $mode, 1)
+                    . "\tsubs\t$n,$n,#1\n\tb.ne\t$l1\n";
+            } else {
+                my $skip = L('skip');
+                $s .= "\tcmp\t$n,#$w\n\tb.lo\t$skip\n" . pass($t, $mode, $w)
+                    . "\tsub\t$n,$n,#$w\n$skip:\n";
+            }
+        }
+        if ($t->{bounce}) {
+            my $b8 = L('bounce8');
+            $s .= "\tcbz\t$n,$done\n\tcmp\t$n,#4\n\tb.hi\t$b8\n"
+                . bounce($t, $mode, 4) . "\tb\t$done\n$b8:\n" . bounce($t, $mode, 8);
+        }
+    }
+    $s .= "$done:\n" . mode_fini($t, $mode) . $t->{teardown}->();
+    $s .= function_end($fn);
+    return $s;
+}
+
+for my $t (@tier{qw(sm4e neon)}) {
+    $code .= entry($t, $_) for qw(ecb ctr cbc_dec cfb_dec cbc_enc cfb_enc ofb);
+}
+
+armv8::finish($code);
