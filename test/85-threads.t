@@ -14,4 +14,5 @@ use Test::More;
 plan tests => 2;
 program_ok('threads', ['shared'], 'threads sharing one library context');
 program_ok('threads', ['separate'],
-           'threads loading the provider concurrently, one library context each');
+           'threads loading the provider concurrently, a library context '
+           . 'each');

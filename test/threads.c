@@ -132,7 +132,8 @@ static int run_cipher(OSSL_LIB_CTX *lib, const char *want_prov, const CASE *c,
     if (ok && coin(rng, 3)) {
         /* A message to throw away, then a new one under the same key. */
         ok = EVP_CipherInit_ex2(ctx, ci, c->key, iv, enc, NULL)
-             && EVP_CipherUpdate(ctx, junk, &l, c->msg, 1 + (int)tu_rng_below(rng, 40));
+             && EVP_CipherUpdate(ctx, junk, &l, c->msg,
+                                 1 + (int)tu_rng_below(rng, 40));
         if (ok && coin(rng, 2))
             ok = EVP_CipherInit_ex2(ctx, NULL, NULL, iv, enc, NULL);
         else if (ok)

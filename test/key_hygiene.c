@@ -1,0 +1,628 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Key hygiene: no block smgost frees may still hold a key, a key schedule
+ * (meshed ones included) or key-derived HMAC state, and a context that was
+ * re-keyed, re-initialised or reset may not keep what it no longer uses.
+ *
+ * The allocator hook (memhook.h) scans every block as it is freed for
+ * 8-byte windows of the secrets registered below: the raw keys, their
+ * schedules as src/sm4.h and src/gost89.h lay them out (computed with the
+ * module's own sm4_set_key, gost_set_key and gost_key_mesh from
+ * libsmgost.a), SM3's chaining values after HMAC's padded key blocks, and
+ * secret data hashed with SM3.  The keys are random, so a window found
+ * anywhere is a copy, never chance (2^-64 per position).
+ *
+ * Whose block it is: OPENSSL_malloc passes OPENSSL_FILE, the __FILE__
+ * literal of its caller, which lies in the read-only data of the calling
+ * object; dladdr() names that object (mh_from_object).  Only blocks
+ * allocated from smgost.so are held to the rule; hits in libcrypto's own
+ * blocks (the default provider's HMAC keeps its key, for one) are
+ * counted and shown, not failed.
+ *
+ * Each scenario also scans the live blocks: right after an init the key
+ * must be found in one of smgost's blocks (so the scanner and the
+ * attribution demonstrably work), and after a re-key, a re-init that
+ * undoes key meshing, or a reset, what was retired must be found nowhere.
+ *
+ *   key_hygiene sm4|gost|magma|mac|hmac|sm3
+ */
+#define _GNU_SOURCE
+#include "testutil.h"
+#include "memhook.h"
+
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+
+#include "gost89.h"
+#include "sm3.h"
+#include "sm4.h"
+
+#define PROPQ "provider=smgost"
+/* Two key meshings (every 1024 bytes), whole SM4 and GOST blocks. */
+#define MSG_LEN 2496
+#define MAX_OUT (MSG_LEN + 64)
+#define MESHES 3
+
+/* ---- Registered secrets: groups of 8-byte windows in a hash table ---- */
+
+#define MAX_GROUPS 1024
+#define TABLE_BITS 17
+
+typedef struct {
+    char label[80];
+    int key;                    /* the key (or secret) it derives from */
+    int retired;                /* nothing may hold it any more */
+} GROUP;
+
+static GROUP groups[MAX_GROUPS];
+static int ngroups, nkeys;
+
+typedef struct {
+    uint64_t v;
+    int group;                  /* -1: empty */
+} SLOT;
+
+static SLOT table[1u << TABLE_BITS];
+static size_t nslots;
+
+static uint64_t load64(const unsigned char *p)
+{
+    uint64_t v;
+
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static size_t slot_of(uint64_t v)
+{
+    return (size_t)((v * 0x9e3779b97f4a7c15ULL) >> (64 - TABLE_BITS));
+}
+
+static int new_group(int key, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int new_group(int key, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (ngroups == MAX_GROUPS) {
+        fprintf(stderr, "too many secret groups\n");
+        exit(2);
+    }
+    va_start(ap, fmt);
+    vsnprintf(groups[ngroups].label, sizeof(groups[ngroups].label), fmt, ap);
+    va_end(ap);
+    groups[ngroups].key = key;
+    return ngroups++;
+}
+
+/* Windows of p[0, len) starting every step bytes; duplicates allowed. */
+static void add_windows(int group, const void *p, size_t len, size_t step)
+{
+    const unsigned char *b = p;
+    size_t i, s;
+
+    for (i = 0; i + 8 <= len; i += step) {
+        if (nslots + 1 >= (1u << TABLE_BITS) / 2) {
+            fprintf(stderr, "secret table full\n");
+            exit(2);
+        }
+        for (s = slot_of(load64(b + i)); table[s].group >= 0;
+             s = (s + 1) & ((1u << TABLE_BITS) - 1))
+            continue;
+        table[s].v = load64(b + i);
+        table[s].group = group;
+        nslots++;
+    }
+}
+
+/*
+ * Calls found(group) for every group with a window at some position of
+ * p[0, n); stops early when found returns 0.
+ */
+static void scan(const unsigned char *p, size_t n, int (*found)(int, void *),
+                 void *arg)
+{
+    size_t i, s;
+
+    for (i = 0; i + 8 <= n; i++) {
+        uint64_t v = load64(p + i);
+
+        for (s = slot_of(v); table[s].group >= 0;
+             s = (s + 1) & ((1u << TABLE_BITS) - 1))
+            if (table[s].v == v && !found(table[s].group, arg))
+                return;
+    }
+}
+
+/* ---- The secrets of each algorithm ---- */
+
+typedef struct {
+    unsigned char key[100];
+    size_t keylen;
+    int id;
+} KEY;
+
+static KEY new_key(TU_RNG *r, size_t len)
+{
+    KEY k;
+
+    k.keylen = len;
+    k.id = nkeys++;
+    tu_rng_bytes(r, k.key, len);
+    add_windows(new_group(k.id, "key %d (%zu bytes)", k.id, len), k.key, len,
+                1);
+    return k;
+}
+
+static void add_sm4(const KEY *k)
+{
+    SM4_KEY enc, dec;
+
+    sm4_set_key(k->key, &enc, &dec);
+    add_windows(new_group(k->id, "SM4 encryption schedule of key %d", k->id),
+                enc.rk, sizeof(enc.rk), 4);
+    add_windows(new_group(k->id, "SM4 decryption schedule of key %d", k->id),
+                dec.rk, sizeof(dec.rk), 4);
+}
+
+/*
+ * Both byte orders' schedules, and for GOST 28147-89 order the schedules
+ * after 1..MESHES meshings under every parameter set (meshing encrypts
+ * with the S-boxes, so it depends on the set).  Returns the first meshed
+ * group; they run to the last group made.
+ */
+static int add_gost(const KEY *k)
+{
+    GOST_KEY enc, dec;
+    int be, i, m, first_mesh = -1;
+
+    for (be = 0; be < 2; be++) {
+        if (!gost_set_key(k->key, &gost_paramset_z, be, &enc, &dec)) {
+            fprintf(stderr, "gost_set_key failed\n");
+            exit(2);
+        }
+        add_windows(new_group(k->id, "GOST %s schedule of key %d",
+                              be ? "Magma-order" : "28147-89", k->id),
+                    enc.rk, sizeof(enc.rk), 4);
+    }
+    for (i = 0; gost_paramsets[i] != NULL; i++) {
+        gost_set_key(k->key, gost_paramsets[i], 0, &enc, &dec);
+        for (m = 1; m <= MESHES; m++) {
+            int g = new_group(k->id, "key %d meshed %d times under %s",
+                              k->id, m, gost_paramsets[i]->short_name);
+
+            if (first_mesh < 0)
+                first_mesh = g;
+            gost_key_mesh(&enc, &dec, NULL);
+            add_windows(g, enc.rk, sizeof(enc.rk), 4);
+        }
+    }
+    /* The decryption schedule is the encryption one reversed: in the
+     * windows above only as pairs of words in the other order. */
+    return first_mesh;
+}
+
+/*
+ * HMAC-SM3 (RFC 2104): K' = K, or SM3(K) beyond a block; the padded blocks
+ * K' ^ ipad and K' ^ opad (where K' reaches); SM3's chaining values after
+ * each, which is what the digest contexts inside HMAC keep.
+ */
+static void add_hmac(const KEY *k)
+{
+    unsigned char kk[SM3_BLOCK_SIZE] = { 0 }, pad[SM3_BLOCK_SIZE];
+    size_t kl = k->keylen, i;
+    SM3_CTX c;
+    int which;
+
+    if (kl > SM3_BLOCK_SIZE) {
+        sm3_init(&c, &sm3_kernel_c);
+        sm3_update(&c, k->key, kl);
+        sm3_final(&c, kk);
+        kl = SM3_DIGEST_LENGTH;
+        add_windows(new_group(k->id, "SM3 of key %d", k->id), kk, kl, 1);
+    } else {
+        memcpy(kk, k->key, kl);
+    }
+    for (which = 0; which < 2; which++) {
+        const char *name = which ? "opad" : "ipad";
+
+        for (i = 0; i < SM3_BLOCK_SIZE; i++)
+            pad[i] = kk[i] ^ (which ? 0x5c : 0x36);
+        add_windows(new_group(k->id, "key %d ^ %s", k->id, name), pad, kl, 1);
+        sm3_init(&c, &sm3_kernel_c);
+        sm3_update(&c, pad, SM3_BLOCK_SIZE);
+        add_windows(new_group(k->id, "SM3 state after key %d ^ %s", k->id,
+                              name), c.state, sizeof(c.state), 4);
+    }
+}
+
+static void retire(int key)
+{
+    int g;
+
+    for (g = 0; g < ngroups; g++)
+        if (groups[g].key == key)
+            groups[g].retired = 1;
+}
+
+static void retire_groups(int from, int to)
+{
+    for (; from < to; from++)
+        groups[from].retired = 1;
+}
+
+/* ---- What the hook finds ---- */
+
+static unsigned long smgost_freed, smgost_hits, other_hits, control_hits;
+static int last_other_hit = -1;
+
+/* Decided at allocation: a leak is looked for after the unload. */
+static int from_smgost(const char *file)
+{
+    return mh_from_object(file, "smgost.so");
+}
+
+static int smgost_block(const MH_BLOCK *b)
+{
+    return b->cls;
+}
+
+static int report_freed(int group, void *arg)
+{
+    const MH_BLOCK *b = arg;
+
+    if (smgost_block(b)) {
+        smgost_hits++;
+        tu_check(0, b->where, b->line, "a %zu-byte block freed by smgost "
+                 "held %s", b->size, groups[group].label);
+    } else {
+        other_hits++;
+        last_other_hit = group;
+    }
+    return 0;                   /* one report per block */
+}
+
+static void on_free(const MH_BLOCK *b, const unsigned char *p)
+{
+    if (smgost_block(b))
+        smgost_freed++;
+    scan(p, b->size, report_freed, (void *)b);
+}
+
+typedef struct {
+    int key, from, to;          /* count groups of key, or in [from, to) */
+    int hit;
+} QUERY;
+
+static int match_query(int group, void *arg)
+{
+    QUERY *q = arg;
+
+    if (q->key >= 0 ? groups[group].key == q->key
+                    : group >= q->from && group < q->to) {
+        q->hit = 1;
+        return 0;
+    }
+    return 1;
+}
+
+/* Number of live smgost blocks holding a secret of the query. */
+static int live_blocks_with(QUERY q)
+{
+    const MH_BLOCK *b;
+    int n = 0;
+
+    for (b = mh_live.next; b != &mh_live; b = b->next) {
+        if (!smgost_block(b))
+            continue;
+        q.hit = 0;
+        scan((const unsigned char *)(b + 1), b->size, match_query, &q);
+        n += q.hit;
+    }
+    return n;
+}
+
+static int live_with_key(int key)
+{
+    QUERY q = { key, 0, 0, 0 };
+
+    return live_blocks_with(q);
+}
+
+static int live_with_groups(int from, int to)
+{
+    QUERY q = { -1, from, to, 0 };
+
+    return live_blocks_with(q);
+}
+
+/* ---- Scenarios ---- */
+
+static OSSL_LIB_CTX *lib;
+static unsigned char msg[MSG_LEN];
+static TU_RNG rng;
+
+static int cipher_run(EVP_CIPHER_CTX *ctx, unsigned char *out)
+{
+    int l, l2;
+
+    return EVP_CipherUpdate(ctx, out, &l, msg, MSG_LEN)
+           && EVP_CipherFinal_ex(ctx, out + l, &l2);
+}
+
+static const char *const sm4_names[] = {
+    "SM4-ECB", "SM4-CBC", "SM4-CFB", "SM4-OFB", "SM4-CTR", NULL
+};
+static const char *const gost_names[] = {
+    "gost89", "gost89-cnt", "gost89-cnt-12", "gost89-cbc", "gost89-ecb", NULL
+};
+static const char *const magma_names[] = {
+    "magma-ecb", "magma-cbc", "magma-ctr", NULL
+};
+
+/*
+ * A cipher context: init with key 1, a message (meshing for the meshed
+ * GOST modes), a copy made and freed, a re-init without a key (undoes the
+ * meshing), a re-key with key 2, a decryption with the copy of that, a
+ * reset, the context freed.
+ */
+static void cipher_scenario(const char *name, int family)
+{
+    EVP_CIPHER *ci = EVP_CIPHER_fetch(lib, name, PROPQ);
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new(), *copy = EVP_CIPHER_CTX_new();
+    size_t keylen = family == 0 ? SM4_KEY_SIZE : GOST_KEY_SIZE;
+    KEY k1 = new_key(&rng, keylen), k2;
+    unsigned char iv[16], *out = tu_malloc(MAX_OUT);
+    int mesh_from = -1, mesh_to = -1, meshes = family == 1
+        && strcmp(name, "gost89-cbc") != 0 && strcmp(name, "gost89-ecb") != 0;
+
+    tu_rng_bytes(&rng, iv, sizeof(iv));
+    if (family == 0) {
+        add_sm4(&k1);
+    } else {
+        mesh_from = add_gost(&k1);
+        mesh_to = ngroups;
+    }
+    if (!TU_CHECK(ci != NULL && ctx != NULL && copy != NULL
+                  && EVP_CipherInit_ex2(ctx, ci, k1.key, iv, 1, NULL),
+                  "%s: init", name))
+        goto end;
+    TU_CHECK(live_with_key(k1.id) > 0, "%s: right after init no smgost "
+             "block holds the key (scanner or attribution broken)", name);
+    TU_CHECK(cipher_run(ctx, out), "%s: encrypting", name);
+    if (meshes)
+        TU_CHECK(live_with_groups(mesh_from, mesh_to) > 0,
+                 "%s: no meshed schedule found after %d bytes", name,
+                 MSG_LEN);
+    TU_CHECK(EVP_CIPHER_CTX_copy(copy, ctx), "%s: copy", name);
+    EVP_CIPHER_CTX_free(copy);
+    copy = NULL;
+
+    /* A new message under the same key: the meshed schedules go. */
+    TU_CHECK(EVP_CipherInit_ex2(ctx, NULL, NULL, iv, 1, NULL),
+             "%s: re-init", name);
+    if (meshes) {
+        retire_groups(mesh_from, mesh_to);
+        TU_CHECK(live_with_groups(mesh_from, mesh_to) == 0,
+                 "%s: a meshed schedule is still held after re-init", name);
+    }
+
+    k2 = new_key(&rng, keylen);
+    if (family == 0)
+        add_sm4(&k2);
+    else
+        add_gost(&k2);
+    TU_CHECK(EVP_CipherInit_ex2(ctx, NULL, k2.key, iv, 0, NULL)
+             && EVP_CIPHER_CTX_set_padding(ctx, 0) && cipher_run(ctx, out),
+             "%s: re-key and decrypt", name);
+    retire(k1.id);
+    TU_CHECK(live_with_key(k1.id) == 0, "%s: key 1 is still held after the "
+             "context was re-keyed", name);
+    TU_CHECK(live_with_key(k2.id) > 0, "%s: key 2 not found after re-key",
+             name);
+
+    TU_CHECK((copy = EVP_CIPHER_CTX_new()) != NULL
+             && EVP_CIPHER_CTX_copy(copy, ctx), "%s: second copy", name);
+    TU_CHECK(EVP_CIPHER_CTX_reset(ctx), "%s: reset", name);
+    EVP_CIPHER_CTX_free(copy);
+    copy = NULL;
+    retire(k2.id);
+    TU_CHECK(live_with_key(k2.id) == 0, "%s: key 2 is still held after "
+             "reset and free", name);
+ end:
+    EVP_CIPHER_CTX_free(copy);
+    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_free(ci);
+    free(out);
+}
+
+/* Runs mac over msg; out receives up to 64 bytes. */
+static int mac_run(EVP_MAC_CTX *ctx, unsigned char *out)
+{
+    size_t l;
+
+    return EVP_MAC_update(ctx, msg, MSG_LEN)
+           && EVP_MAC_final(ctx, out, &l, 64);
+}
+
+/*
+ * A MAC context (gost-mac, gost-mac-12, or HMAC over smgost's SM3): init
+ * with key 1, a message, a dup made and freed, a restart under the same
+ * key (GOST: undoes the meshing), a re-key with key 2, the context freed.
+ */
+static void mac_scenario(const char *name)
+{
+    int hmac = strcmp(name, "HMAC") == 0;
+    EVP_MAC *mac = EVP_MAC_fetch(lib, name, hmac ? NULL : PROPQ);
+    EVP_MAC_CTX *ctx = mac != NULL ? EVP_MAC_CTX_new(mac) : NULL, *dup;
+    OSSL_PARAM params[3], *p = params;
+    /* HMAC: a key within one SM3 block, then one hashed first. */
+    KEY k1 = new_key(&rng, hmac ? 40 : GOST_KEY_SIZE), k2;
+    unsigned char out[64], again[64];
+    size_t outl = 0, againl = 0;
+    int mesh_from = -1, mesh_to = -1;
+
+    if (hmac) {
+        add_hmac(&k1);
+        *p++ = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST,
+                                                (char *)"SM3", 0);
+        *p++ = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_PROPERTIES,
+                                                (char *)PROPQ, 0);
+    } else {
+        mesh_from = add_gost(&k1);
+        mesh_to = ngroups;
+    }
+    *p = OSSL_PARAM_construct_end();
+    if (!TU_CHECK(ctx != NULL && EVP_MAC_init(ctx, k1.key, k1.keylen, params),
+                  "%s: init", name))
+        goto end;
+    TU_CHECK(live_with_key(k1.id) > 0, "%s: right after init no smgost "
+             "block holds the key or its HMAC state (scanner or attribution "
+             "broken)", name);
+    TU_CHECK(EVP_MAC_update(ctx, msg, MSG_LEN), "%s: update", name);
+    if (!hmac)
+        TU_CHECK(live_with_groups(mesh_from, mesh_to) > 0,
+                 "%s: no meshed schedule found after %d bytes", name,
+                 MSG_LEN);
+    TU_CHECK((dup = EVP_MAC_CTX_dup(ctx)) != NULL, "%s: dup", name);
+    EVP_MAC_CTX_free(dup);
+    TU_CHECK(EVP_MAC_final(ctx, out, &outl, sizeof(out)), "%s: final",
+             name);
+
+    /* A new message under the same key: the meshed schedules go. */
+    TU_CHECK(EVP_MAC_init(ctx, NULL, 0, NULL), "%s: restart", name);
+    if (!hmac) {
+        retire_groups(mesh_from, mesh_to);
+        TU_CHECK(live_with_groups(mesh_from, mesh_to) == 0,
+                 "%s: a meshed schedule is still held after restart", name);
+    }
+    TU_CHECK(EVP_MAC_update(ctx, msg, MSG_LEN)
+             && EVP_MAC_final(ctx, again, &againl, sizeof(again)),
+             "%s: the message again", name);
+    TU_CHECK_MEM("the same MAC after a restart", again, againl, out, outl);
+
+    k2 = new_key(&rng, hmac ? 100 : GOST_KEY_SIZE);
+    if (hmac)
+        add_hmac(&k2);
+    else
+        add_gost(&k2);
+    TU_CHECK(EVP_MAC_init(ctx, k2.key, k2.keylen, NULL) && mac_run(ctx, out),
+             "%s: re-key", name);
+    retire(k1.id);
+    TU_CHECK(live_with_key(k1.id) == 0, "%s: key 1 is still held after the "
+             "context was re-keyed", name);
+    TU_CHECK(live_with_key(k2.id) > 0, "%s: key 2 not found after re-key",
+             name);
+    EVP_MAC_CTX_free(ctx);
+    ctx = NULL;
+    retire(k2.id);
+    TU_CHECK(live_with_key(k2.id) == 0, "%s: key 2 is still held after "
+             "the context was freed", name);
+ end:
+    EVP_MAC_CTX_free(ctx);
+    EVP_MAC_free(mac);
+}
+
+/* SM3 over secret data: copies and resets must not leave it behind. */
+static void sm3_scenario(void)
+{
+    EVP_MD *md = EVP_MD_fetch(lib, "SM3", PROPQ);
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new(), *copy = EVP_MD_CTX_new();
+    KEY secret = new_key(&rng, 100);
+    unsigned char out[SM3_DIGEST_LENGTH];
+    unsigned int l;
+
+    if (!TU_CHECK(md != NULL && ctx != NULL && copy != NULL
+                  && EVP_DigestInit_ex2(ctx, md, NULL)
+                  && EVP_DigestUpdate(ctx, secret.key, secret.keylen),
+                  "SM3: hashing a secret"))
+        goto end;
+    /* 100 bytes: the last 36 wait in the context's buffer. */
+    TU_CHECK(live_with_key(secret.id) > 0, "SM3: the buffered secret is not "
+             "found (scanner or attribution broken)");
+    TU_CHECK(EVP_MD_CTX_copy_ex(copy, ctx)
+             && EVP_DigestFinal_ex(copy, out, &l), "SM3: copy and final");
+    EVP_MD_CTX_free(copy);
+    copy = NULL;
+    TU_CHECK(EVP_MD_CTX_reset(ctx), "SM3: reset");
+    retire(secret.id);
+    TU_CHECK(live_with_key(secret.id) == 0, "SM3: the secret is still held "
+             "after reset");
+ end:
+    EVP_MD_CTX_free(copy);
+    EVP_MD_CTX_free(ctx);
+    EVP_MD_free(md);
+}
+
+/*
+ * The hook and the scanner at work on a block of this program's own: a
+ * key left in it must be seen when it is freed.
+ */
+static void control(void)
+{
+    KEY k = new_key(&rng, 32);
+    unsigned long before = other_hits;
+    unsigned char *p = OPENSSL_malloc(64);
+
+    if (!TU_CHECK(p != NULL, "control block"))
+        return;
+    memcpy(p + 7, k.key, k.keylen);
+    OPENSSL_free(p);
+    TU_CHECK(other_hits == before + 1 && last_other_hit >= 0
+             && groups[last_other_hit].key == k.id,
+             "a key left in a freed block is seen");
+    control_hits = other_hits - before;
+}
+
+int main(int argc, char **argv)
+{
+    const char *group = argc > 1 ? argv[1] : "";
+    const char *const *names = NULL;
+    size_t i;
+
+    mh_install();
+    for (i = 0; i < (1u << TABLE_BITS); i++)
+        table[i].group = -1;
+    mh_on_free = on_free;
+    mh_classify = from_smgost;
+    tu_rng_seed(&rng, tu_seed(argc > 2 ? argv[2] : NULL));
+    tu_rng_bytes(&rng, msg, sizeof(msg));
+    control();
+    lib = tu_libctx();
+    if (strcmp(group, "sm4") == 0)
+        names = sm4_names;
+    else if (strcmp(group, "gost") == 0)
+        names = gost_names;
+    else if (strcmp(group, "magma") == 0)
+        names = magma_names;
+    if (names != NULL) {
+        for (i = 0; names[i] != NULL; i++)
+            cipher_scenario(names[i], names == sm4_names ? 0
+                                      : names == gost_names ? 1 : 2);
+    } else if (strcmp(group, "mac") == 0) {
+        mac_scenario("gost-mac");
+        mac_scenario("gost-mac-12");
+    } else if (strcmp(group, "hmac") == 0) {
+        mac_scenario("HMAC");
+    } else if (strcmp(group, "sm3") == 0) {
+        sm3_scenario();
+    } else {
+        fprintf(stderr, "usage: %s sm4|gost|magma|mac|hmac|sm3 [seed]\n",
+                argv[0]);
+        return 2;
+    }
+    /* The providers unloaded: whatever they still held is freed now. */
+    tu_libctx_free(lib);
+    {
+        QUERY any = { -1, 0, ngroups, 0 };
+
+        TU_CHECK(live_blocks_with(any) == 0, "smgost blocks with secrets "
+                 "still live after the provider was unloaded");
+    }
+    printf("# %lu blocks freed by smgost scanned, %lu held a secret; "
+           "%lu of libcrypto's held one (not smgost's to clear)\n",
+           smgost_freed, smgost_hits, other_hits - control_hits);
+    TU_CHECK(smgost_freed > 0, "no block freed by smgost was seen");
+    return tu_report(group);
+}
