@@ -8,31 +8,40 @@
 #
 #   perl asm/sm3-x86_64.pl elf > asm/sm3-x86_64.S
 #
-# Measured on the development VM (AMD EPYC, Zen 4 class, 2 shared cores,
-# ~3.8 GHz under load), 16 KiB calls through EVP, one process alternating
-# the implementations; core cycles/byte derived from MB/s at 3.85 GHz:
+# Measured on the development VM (AMD EPYC, Zen 4 class, 2 shared cores),
+# 16 KiB messages, one process alternating the implementations, best of
+# many short runs; cycles/byte at the 3.7 GHz an ADD chain measures there;
+# instructions/byte from callgrind:
 #
-#   implementation                  MB/s    c/B    instructions/byte
-#   this kernel                     TBD
-#   libgcrypt 1.10 (AVX/BMI2)       TBD
-#   OpenSSL 3.0 default provider    TBD
-#   src/sm3.c (gcc 12 -O3)          TBD
+#   implementation                  MB/s    c/B   instructions/byte
+#   this kernel                      531    6.97   31.0
+#   libgcrypt 1.10 (AVX/BMI2)        496    7.46   34.4
+#   OpenSSL 3.0 default provider     386    9.59   51.2
+#   src/sm3.c (gcc 12 -O3)           394    9.40   49.4
 #
-# Why it is shaped this way.  SM3 is one long dependency chain per message,
-# so the speed is set by the latency of a round, not by its width.  With
-# a12 = rol(A,12) and SS1 = rol(a12 + E + K, 7) the E word of round n+1 is
-#   P0(GG(E,F,G) + H + W + SS1)
-# whose E-to-E path is: add (a12 + K was formed as soon as A was known,
-# which is earlier, see below), rotate, the sum of three terms that depend
-# on E (E&F, ~E&G via ANDN, SS1) into H + W, and P0 as two independent
-# RORX and two XORs: 7 cycles a round (6 in rounds 0-15, where GG is a
-# plain XOR).  A is ready 3 cycles before E (TT1 waits only for SS2), so
-# rol(A,12) + K sits off the path.  BMI2's RORX rotates without a copy and
-# without touching the flags, BMI1's ANDN gives ~E&G in one operation.
+# SM3 is one dependency chain per message, so the latency of a round sets
+# the speed.  With a12 = rol(A,12), s = a12 + K + E and SS1 = rol(s,7) the
+# round has two loops:
+#   E: s (K was added to a12 before E arrives), SS1, then
+#      TT2 = (H + W) + GG + SS1 with GG1 = (E & F) + (~E & G) in two parts
+#      that both depend on E (three ADDs after them, ready at cycle 4; GG0
+#      is one XOR term, cycle 3), P0 as two RORX side by side and two XORs:
+#      7 cycles in rounds 16-63, 6 in rounds 0-15;
+#   A: a12, + K, + E, SS1, SS2 = SS1 ^ a12, TT1 = (D + W' + FF) + SS2:
+#      6 cycles, so A runs ahead of E in rounds 16-63 and in step with it
+#      in rounds 0-15.
+# That is 16 * 6 + 48 * 7 = 432 cycles a block, 6.75 c/B, as a floor; the
+# kernel runs at 6.4 and 7.1 cycles a round.  Facts measured on Zen 4 that
+# ruled out alternatives: RORX issues 2 per cycle (of 4 ALUs), a three-
+# operand LEA has 2 cycles of latency (so K + a12 + E stays two ADDs), and
+# VPROLD has 2 cycles of latency (so a round in vector registers, where
+# VPTERNLOGD would make P0 and GG single operations, is no shorter).
 #
-# The state words are never moved: of the standard's eight assignments only
-# D <- TT1, H <- P0(TT2), B <- rol(B,9) and F <- rol(F,19) write a register,
-# and the rest is a renaming of the perl variables (period four rounds).
+# BMI2's RORX rotates into a fresh register without a copy; BMI1's ANDN
+# gives ~E & G and B & C = ~(B ^ C) & C in one operation each.  Rotating
+# B and F into fresh registers leaves the old ones free as temporaries, so
+# no round has a MOV; the register allocation is done while generating the
+# rounds, and the block ends with the moves that undo its permutation.
 #
 # Message expansion runs in xmm registers, four words of W a step:
 #   W[j..j+3] = P1(W[j-16..] ^ W[j-9..] ^ rol15(W[j-3..])) ^ rol7(W[j-13..])
@@ -43,8 +52,8 @@
 # shuffle.  W and W' = W[j] ^ W[j+4] go to the stack, where the rounds read
 # them as memory operands of their ADDs.  The step for words 4q+16.. is
 # interleaved with rounds 4q..4q+3, three groups of rounds ahead of its
-# first use, so the vector work fills the issue slots the round chain
-# leaves idle.
+# first use; the vector work then costs no time at all (generating the
+# rounds alone gives the same speed).
 
 use strict;
 use warnings;
@@ -57,18 +66,29 @@ x86_64::setup(@ARGV);
 my $code = "";
 
 # ---------------------------------------------------------------------------
-# Register map.  %rdi state, %rsi input; nblocks becomes an end pointer on
-# the stack.  Eight state words, four round temporaries.
-my ($ctx, $inp) = ("%rdi", "%rsi");
-my @state = qw(ax bx cx dx r8 r9 r10 r11);
-my ($a12, $ss, $t, $u) = qw(r12 r13 r14 r15);
+# Register map.  %rsi is the input; the state pointer and the end pointer
+# live on the stack.  The other fourteen registers hold the eight state
+# words and the round temporaries, allocated while the rounds are generated:
+# a rotation writes a fresh register and the old value dies as a temporary,
+# so no round needs a MOV.  @S names the registers of A..H.
+my $inp = "%rsi";
+my @canon = qw(ax bx cx dx r8 r9 r10 r11);
+my @S = @canon;
+my @free = qw(r12 r13 r14 r15 di bp);
 
-sub r32 {   # 32-bit name
+sub alloc {
+    die "sm3-x86_64.pl: out of registers\n" unless @free;
+    return shift @free;
+}
+
+sub release { push @free, @_; }
+
+sub r32 {
     my ($r) = @_;
     return $r =~ /^r\d+$/ ? "%${r}d" : "%e$r";
 }
 
-sub r64 {   # 64-bit name
+sub r64 {
     my ($r) = @_;
     return $r =~ /^r\d+$/ ? "%$r" : "%r$r";
 }
@@ -78,12 +98,13 @@ my @ring = map { "%xmm$_" } 0 .. 4;
 my ($xc, $xt, $xy, $xd, $xe, $xw) = map { "%xmm$_" } 5 .. 10;
 my ($ROL8, $BSWAP) = ("%xmm14", "%xmm15");
 
-# Stack frame: W[0..67] at 0, W'[0..63] at WP, the end pointer at ENDP.
-# Six pushes and the return address leave %rsp at 8 mod 16, so FRAME = 8 mod
-# 16 aligns the vector stores.
+# Stack frame: W[0..67] at 0, W'[0..63] at WP, the end pointer at ENDP, the
+# state pointer at CTXP.  Six pushes and the return address leave %rsp at
+# 8 mod 16, so FRAME = 8 mod 16 aligns the vector stores.
 my $WP    = 4 * 68;
 my $ENDP  = $WP + 4 * 64;
-my $FRAME = $ENDP + 8;
+my $CTXP  = $ENDP + 8;
+my $FRAME = $CTXP + 16;
 die "frame misaligned\n" unless $FRAME % 16 == 8;
 
 # rol(T_j, j mod 32) (GB/T 32905-2016, 4.2 and 5.3.3) as a signed 32-bit
@@ -96,42 +117,103 @@ sub kj {
     return $k >= 0x80000000 ? $k - 2**32 : $k;
 }
 
-# One round as a list of instructions.  Comments give the cycle at which a
-# value is ready, counted from the arrival of E (see the header).
+# The operations of a round, name => [instruction, value it creates]; the
+# @order_* lists give their issue order.  Placeholders:
+# {A}..{H} the state words, {K} the round constant, {W}/{WP} the stack
+# offsets of W[j]/W'[j], other names temporaries; "x<B" creates x in the
+# register of B, whose value dies there.  With E arriving at cycle 0 (A
+# arrives 2-3 cycles earlier): s = a12 + K + E at 1, SS1 at 2, TT2 and TT1
+# at 3 (rounds 0-15) or 4, the next E at 6 or 7.
+#
+# The order inside a round is not the dependency order but the one that ran
+# fastest on Zen 4 (a search over the orders, timed on 16 KiB calls): the
+# schedulers prefer older ready operations, so the order decides which of
+# the round's two loops (A -> a12 -> s -> SS1 -> SS2 -> TT1 and E -> s ->
+# SS1 -> TT2 -> P0) loses a cycle when the ALUs are busy.  It took rounds
+# 0-15 from 7.5 to 6.4 cycles and rounds 16-63 from 7.2 to 7.1.
+my @round_common = (
+    a12 => ['rorx $20,{A},{a12}', 'a12'],           # rol(A,12)
+    lk  => ['lea {K}({a12}q),{s}', 's'],            # + K, before E arrives
+    sE  => ['add {E},{s}'],
+    sr  => ['rorx $25,{s},{s}'],                    # SS1
+    wD  => ['add {WP}(%rsp),{D}'],                  # D + W'
+    wH  => ['add {W}(%rsp),{H}'],                   # H + W
+    rB  => ['rorx $23,{B},{nB}', 'nB'],             # rol(B,9)
+    rF  => ['rorx $13,{F},{nF}', 'nF'],             # rol(F,19)
+    t1  => ['xor {s},{a12}'],                       # SS2
+    t2  => ['add {a12},{D}'],
+    p1  => ['rorx $23,{H},{p}', 'p'],               # P0: two rotations side
+    p2  => ['rorx $15,{H},{q}', 'q'],               # by side, two XORs
+    p3  => ['xor {p},{H}'],
+    p4  => ['xor {q},{H}'],
+);
+my %round_00 = (
+    @round_common,
+    f1  => ['xor {C},{b}', 'b<B'],                  # FF0 = A ^ B ^ C
+    f2  => ['xor {A},{b}'],
+    f4  => ['add {b},{D}'],
+    g1  => ['xor {G},{f}', 'f<F'],                  # GG0 = E ^ F ^ G
+    g2  => ['xor {E},{f}'],
+    g3  => ['add {f},{H}'],
+    g5  => ['add {s},{H}'],
+);
+my %round_16 = (
+    @round_common,
+    # FF1 = (B & C) + (A & (B ^ C)), B & C = ~(B ^ C) & C: the two parts
+    # have no common bit, so they are added to D one by one
+    f1  => ['xor {C},{b}', 'b<B'],
+    f2  => ['andn {C},{b},{z}', 'z'],
+    f3  => ['and {A},{b}'],
+    f4  => ['add {z},{D}'],
+    f5  => ['add {b},{D}'],
+    # GG1 = (E & F) + (~E & G), likewise
+    g1  => ['andn {G},{E},{x}', 'x'],
+    g2  => ['and {E},{f}', 'f<F'],
+    g3  => ['add {x},{H}'],
+    g4  => ['add {f},{H}'],
+    g5  => ['add {s},{H}'],
+);
+my @order_00 = qw(rB a12 lk sE wH sr f1 wD f2 f4 t1 rF t2 g1 g2 g3 g5
+                  p2 p1 p3 p4);
+my @order_16 = qw(a12 wH lk sE sr rB rF f1 f2 f3 f4 f5 wD t1 t2 g1 g2 g3 g4
+                  g5 p1 p2 p3 p4);
+
 sub round {
-    my ($j, $A, $B, $C, $D, $E, $F, $G, $H) = map { $_ =~ /^\d+$/ ? $_ : r32($_) } @_;
-    my ($x12, $s, $x, $y) = map { r32($_) } $a12, $ss, $t, $u;
-    my $k = kj($j);
-    my @i = (
-        "rorx\t\$20,$A,$x12",                       # rol(A,12)
-        "lea\t$k(" . r64($a12) . "),$s",              # + K, before E arrives
-        "add\t" . ($WP + 4 * $j) . "(%rsp),$D",     # D + W'
-        "add\t$E,$s",                               # E+1
-        "add\t" . (4 * $j) . "(%rsp),$H",           # H + W
-        "rorx\t\$25,$s,$s",                         # SS1, E+2
-    );
-    if ($j < 16) {
-        push @i,
-            "mov\t$B,$x", "xor\t$C,$x", "xor\t$A,$x", "add\t$x,$D",
-            "xor\t$s,$x12", "add\t$x12,$D",         # TT1 = D + FF + SS2 + W'
-            "mov\t$F,$y", "xor\t$G,$y", "xor\t$E,$y", "add\t$y,$H",
-            "add\t$s,$H";                           # TT2, E+3
-    } else {
-        # FF1 = (B & C) + (A & (B ^ C)): the two parts have no common bit.
-        push @i,
-            "mov\t$B,$x", "and\t$C,$x", "add\t$x,$D",
-            "mov\t$B,$y", "xor\t$C,$y", "and\t$A,$y", "add\t$y,$D",
-            "xor\t$s,$x12", "add\t$x12,$D",         # TT1, E+4
-            # GG1 = (E & F) + (~E & G), likewise disjoint
-            "andn\t$G,$E,$x", "mov\t$F,$y", "and\t$E,$y",
-            "add\t$x,$H", "add\t$y,$H", "add\t$s,$H";   # TT2, E+4
+    my ($j) = @_;
+    my ($ops, $order) = $j < 16 ? (\%round_00, \@order_00)
+                                 : (\%round_16, \@order_16);
+    die "sm3-x86_64.pl: the order of round $j misses operations\n"
+        unless join(',', sort @$order) eq join(',', sort keys %$ops);
+    my %reg;
+    @reg{qw(A B C D E F G H)} = @S;
+    my %last;                   # position of each value's last use
+    for my $n (0 .. $#$order) {
+        $last{$_} = $n for $ops->{ $order->[$n] }[0] =~ /\{(\w+)\}/g;
     }
-    push @i,
-        "rorx\t\$23,$B,$B",                         # rol(B,9)
-        "rorx\t\$13,$F,$F",                         # rol(F,19)
-        "rorx\t\$23,$H,$x",                         # P0: rol 9 and 17 side
-        "rorx\t\$15,$H,$y",                         # by side, then two XORs
-        "xor\t$x,$H", "xor\t$y,$H";
+    my @i;
+    for my $n (0 .. $#$order) {
+        my ($t, $def) = @{ $ops->{ $order->[$n] } };
+        if (defined $def && $def =~ /^(\w+)<(\w+)$/) {
+            die "sm3-x86_64.pl: round $j overwrites $2 before its last use\n"
+                if $last{$2} > $n;
+            $reg{$1} = delete $reg{$2};
+        } elsif (defined $def) {
+            $reg{$def} = alloc();
+        }
+        my $line = $t;
+        $line =~ s/\{K\}/kj($j)/e;
+        $line =~ s/\{WP\}/$WP + 4 * $j/e;
+        $line =~ s/\{W\}/4 * $j/e;
+        $line =~ s/\{(\w+)\}(q?)/$2 ? r64($reg{$1}) : r32($reg{$1})/ge;
+        push @i, $line =~ s/ /\t/r;
+        for my $v ($t =~ /\{(\w+)\}/g) {
+            next if $v =~ /^([A-H]|nB|nF)$/ || $last{$v} != $n;
+            release(delete $reg{$v}) if exists $reg{$v};
+        }
+    }
+    # B and F died as temporaries unless an order left them unused
+    release(delete $reg{$_}) for grep { exists $reg{$_} } qw(B F);
+    @S = @reg{qw(D A nB C H E nF G)};
     return @i;
 }
 
@@ -174,6 +256,32 @@ sub expand {
     );
 }
 
+# Register moves after which $to->[i] holds what $from->[i] held; a cycle
+# goes through the spare register $tmp.
+sub permute {
+    my ($from, $to, $tmp) = @_;
+    my %src;
+    for my $i (0 .. $#$to) {
+        $src{ $to->[$i] } = $from->[$i] if $to->[$i] ne $from->[$i];
+    }
+    my $out = "";
+    while (%src) {
+        my %pending = map { $_ => 1 } values %src;
+        my ($d) = grep { !$pending{$_} } sort keys %src;
+        if (defined $d) {
+            $out .= "\tmov\t" . r32($src{$d}) . "," . r32($d) . "\n";
+            delete $src{$d};
+        } else {
+            ($d) = sort keys %src;
+            $out .= "\tmov\t" . r32($d) . "," . r32($tmp) . "\n";
+            for my $k (keys %src) {
+                $src{$k} = $tmp if $src{$k} eq $d;
+            }
+        }
+    }
+    return $out;
+}
+
 # Spreads the vector list evenly over the scalar list.
 sub interleave {
     my ($sc, $vec) = @_;
@@ -204,11 +312,12 @@ $code .= <<"EOT";
 	shl	\$6,%rdx
 	add	$inp,%rdx
 	mov	%rdx,$ENDP(%rsp)
+	mov	%rdi,$CTXP(%rsp)
 	vmovdqa	.Lsm3_bswap(%rip),$BSWAP
 	vmovdqa	.Lsm3_rol8(%rip),$ROL8
 EOT
 for my $i (0 .. 7) {
-    $code .= "\tmov\t" . (4 * $i) . "($ctx)," . r32($state[$i]) . "\n";
+    $code .= "\tmov\t" . (4 * $i) . "(%rdi)," . r32($canon[$i]) . "\n";
 }
 $code .= ".p2align\t4\n.Lsm3_loop:\n";
 for my $i (0 .. 3) {
@@ -220,26 +329,26 @@ for my $i (0 .. 2) {
     $code .= "\tvpxor\t$ring[$i],$ring[$i + 1],$xw\n";
     $code .= "\tvmovdqa\t$xw," . ($WP + 16 * $i) . "(%rsp)\n";
 }
-{
-    my @s = @state;
-    for my $grp (0 .. 15) {
-        my @sc;
-        for my $j (4 * $grp .. 4 * $grp + 3) {
-            push @sc, round($j, @s);
-            @s = @s[3, 0, 1, 2, 7, 4, 5, 6];
-        }
-        my @vec;
-        if ($grp + 4 <= 16) {
-            @vec = expand($grp + 4);
-            @ring = (@ring[1 .. 4], $ring[0]);
-        }
-        $code .= "# rounds " . (4 * $grp) . ".." . (4 * $grp + 3) . "\n";
-        $code .= interleave(\@sc, \@vec);
+for my $grp (0 .. 15) {
+    my @sc = map { round($_) } 4 * $grp .. 4 * $grp + 3;
+    my @vec;
+    if ($grp + 4 <= 16) {
+        @vec = expand($grp + 4);
+        @ring = (@ring[1 .. 4], $ring[0]);
     }
+    $code .= "# rounds " . (4 * $grp) . ".." . (4 * $grp + 3) . "\n";
+    $code .= interleave(\@sc, \@vec);
 }
-for my $i (0 .. 7) {
-    my $r = r32($state[$i]);
-    $code .= "\txor\t" . (4 * $i) . "($ctx),$r\n\tmov\t$r," . (4 * $i) . "($ctx)\n";
+# V(i+1) = ABCDEFGH ^ V(i), then the words go back to the registers the
+# loop starts with (the allocation has permuted them).
+{
+    my $c = r64($free[0]);
+    $code .= "\tmov\t$CTXP(%rsp),$c\n";
+    for my $i (0 .. 7) {
+        my $r = r32($S[$i]);
+        $code .= "\txor\t" . (4 * $i) . "($c),$r\n\tmov\t$r," . (4 * $i) . "($c)\n";
+    }
+    $code .= permute(\@S, \@canon, $free[0]);
 }
 $code .= <<"EOT";
 	add	\$64,$inp
