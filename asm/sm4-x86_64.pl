@@ -21,12 +21,13 @@
 # sm4-gfni-avx2-amd64.S, checked against the S-box table for all 256 inputs
 # (references.md section 2).
 #
-# Batches: the widest pass runs in a loop (AVX-512: 64 blocks, then one
-# 32-block pass; AVX2: 24 blocks); the remainder goes to ONE pass of the
-# narrowest width that holds it, with masked loads and stores (AVX-512:
-# 32/16/8/4 blocks in zmm/zmm/ymm/xmm; AVX2: 24/16/8/4), never a per-block
-# loop.  Serial modes (CBC/CFB encryption, OFB) run a latency-first
-# one-block function per block.
+# Batches: calls of 1..4 blocks take one masked pass of the lean x1 core
+# (below), which needs no setup at all.  Longer calls run the widest pass
+# in a loop (AVX-512: 64 blocks, then one 32-block pass; AVX2: 24 blocks);
+# the remainder goes to ONE pass of the narrowest width that holds it, with
+# masked loads and stores (AVX-512: 32/16/8 blocks in zmm/zmm/ymm; AVX2:
+# 24/16/8/4), never a per-block loop.  Serial modes (CBC/CFB encryption,
+# OFB) run the lean body once per block.
 #
 # Measured on the 2-core AMD EPYC (Zen 4) KVM guest at ~3.69 GHz (clock
 # taken from a dependent-add loop; no PMU in the guest), 16 KiB in-place
@@ -41,10 +42,11 @@
 # i.e. against OpenSSL in the same run: gfni-avx512 29.9x ECB, 34.2x CTR,
 # 30.5x CBC-dec, 30.2x CFB-dec; gfni-avx2 16.2x, 18.7x, 16.4x, 16.2x.
 #
-# Serial modes: one block is latency-bound.  The one-block GFNI functions
-# keep the state in the A1 image so that each S-box costs one affine-inverse
-# on the loop-carried path (about 8 cycles a round with AVX-512), which
-# beats the C kernel's table rounds; the tables take them, and they are
+# Short calls and serial modes are latency-bound.  The lean body keeps the
+# state in the A1 image so that each S-box costs one affine-inverse on the
+# loop-carried path (about 7 cycles a round), and maps the round keys as it
+# goes, so a 1..4-block call costs one pass of 32 such rounds and nothing
+# else; it beats the C kernel's table rounds at every length, and it is
 # constant-time.
 #
 # AES-NI tiers (their section is at the end of the file), same guest and
@@ -305,8 +307,7 @@ sub e_core {
 }
 
 $code .= e_core('z', 4, $_) for qw(ecb cbc_dec);
-$code .= e_core('z', 4) . e_core('z', 2) . e_core('z', 1) . e_core('y', 1)
-    . e_core('x', 1);
+$code .= e_core('z', 4) . e_core('z', 2) . e_core('z', 1) . e_core('y', 1);
 
 # ---------------------------------------------------------------------------
 # GF(2) 8x8 matrices in the GF2P8AFFINEQB operand format: row i (output bit
@@ -386,101 +387,99 @@ $code .= rodata_begin() . ".p2align\t4\n";
 my %gf_out = ((map { ("gf_$_" => $GF_M{$_}) } qw(a b c)), gf_a1inv => $GF_A1INV);
 $code .= sprintf(".Lsm4_%s:\n.quad\t0x%016x,0x%016x\n", $_, ($gf_out{$_}) x 2)
     for sort keys %gf_out;
-$code .= sprintf(".Lsm4_gf_c1:\n.long\t0x%08x\n", $GF_C1 * 0x01010101);
 $code .= text_begin();
 
-# The serial functions' key table: below the core table (e_table, which
-# then sits at 144(%rsp)) a copy of its slots mapped by A1 (A1 c_3,
-# A1 d_0..A1 d_31 are used), to which %rdi points; the one-block constants
-# go to xmm16..19 (A-, B-, C-matrix, A1^-1) and xmm13 (the final
-# (0, c_34, c_33, c_32) block).
-sub e_serial_setup {
-    return e_table() . frame_alloc(144) . <<"EOT";
-	vmovdqu32	144(%rsp),%zmm16
-	vmovdqu32	208(%rsp),%zmm17
-	vmovdqu32	272(%rsp),%xmm18
-	vpbroadcastq	.Lsm4_aff1(%rip),%zmm19
-	vgf2p8affineqb	\$0,%zmm19,%zmm16,%zmm16
-	vgf2p8affineqb	\$0,%zmm19,%zmm17,%zmm17
-	vgf2p8affineqb	\$0,%xmm19,%xmm18,%xmm18
-	vmovdqu32	%zmm16,(%rsp)
-	vmovdqu32	%zmm17,64(%rsp)
-	vmovdqu32	%xmm18,128(%rsp)
-	vpshufd	\$0x6c,272(%rsp),%xmm13
-	vpxor	%xmm14,%xmm14,%xmm14
-	vpblendd	\$1,%xmm14,%xmm13,%xmm13
-	mov	%rsp,%rdi
-	vpbroadcastq	.Lsm4_gf_a(%rip),%xmm16
-	vpbroadcastq	.Lsm4_gf_b(%rip),%xmm17
-	vpbroadcastq	.Lsm4_gf_c(%rip),%xmm18
-	vpbroadcastq	.Lsm4_gf_a1inv(%rip),%xmm19
-EOT
-}
+# ---------------------------------------------------------------------------
+# Lean cores, for calls of 1..4 blocks and for the serial modes: no table,
+# no constant in a register, nothing to set up, only xmm0..13 (VEX/EVEX.128
+# forms, so no VZEROUPPER is owed either).
+#
+# The state is kept in the A1 image (Z = A1 X, bytewise), so the S-box
+# input needs no first affine step: w_i = Z_{i+1} ^ Z_{i+2} ^ Z_{i+3} ^ K_i
+# with K_i = A1 rk_i ^ c1, mapped from the schedule at (%rdi) by one
+# VGF2P8AFFINEQB as the rounds go (off the loop-carried path).  L splits
+# into bytewise maps: L(s) = A(s) ^ rol8(B(s)) ^ rol16(B(s)) ^ rol24(C(s))
+# with A(x) = x ^ x<<2, B(x) = x<<<2 (within the byte), C(x) = x ^ x>>6, so
+# E_i, the A1 image of L(S(.)), is a ^ rol8(b) ^ rol16(b) ^ rol24(c) with
+# a, b, c three VGF2P8AFFINEINVQB of w_i (matrices A1 A A2, A1 B A2,
+# A1 C A2, constants A1 A c2 etc.).  Then Z_{i+4} = Z_i ^ E_i, and with
+# q_i = Z_i ^ Z_{i+2} ^ Z_{i+3} ^ K_{i+1} computed beside the S-box,
+# w_{i+1} = q_i ^ E_i: the loop-carried path is one affine-inverse, one
+# rotate and two three-way XORs (AVX-512) or three XORs (AVX2).
+#
+# .Lsm4_<fam>_lean: native words X0..X3 in xmm0..3 (one block per dword
+# lane, any lanes) -> X32..X35 in xmm0..3; clobbers xmm4..12.
 
-# One block, latency first: block in xmm0, result in xmm3, chaining value
-# in xmm4 untouched; %rdi: the A1-mapped slots, original table at 144.
-# With q = w ^ Z_{i+1} ^ Z_i ^ A1 d_i computed beside the S-box, the next
-# S-box input is q ^ E with E = a ^ rol8(b) ^ rol16(b) ^ rol24(c), so the
-# loop-carried path is one affine-inverse, one rotate and two ternlogs.
-sub e_enc1 {
-    my $name = ".Lsm4_avx512_enc1";
-    my ($w, $q, $a, $b, $c, $b8, $b16, $c24) = map { "%xmm$_" } 5 .. 12;
-    my ($ma, $mb, $mc, $minv) = map { "%xmm$_" } 16 .. 19;
-    my ($fin, $m1, $bsw) = map { "%xmm$_" } 13, $A1, $BSW;
-    my $s = local_function_begin($name);
-    $s .= <<"EOT";
-	vpshufb	$bsw,%xmm0,%xmm0
-	vgf2p8affineqb	\$0,$m1,%xmm0,%xmm0
-	vpshufd	\$0x55,%xmm0,%xmm1
-	vpshufd	\$0xaa,%xmm0,%xmm2
-	vpshufd	\$0xff,%xmm0,%xmm3
-	vpxord	(%rdi){1to4},%xmm3,%xmm3
-	vpxord	%xmm2,%xmm1,$w
-	vpternlogd	\$0x96,.Lsm4_gf_c1(%rip){1to4},%xmm3,$w
-EOT
+sub lean_body {
+    my ($fam) = @_;
+    my $evex = $fam eq 'avx512';
+    my $name = ".Lsm4_${fam}_lean";
     my @Z = map { "%xmm$_" } 0 .. 3;
+    my ($w, $q, $a, $b, $c, $b8, $b16, $c24, $e) = map { "%xmm$_" } 4 .. 12;
     my ($ka, $kb, $kc) = map { $GF_K{$_} } qw(a b c);
+    my $x3 = sub {    # d ^= s1 ^ s2
+        my ($d, $s1, $s2) = @_;
+        return "\tvpternlogd\t\$0x96,$s2,$s1,$d\n" if $evex;
+        return "\tvpxor\t$s1,$d,$d\n\tvpxor\t$s2,$d,$d\n";
+    };
+    my $kmap = sub {  # K_j into $d
+        my ($j, $d) = @_;
+        return "\tvpbroadcastd\t" . (4 * $j) . "(%rdi),$d\n"
+            . "\tvgf2p8affineqb\t\$$GF_C1,.Lsm4_aff1_y(%rip),$d,$d\n";
+    };
+    my $s = local_function_begin($name);
+    $s .= "\tvgf2p8affineqb\t\$0,.Lsm4_aff1_y(%rip),$_,$_\n" for @Z;
+    $s .= $kmap->(0, $w) . $x3->($w, @Z[2, 3]) . "\tvpxor\t$Z[1],$w,$w\n";
     for my $i (0 .. 31) {
-        my ($z0, $z1) = @Z[0, 1];
-        my $d = 4 * (1 + $i);
+        my $more = $i < 31;
         $s .= <<"EOT";
-	vgf2p8affineinvqb	\$$kb,$mb,$w,$b
-	vgf2p8affineinvqb	\$$kc,$mc,$w,$c
-	vgf2p8affineinvqb	\$$ka,$ma,$w,$a
+	vgf2p8affineinvqb	\$$kb,.Lsm4_gf_b(%rip),$w,$b
+	vgf2p8affineinvqb	\$$kc,.Lsm4_gf_c(%rip),$w,$c
+	vgf2p8affineinvqb	\$$ka,.Lsm4_gf_a(%rip),$w,$a
 EOT
-        $s .= "\tvpxord\t$z1,$w,$q\n\tvpternlogd\t\$0x96,$d(%rdi){1to4},$z0,$q\n"
-            if $i < 31;
-        $s .= <<"EOT";
-	vprold	\$8,$b,$b8
-	vprold	\$16,$b,$b16
-	vprold	\$24,$c,$c24
+        $s .= $kmap->($i + 1, $q) . $x3->($q, @Z[0, 2])
+            . "\tvpxor\t$Z[3],$q,$q\n" if $more;
+        if ($evex) {
+            $s .= "\tvprold\t\$8,$b,$b8\n\tvprold\t\$16,$b,$b16\n"
+                . "\tvprold\t\$24,$c,$c24\n";
+            $s .= $x3->($q, $a, $b8) . $x3->($q, $b16, $c24) if $more;
+            $s .= $x3->($Z[0], $a, $b8) . $x3->($Z[0], $b16, $c24);
+        } else {
+            $s .= <<"EOT";
+	vpshufb	.Lsm4_rol8(%rip),$b,$b8
+	vpshufb	.Lsm4_rol16(%rip),$b,$b16
+	vpshufb	.Lsm4_rol24(%rip),$c,$c24
+	vpxor	$c24,$b16,$e
 EOT
-        # the next S-box input, built in q, then q and w swap names
-        if ($i < 31) {
-            $s .= "\tvpternlogd\t\$0x96,$b8,$a,$q\n"
-                . "\tvpternlogd\t\$0x96,$c24,$b16,$q\n";
-            ($w, $q) = ($q, $w);
+            $s .= $x3->($q, $a, $b8) . "\tvpxor\t$e,$q,$q\n" if $more;
+            $s .= $x3->($Z[0], $a, $b8) . "\tvpxor\t$e,$Z[0],$Z[0]\n";
         }
-        $s .= <<"EOT";
-	vpternlogd	\$0x96,$b8,$a,$z0
-	vpternlogd	\$0x96,$c24,$b16,$z0
-	vpxord	$d(%rdi){1to4},$z0,$z0
-EOT
+        ($w, $q) = ($q, $w) if $more;
         push @Z, shift @Z;
     }
-    $s .= <<"EOT";
-	vpunpckldq	%xmm2,%xmm3,$b
-	vpunpckldq	%xmm0,%xmm1,$c
-	vpunpcklqdq	$c,$b,%xmm3
-	vgf2p8affineqb	\$0,$minv,%xmm3,%xmm3
-	vpxord	$fin,%xmm3,%xmm3
-	vpshufb	$bsw,%xmm3,%xmm3
-	ret
-EOT
-    return $s . local_function_end($name);
+    $s .= "\tvgf2p8affineqb\t\$0,.Lsm4_gf_a1inv(%rip),$_,$_\n" for @Z;
+    $s .= "\tret\n" . local_function_end($name);
+    return $s;
 }
 
-$code .= e_enc1();
+# The x1 core of a tier (the contract of e_core: chunk k of the blocks as
+# loaded in xmm k, or with the "_t" entry native words; output chunk k in
+# xmm 3-k) around the lean body.
+sub lean_core_x1 {
+    my ($fam) = @_;
+    my $name = ".Lsm4_${fam}_core_x1";
+    my @x = map { "%xmm$_" } 0 .. 3;
+    my $s = local_function_begin($name);
+    $s .= "\tvpshufb\t.Lsm4_bswap(%rip),$_,$_\n" for @x;
+    $s .= transpose(@x, '%xmm4', '%xmm5');
+    $s .= "${name}_t:\n\tcall\t.Lsm4_${fam}_lean\n";
+    $s .= transpose(reverse(@x), '%xmm4', '%xmm5');
+    $s .= "\tvpshufb\t.Lsm4_bswap(%rip),$_,$_\n" for @x;
+    $s .= "\tret\n" . local_function_end($name);
+    return $s;
+}
+
+$code .= lean_body($_) . lean_core_x1($_) for qw(avx512 avx2);
 
 # Output register of chunk (g, k) after a core call.
 sub e_out { my ($g, $k) = @_; return 4 * $g + 3 - $k; }
@@ -544,11 +543,13 @@ sub e_chain0 {
 # The next chaining block (the last input block of the pass), broadcast to
 # every lane, taken before any store can overwrite it in place.
 sub e_save_last {
-    my ($masked, $P) = @_;
-    return "\tvbroadcasti32x4\t" . (16 * ($P - 1)) . "(%rsi),%zmm$IVN\n"
-        unless $masked;
+    my ($masked, $P, $w) = @_;
+    # the lean (xmm) pass keeps the upper halves clean
+    my $ld = $w eq 'x' ? "vmovdqu32" : "vbroadcasti32x4";
+    my $r = R($w eq 'x' ? 'x' : 'z', $IVN);
+    return "\t$ld\t" . (16 * ($P - 1)) . "(%rsi),$r\n" unless $masked;
     return "\tmov\t%rcx,%rax\n\tshl\t\$4,%rax\n"
-        . "\tvbroadcasti32x4\t-16(%rsi,%rax),%zmm$IVN\n";
+        . "\t$ld\t-16(%rsi,%rax),$r\n";
 }
 
 # Output of chunk (g, k) after the rounds: XOR with what the mode needs
@@ -594,15 +595,16 @@ sub e_pass {
 
     if ($mode eq 'ctr') {
         # counter words (big-endian word 0 first) from %r9:%r10
-        $s .= <<'EOT';
-	vpbroadcastd	%r10d,%zmm23
+        my ($c0, $c1, $c2, $c3) = map { R($w, $_) } 20 .. 23;
+        $s .= <<"EOT";
+	vpbroadcastd	%r10d,$c3
 	mov	%r10,%rax
-	shr	$32,%rax
-	vpbroadcastd	%eax,%zmm22
-	vpbroadcastd	%r9d,%zmm21
+	shr	\$32,%rax
+	vpbroadcastd	%eax,$c2
+	vpbroadcastd	%r9d,$c1
 	mov	%r9,%rax
-	shr	$32,%rax
-	vpbroadcastd	%eax,%zmm20
+	shr	\$32,%rax
+	vpbroadcastd	%eax,$c0
 EOT
         my ($w0, $w1, $w2, $w3) = map { R($w, $_) } 20 .. 23;
         for my $g (0 .. $G - 1) {
@@ -654,7 +656,7 @@ EOT
                 . ($m ? "{z}" : "") . "\n";
         }
     }
-    $s .= e_save_last($masked, $P) if $mode ne 'ecb';
+    $s .= e_save_last($masked, $P, $w) if $mode ne 'ecb';
     if ($G == 4 && ($mode eq 'ecb' || $mode eq 'cbc_dec')) {
         $s .= "\tcall\t${core}_$mode\n";
     } else {
@@ -667,7 +669,9 @@ EOT
             $s .= e_finish($mode, $w, $G, $masked, @$_) for @order;
         }
     }
-    $s .= "\tvmovdqa64\t%zmm$IVN,%zmm$IVB\n" if $mode ne 'ecb';
+    my $wv = $w eq 'x' ? 'x' : 'z';
+    $s .= "\tvmovdqa64\t" . R($wv, $IVN) . "," . R($wv, $IVB) . "\n"
+        if $mode ne 'ecb';
     return $s;
 }
 
@@ -680,20 +684,32 @@ sub e_consts {
 EOT
 }
 
-# Parallel modes: a 32-block loop, then one masked pass for the remainder.
+# Parallel modes: 1..4 blocks take one masked pass of the lean x1 core with
+# nothing else set up; longer calls build the key table, then a 64-block
+# loop, a 32-block pass and one masked pass for the remainder.
 sub e_parallel {
     my ($mode) = @_;
     my $fn = "sm4_gfni_avx512_$mode";
     my $L = ".L${fn}";
+    my ($iv_in, $iv_out) = ("", "");
     my $s = function_begin($fn);
     $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
-    $s .= e_table() . e_consts();
     if ($mode eq 'ctr') {
-        $s .= "\tmov\t(%r8),%r9\n\tmov\t8(%r8),%r10\n"
+        # after e_table, which uses %r9 and %r10
+        $iv_in = "\tmov\t(%r8),%r9\n\tmov\t8(%r8),%r10\n"
             . "\tbswap\t%r9\n\tbswap\t%r10\n";
+        $iv_out = "\tbswap\t%r9\n\tbswap\t%r10\n"
+            . "\tmov\t%r9,(%r8)\n\tmov\t%r10,8(%r8)\n";
     } elsif ($mode ne 'ecb') {
-        $s .= "\tvbroadcasti32x4\t(%r8),%zmm$IVB\n";
+        $iv_out = "\tvmovdqu32\t%xmm$IVB,(%r8)\n";
     }
+    # the lean pass touches xmm registers only: no VZEROUPPER
+    $s .= "\tcmp\t\$4,%rcx\n\tja\t${L}_wide\n";
+    $s .= "\tvmovdqu32\t(%r8),%xmm$IVB\n" if $mode ne 'ecb' && $mode ne 'ctr';
+    $s .= $iv_in . e_pass($mode, 'x', 1, 1) . $iv_out . "\tret\n";
+    $s .= "${L}_wide:\n" . e_table() . e_consts() . $iv_in;
+    $s .= "\tvbroadcasti32x4\t(%r8),%zmm$IVB\n"
+        if $mode ne 'ecb' && $mode ne 'ctr';
     $s .= "\tcmp\t\$64,%rcx\n\tjb\t${L}_32\n";
     $s .= ".p2align\t5\n${L}_loop:\n";
     $s .= e_pass($mode, 'z', 4, 0);
@@ -719,46 +735,45 @@ ${L}_tail:
 	ja	${L}_z2
 	cmp	\$8,%rcx
 	ja	${L}_z1
-	cmp	\$4,%rcx
-	ja	${L}_y1
 EOT
-    $s .= e_pass($mode, 'x', 1, 1) . "\tjmp\t${L}_done\n";
-    $s .= "${L}_y1:\n" . e_pass($mode, 'y', 1, 1) . "\tjmp\t${L}_done\n";
+    $s .= e_pass($mode, 'y', 1, 1) . "\tjmp\t${L}_done\n";
     $s .= "${L}_z1:\n" . e_pass($mode, 'z', 1, 1) . "\tjmp\t${L}_done\n";
     $s .= "${L}_z2:\n" . e_pass($mode, 'z', 2, 1);
-    $s .= "${L}_done:\n";
-    if ($mode eq 'ctr') {
-        $s .= "\tbswap\t%r9\n\tbswap\t%r10\n"
-            . "\tmov\t%r9,(%r8)\n\tmov\t%r10,8(%r8)\n";
-    } elsif ($mode ne 'ecb') {
-        $s .= "\tvmovdqu32\t%xmm$IVB,(%r8)\n";
-    }
+    $s .= "${L}_done:\n" . $iv_out;
     $s .= "\tvzeroupper\n" . e_table_free();
     $s .= "${L}_ret:\n\tret\n" . function_end($fn);
     return $s;
 }
 
-# Serial modes: one call of the tier's one-block function per block; the
-# chaining value stays in xmm4, which neither touches.
+# Serial modes: the lean body once per block, the block spread over the
+# lanes by VPSHUFD (only lane 0 matters); the chaining value stays in
+# xmm15.  xmm registers only: no VZEROUPPER.
 sub serial {
     my ($fam, $mode) = @_;
     my $fn = "sm4_gfni_${fam}_$mode";
     my $L = ".L${fn}";
-    my $core = ".Lsm4_${fam}_enc1";
-    my $v = $fam eq 'avx512' ? 'd' : '';
     my $s = function_begin($fn);
     $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
-    $s .= $fam eq 'avx512' ? e_consts() . e_serial_setup() : a_serial_setup();
-    $s .= "\tvmovdqu\t(%r8),%xmm4\n${L}_loop:\n";
+    $s .= "\tvmovdqu\t(%r8),%xmm15\n.p2align\t4\n${L}_loop:\n";
+    $s .= $mode eq 'cbc_enc' ? "\tvpxor\t(%rsi),%xmm15,%xmm0\n"
+                             : "\tvmovdqa\t%xmm15,%xmm0\n";
+    $s .= <<"EOT";
+	vpshufb	.Lsm4_bswap(%rip),%xmm0,%xmm0
+	vpshufd	\$0x55,%xmm0,%xmm1
+	vpshufd	\$0xaa,%xmm0,%xmm2
+	vpshufd	\$0xff,%xmm0,%xmm3
+	call	.Lsm4_${fam}_lean
+	vpunpckldq	%xmm2,%xmm3,%xmm4
+	vpunpckldq	%xmm0,%xmm1,%xmm5
+	vpunpcklqdq	%xmm5,%xmm4,%xmm3
+	vpshufb	.Lsm4_bswap(%rip),%xmm3,%xmm3
+EOT
     if ($mode eq 'cbc_enc') {
-        $s .= "\tvpxor$v\t(%rsi),%xmm4,%xmm0\n\tcall\t$core\n"
-            . "\tvmovdqa\t%xmm3,%xmm4\n\tvmovdqu\t%xmm4,(%rdx)\n";
+        $s .= "\tvmovdqa\t%xmm3,%xmm15\n\tvmovdqu\t%xmm15,(%rdx)\n";
     } elsif ($mode eq 'cfb_enc') {
-        $s .= "\tvmovdqa\t%xmm4,%xmm0\n\tcall\t$core\n"
-            . "\tvpxor$v\t(%rsi),%xmm3,%xmm4\n\tvmovdqu\t%xmm4,(%rdx)\n";
+        $s .= "\tvpxor\t(%rsi),%xmm3,%xmm15\n\tvmovdqu\t%xmm15,(%rdx)\n";
     } else {
-        $s .= "\tvmovdqa\t%xmm4,%xmm0\n\tcall\t$core\n"
-            . "\tvmovdqa\t%xmm3,%xmm4\n\tvpxor$v\t(%rsi),%xmm4,%xmm0\n"
+        $s .= "\tvmovdqa\t%xmm3,%xmm15\n\tvpxor\t(%rsi),%xmm3,%xmm0\n"
             . "\tvmovdqu\t%xmm0,(%rdx)\n";
     }
     $s .= <<"EOT";
@@ -766,11 +781,7 @@ sub serial {
 	add	\$16,%rdx
 	dec	%rcx
 	jnz	${L}_loop
-	vmovdqu	%xmm4,(%r8)
-	vzeroupper
-EOT
-    $s .= frame_free(144) . e_table_free();
-    $s .= <<"EOT";
+	vmovdqu	%xmm15,(%r8)
 ${L}_ret:
 	ret
 EOT
@@ -846,88 +857,8 @@ sub a_core {
     return $s;
 }
 
-$code .= a_core('y', 3) . a_core('y', 2) . a_core('y', 1) . a_core('x', 1);
+$code .= a_core('y', 3) . a_core('y', 2) . a_core('y', 1);
 
-# The serial functions' key table as in e_serial_setup, with VEX only; the
-# final (0, c_34, c_33, c_32) block goes to xmm14.
-sub a_serial_setup {
-    my $s = e_table() . frame_alloc(144);
-    my @r = map { "%ymm$_" } 5 .. 8;
-    $s .= "\tvmovdqu\t" . (144 + 32 * $_) . "(%rsp),$r[$_]\n" for 0 .. 3;
-    $s .= "\tvmovdqu\t272(%rsp),%xmm9\n";
-    $s .= "\tvgf2p8affineqb\t\$0,.Lsm4_aff1_y(%rip),$_,$_\n" for @r;
-    $s .= "\tvgf2p8affineqb\t\$0,.Lsm4_aff1_y(%rip),%xmm9,%xmm9\n";
-    $s .= "\tvmovdqu\t$r[$_]," . (32 * $_) . "(%rsp)\n" for 0 .. 3;
-    $s .= <<'EOT';
-	vmovdqu	%xmm9,128(%rsp)
-	vpshufd	$0x6c,272(%rsp),%xmm14
-	vpxor	%xmm15,%xmm15,%xmm15
-	vpblendd	$1,%xmm15,%xmm14,%xmm14
-	mov	%rsp,%rdi
-EOT
-    return $s;
-}
-
-# The one-block function of e_enc1 with VEX only: the constants are
-# memory operands, rotations are byte shuffles, XOR trees of two inputs.
-sub a_enc1 {
-    my $name = ".Lsm4_avx2_enc1";
-    my ($w, $q, $a, $b, $c, $b8, $b16, $c24, $k) = map { "%xmm$_" } 5 .. 13;
-    my $fin = "%xmm14";
-    my $out = local_function_begin($name);
-    $out .= <<"EOT";
-	vpshufb	.Lsm4_bswap(%rip),%xmm0,%xmm0
-	vgf2p8affineqb	\$0,.Lsm4_aff1_y(%rip),%xmm0,%xmm0
-	vpshufd	\$0x55,%xmm0,%xmm1
-	vpshufd	\$0xaa,%xmm0,%xmm2
-	vpshufd	\$0xff,%xmm0,%xmm3
-	vpbroadcastd	(%rdi),$k
-	vpxor	$k,%xmm3,%xmm3
-	vpbroadcastd	.Lsm4_gf_c1(%rip),$w
-	vpxor	%xmm1,$w,$w
-	vpxor	%xmm2,$w,$w
-	vpxor	%xmm3,$w,$w
-EOT
-    my @Z = map { "%xmm$_" } 0 .. 3;
-    my ($ka, $kb, $kc) = map { $GF_K{$_} } qw(a b c);
-    for my $i (0 .. 31) {
-        my ($z0, $z1) = @Z[0, 1];
-        my $d = 4 * (1 + $i);
-        $out .= <<"EOT";
-	vgf2p8affineinvqb	\$$kb,.Lsm4_gf_b(%rip),$w,$b
-	vgf2p8affineinvqb	\$$kc,.Lsm4_gf_c(%rip),$w,$c
-	vgf2p8affineinvqb	\$$ka,.Lsm4_gf_a(%rip),$w,$a
-	vpbroadcastd	$d(%rdi),$k
-EOT
-        $out .= "\tvpxor\t$z1,$w,$q\n\tvpxor\t$z0,$q,$q\n\tvpxor\t$k,$q,$q\n"
-            if $i < 31;
-        $out .= <<"EOT";
-	vpshufb	.Lsm4_rol8(%rip),$b,$b8
-	vpshufb	.Lsm4_rol16(%rip),$b,$b16
-	vpshufb	.Lsm4_rol24(%rip),$c,$c24
-	vpxor	$c24,$b16,$b16
-	vpxor	$a,$z0,$z0
-EOT
-        if ($i < 31) {
-            $out .= "\tvpxor\t$a,$q,$q\n\tvpxor\t$b8,$q,$q\n\tvpxor\t$b16,$q,$q\n";
-            ($w, $q) = ($q, $w);
-        }
-        $out .= "\tvpxor\t$b8,$z0,$z0\n\tvpxor\t$b16,$z0,$z0\n\tvpxor\t$k,$z0,$z0\n";
-        push @Z, shift @Z;
-    }
-    $out .= <<"EOT";
-	vpunpckldq	%xmm2,%xmm3,$b
-	vpunpckldq	%xmm0,%xmm1,$c
-	vpunpcklqdq	$c,$b,%xmm3
-	vgf2p8affineqb	\$0,.Lsm4_gf_a1inv(%rip),%xmm3,%xmm3
-	vpxor	$fin,%xmm3,%xmm3
-	vpshufb	.Lsm4_bswap(%rip),%xmm3,%xmm3
-	ret
-EOT
-    return $out . local_function_end($name);
-}
-
-$code .= a_enc1();
 
 # Tail masks: vpmaskmovd (faults are suppressed for masked-out dwords);
 # dword d of the pass is live when 4 * blocks > d.  LIM = 4 * blocks is
