@@ -119,7 +119,7 @@ GOST_X86_SERIAL(cbc_enc)
 GOST_X86_SERIAL(cfb_enc)
 GOST_X86_SERIAL(ofb)
 
-static const SMG_BLOCK_KERNEL gost_kernel_avx512 = {
+const SMG_BLOCK_KERNEL gost_kernel_avx512 = {
     "gost89-avx512vbmi",
     gost_x86_ecb_avx512,
     gost_x86_cbc_enc,
@@ -131,7 +131,7 @@ static const SMG_BLOCK_KERNEL gost_kernel_avx512 = {
     gost_x86_cnt_avx512
 };
 
-static const SMG_BLOCK_KERNEL gost_kernel_avx2 = {
+const SMG_BLOCK_KERNEL gost_kernel_avx2 = {
     "gost89-avx2",
     gost_x86_ecb_avx2,
     gost_x86_cbc_enc,

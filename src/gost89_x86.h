@@ -15,6 +15,9 @@
 
 /* Fills t->simd for the parameter set ps (layout at the definition). */
 void gost_simd_tables_build(GOST_SBOX_TABLES *t, const GOST_PARAMSET *ps);
+/* The vector kernel tables (for the chooser and for tests, as for SM4). */
+extern const SMG_BLOCK_KERNEL gost_kernel_avx512;
+extern const SMG_BLOCK_KERNEL gost_kernel_avx2;
 /* The best vector kernel the CPU allows, or NULL. */
 const SMG_BLOCK_KERNEL *gost_kernel_x86(void);
 #endif

@@ -1,0 +1,593 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+# The constant-time claims of README's "Constant time" table, proved two
+# ways and checked against the table itself, so that it cannot drift:
+#
+#  - ctgrind: test/ct_check runs every entry of every kernel table (and the
+#    key schedules, IMIT, key meshing) under valgrind's memcheck with the
+#    key schedule, IV/counter and data marked undefined, over every block
+#    count from 1 to 130 (two whole passes of the widest loop, every tail).
+#    Memcheck reports a branch or an address computed from them.  Paths
+#    README calls constant-time must give no report; the others must be
+#    reported (an expected failure: the method does catch leaks).  Kernels
+#    that use instructions valgrind 3.19 cannot run (GFNI, AVX-512, VAES)
+#    die with SIGILL there and are left to
+#  - the static check: util/ct-asm-check.pl over the generated
+#    asm/*-x86_64.S, a taint analysis that flags tainted addresses, branches
+#    and masks.  It must pass every assembly function; it must flag a set
+#    of small leaky snippets and the table lookups of the portable C
+#    kernels compiled to assembly, and pass the clean snippets and the C
+#    SM3 kernel (it catches leaks without crying wolf).
+#
+# The recipe then builds the table's rows from the results (a row is
+# constant-time if every path in it is proved so, not if every one is
+# reported) and compares them with README.  It runs once, at the unmasked
+# level: it reaches every table by name, whatever the CPU would choose.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use SmgostTest;
+use Test::More;
+use File::Temp qw(tempdir);
+use File::Spec;
+use POSIX ();
+
+if (defined $ENV{ cap_variable() }) {
+    plan skip_all => 'the constant-time check reaches every kernel table itself; '
+        . 'it runs at the unmasked level only';
+}
+
+my $top = top_dir();
+my $tmp = tempdir(CLEANUP => 1);
+my $checker = File::Spec->catfile($top, 'util', 'ct-asm-check.pl');
+my $x86 = (POSIX::uname())[4] =~ /^(x86_64|amd64)$/ && ($ENV{SMGOST_RUNNER} // '') eq '';
+
+my %slurped;
+sub slurp {
+    my ($f) = @_;
+    return $slurped{$f} //= do { local (@ARGV, $/) = ($f); <> };
+}
+
+sub run_checker {
+    my (@args) = @_;
+    return run_cmd([$^X, $checker, @args], plain => 1);
+}
+
+sub write_file {
+    my ($name, $text) = @_;
+    my $f = File::Spec->catfile($tmp, $name);
+    open(my $fh, '>', $f) or die "$f: $!";
+    print $fh $text;
+    close $fh;
+    return $f;
+}
+
+# ---- 1. the static checker catches leaks (expected failures) ----
+
+my $table = ".section .rodata\n.Ltab:\n.long 1, 2, 3, 4\n.text\n";
+# [name, code, the finding expected (undef: must pass)]
+my @snippets = (
+    [ 'leak_vmovd', <<'EOS', qr/load address uses tainted %rax/ ],
+	vmovdqu	(%rsi),%xmm0
+	vmovd	%xmm0,%eax
+	and	$3,%eax
+	lea	.Ltab(%rip),%rcx
+	mov	(%rcx,%rax,4),%eax
+	mov	%eax,(%rdx)
+	ret
+EOS
+    [ 'leak_kortest', <<'EOS', qr/branch on tainted flags/ ],
+	vmovdqu32	(%rsi),%zmm0
+	vptestmd	%zmm0,%zmm0,%k1
+	kortestw	%k1,%k1
+	jz	.Lleak_kortest_out
+	vmovdqu32	%zmm0,(%rdx)
+.Lleak_kortest_out:
+	ret
+EOS
+    [ 'leak_vptest', <<'EOS', qr/branch on tainted flags/ ],
+	vmovdqu	(%rsi),%xmm0
+	vptest	%xmm0,%xmm0
+	jnz	.Lleak_vptest_out
+	vmovdqu	%xmm0,(%rdx)
+.Lleak_vptest_out:
+	ret
+EOS
+    # clean index in the first pass, a secret one from the second on: only
+    # the fixed point over the loop sees it
+    [ 'leak_loop', <<'EOS', qr/load address uses tainted %rax/ ],
+	sub	$24,%rsp
+	movq	$0,(%rsp)
+	mov	%rcx,8(%rsp)
+.Lleak_loop_top:
+	mov	(%rsp),%rax
+	mov	(%rdi,%rax,4),%r8d
+	mov	(%rsi),%r9
+	mov	%r9,(%rsp)
+	add	$8,%rsi
+	decq	8(%rsp)
+	jnz	.Lleak_loop_top
+	add	$24,%rsp
+	ret
+EOS
+    # the secret crosses a call in a register
+    [ 'leak_call', <<'EOS', qr/load address uses tainted %rax/ ],
+	mov	(%rsi),%eax
+	call	.Lleak_call_sub
+	mov	%eax,(%rdx)
+	ret
+.Lleak_call_sub:
+	and	$3,%eax
+	lea	.Ltab(%rip),%rcx
+	mov	(%rcx,%rax,4),%eax
+	ret
+EOS
+    # a secret spilled and reloaded through a frame pointer
+    [ 'leak_spill', <<'EOS', qr/load address uses tainted %r8/ ],
+	push	%rbp
+	mov	%rsp,%rbp
+	sub	$32,%rsp
+	mov	(%rsi),%rax
+	mov	%rax,-16(%rbp)
+	mov	-16(%rbp),%r8
+	mov	(%rdi,%r8),%eax
+	mov	%rbp,%rsp
+	pop	%rbp
+	ret
+EOS
+    [ 'leak_mask', <<'EOS', qr/masked memory access with tainted %k1/ ],
+	vmovdqu32	(%rsi),%zmm0
+	vpxord	%zmm1,%zmm1,%zmm1
+	vpcmpud	$1,%zmm0,%zmm1,%k1
+	vmovdqu32	%zmm0,(%rdx){%k1}
+	ret
+EOS
+    [ 'leak_cmov_branch', <<'EOS', qr/branch on tainted flags/ ],
+	mov	(%rsi),%eax
+	cmp	$5,%eax
+	cmovb	%ecx,%eax
+	test	%eax,%eax
+	jz	.Lleak_cmov_branch_out
+	mov	%eax,(%rdx)
+.Lleak_cmov_branch_out:
+	ret
+EOS
+    # The GOST public fields are public, the round keys next to them not.
+    [ 'gost89_leak_rk', <<'EOS', qr/branch on tainted flags/ ],
+	testl	$1,0(%rdi)
+	jz	.Lgost89_leak_rk_out
+	mov	%rcx,(%rdx)
+.Lgost89_leak_rk_out:
+	ret
+EOS
+    # clean: pointer and counter spills, a counter-indexed table, a
+    # length-derived mask, a public GOST field, a subroutine, zero idioms
+    [ 'gost89_clean', <<'EOS', undef ],
+	push	%rbx
+	sub	$16,%rsp
+	mov	%rdx,8(%rsp)
+	xor	%ebx,%ebx
+	testl	$1,136(%rdi)
+	jz	.Lgost89_clean_top
+	mov	128(%rdi),%r10
+	vmovdqu	64(%r10),%xmm3
+.Lgost89_clean_top:
+	lea	.Ltab(%rip),%rax
+	and	$3,%rbx
+	vmovdqu	(%rax,%rbx,4),%xmm1
+	vpxor	(%rsi),%xmm1,%xmm0
+	call	.Lgost89_clean_sub
+	mov	8(%rsp),%rax
+	vmovdqu	%xmm0,(%rax)
+	add	$16,%rsi
+	addq	$16,8(%rsp)
+	inc	%rbx
+	cmp	%rcx,%rbx
+	jb	.Lgost89_clean_top
+	mov	$-1,%rax
+	and	$63,%ecx
+	shl	%cl,%rax
+	kmovq	%rax,%k1
+	vmovdqu32	(%rsi),%zmm2{%k1}{z}
+	vpxor	%xmm5,%xmm5,%xmm5
+	vmovd	%xmm5,%eax
+	mov	(%rsi,%rax),%r11
+	add	$16,%rsp
+	pop	%rbx
+	ret
+.Lgost89_clean_sub:
+	vpaddd	%xmm0,%xmm0,%xmm0
+	ret
+EOS
+);
+
+SKIP: {
+    skip('the static checker reads x86-64 assembly; this is not an x86-64 build', 2 + @snippets)
+        unless $x86;
+    for my $sn (@snippets) {
+        my ($name, $code, $want) = @$sn;
+        my $f = write_file("$name.S", "$table.globl $name\n$name:\n$code");
+        my $r = run_checker($f);
+        if (defined $want) {
+            ok($r->{exit} == 1 && $r->{out} =~ /^LEAK $name$/m && $r->{out} =~ $want,
+               "static check flags $name (expected failure)")
+                or diag("exit $r->{exit}\n$r->{out}$r->{err}");
+        } else {
+            ok($r->{exit} == 0 && $r->{out} =~ /^ok $name /m, "static check passes $name")
+                or diag("exit $r->{exit}\n$r->{out}$r->{err}");
+        }
+    }
+    my $f = write_file('refuse.S', ".text\n.globl refuse\nrefuse:\n\tcpuid\n\tret\n");
+    my $r = run_checker($f);
+    ok($r->{exit} == 2 && $r->{out} =~ /no rule for 'cpuid'/,
+       'static check refuses an instruction it has no rule for');
+    $f = write_file('data.S', ".text\n.globl data\ndata:\n\t.byte 0xc3\n");
+    $r = run_checker($f);
+    ok($r->{exit} == 2 && $r->{out} =~ /data in code/, 'static check refuses raw bytes in code');
+}
+
+# ---- 2. the static check over the generated assembly ----
+
+my @asm = glob(File::Spec->catfile($top, 'asm', '*-x86_64.S'));
+my %static;    # function -> 'ok' | 'leak'
+SKIP: {
+    skip('no generated x86-64 assembly in this build', 1) unless $x86 && @asm;
+    my @files = @asm;
+    my $r = run_checker(@files);
+    my $how = '';
+    if ($r->{exit} == 2 && $r->{out} =~ /data in code/) {
+        # Configure's "bytes" scheme (an assembler without GFNI/VAES) writes
+        # those instructions as .byte; the same code in mnemonics is what
+        # the translator writes without it (util/perlasm/x86_64-check.pl
+        # checks that the two encode alike).
+        @files = map {
+            (my $pl = $_) =~ s/\.S$/.pl/;
+            my $g = run_cmd([$^X, $pl, 'elf'], plain => 1);
+            write_file((File::Spec->splitpath($_))[2], $g->{out});
+        } @asm;
+        $r = run_checker(@files);
+        $how = ', regenerated in mnemonics';
+    }
+    $static{$1} = 'ok' while $r->{out} =~ /^ok (\S+) /mg;
+    $static{$1} = 'leak' while $r->{out} =~ /^LEAK (\S+)$/mg;
+    ok($r->{exit} == 0 && keys %static > 0,
+       'static check passes every function of ' . join(' ', map { s{.*/}{}r } @asm)
+       . ' (' . scalar(keys %static) . " functions$how)")
+        or diag("exit $r->{exit}\n$r->{out}$r->{err}");
+}
+
+# ---- 3. the static check against the portable C kernels ----
+
+# The build's compiler and flags, from the Makefile Configure wrote.
+sub make_vars {
+    my %v;
+    open(my $fh, '<', File::Spec->catfile($top, 'Makefile')) or return;
+    while (<$fh>) { $v{$1} = $2 if /^(\w+)\s*=\s*(.*?)\s*$/ }
+    return %v;
+}
+
+SKIP: {
+    my %mk = make_vars();
+    skip('the static checker reads x86-64 assembly; this is not an x86-64 build', 3) unless $x86;
+    skip('sanitizer builds instrument the C code', 3) if ($ENV{SMGOST_SANITIZE} // '') ne '';
+    skip('no Makefile to take the compiler from', 3) unless $mk{CC};
+    my @cc = (split(' ', $mk{CC}), split(' ', join ' ', map { $mk{$_} // '' }
+                  qw(OPTFLAGS DEFINES OPENSSL_CFLAGS CFLAGS)), '-fPIC', '-I',
+              File::Spec->catdir($top, 'src'), '-S');
+    # [functions, whether they must be flagged]
+    my %c = (
+        sm3 => [ 'sm3_c_blocks', 0 ],
+        sm4 => [ 'sm4_c_\w+|sm4_set_key', 1 ],
+        gost89 => [ 'gost_c_\w+|gost_imit_blocks', 1 ],
+    );
+    for my $unit (sort keys %c) {
+        my ($re, $leaky) = @{ $c{$unit} };
+        my $out = File::Spec->catfile($tmp, "$unit-c.S");
+        my $cr = run_cmd([@cc, '-o', $out, File::Spec->catfile($top, 'src', "$unit.c")], plain => 1);
+        if ($cr->{exit} != 0) {
+            fail("compile src/$unit.c to assembly");
+            diag("$cr->{cmd}\n$cr->{err}");
+            next;
+        }
+        my $r = run_checker("--functions=$re", $out);
+        my @leak = $r->{out} =~ /^LEAK (\S+)$/mg;
+        my @ok = $r->{out} =~ /^ok (\S+) /mg;
+        # each flagged function shows a table lookup: a load whose index
+        # register is tainted (other findings, such as the branch on the
+        # counter's carry in CTR, come on top)
+        my %lookup;
+        my $fn;
+        for (split /\n/, $r->{out}) {
+            $fn = $1 if /^LEAK (\S+)$/;
+            $lookup{$fn}++ if /^  .*load address uses tainted %\w+: \w+\s+-?\w*\(%\w*,%\w+(?:,\d)?\)/;
+        }
+        my @nolookup = grep { !$lookup{$_} } @leak;
+        if ($leaky) {
+            ok($r->{exit} == 1 && @leak && !@ok && !@nolookup,
+               "static check flags the table lookups of every function of src/$unit.c "
+               . "($re: " . scalar(@leak) . ' functions, expected failure)')
+                or diag("exit $r->{exit}\nwithout a table lookup: @nolookup\n"
+                        . join("\n", grep { !/^  / } split /\n/, $r->{out}) . "\n$r->{err}");
+        } else {
+            ok($r->{exit} == 0 && @ok && !@leak, "static check passes src/$unit.c ($re)")
+                or diag("exit $r->{exit}\n$r->{out}$r->{err}");
+        }
+    }
+}
+
+# ---- 4. ctgrind ----
+
+my %cg;         # table -> entry -> { count -> clean|leak|sigill }
+my %cg_kind;    # table -> entry -> what memcheck reported first (address, branch)
+my %cg_max;     # table -> largest count
+my @targets;    # [table, entries...] in ct_check's order
+{
+    my $r = run_program('ct_check', ['targets']);
+    @targets = map { [split ' '] } split /\n/, $r->{out};
+    ok($r->{exit} == 0 && @targets > 0, 'ct_check lists the kernel tables of this build')
+        or diag("$r->{cmd}\n$r->{err}");
+}
+my $valgrind = '';
+for my $d (split /:/, $ENV{PATH} // '') {
+    $valgrind = "$d/valgrind" if $valgrind eq '' && -x "$d/valgrind";
+}
+my $cg_skip = $valgrind eq '' ? 'valgrind is not installed (Debian package valgrind)'
+    : ($ENV{SMGOST_RUNNER} // '') ne '' ? 'programs run through an emulator'
+    : ($ENV{SMGOST_SANITIZE} // '') ne '' ? 'valgrind does not run sanitized programs'
+    : '';
+my $code = 99;
+# Runs the commands two at a time (valgrind is slow; this machine class has
+# two cores), each with its output in a file; returns [exit, output] each.
+sub run_two_at_a_time {
+    my (@cmds) = @_;
+    my (%running, @res);
+    my $next = 0;
+    while ($next < @cmds || %running) {
+        while ($next < @cmds && keys %running < 2) {
+            my $out = File::Spec->catfile($tmp, "job$next.out");
+            my $pid = fork // die "fork: $!";
+            if ($pid == 0) {
+                open(STDIN, '<', '/dev/null') or POSIX::_exit(126);
+                open(STDOUT, '>', $out) or POSIX::_exit(126);
+                open(STDERR, '>&', \*STDOUT) or POSIX::_exit(126);
+                exec { $cmds[$next][0] } @{ $cmds[$next] } or POSIX::_exit(127);
+            }
+            $running{$pid} = [$next++, $out];
+        }
+        my $pid = waitpid(-1, 0);
+        last if $pid < 0;
+        my $job = delete $running{$pid} or next;
+        $res[ $job->[0] ] = [ $? >> 8, slurp($job->[1]) ];
+    }
+    return @res;
+}
+
+SKIP: {
+    skip($cg_skip, scalar @targets) if $cg_skip ne '';
+    my @cmds = map {
+        [ $valgrind, '-q', '--tool=memcheck', "--error-exitcode=$code",
+          '--exit-on-first-error=yes', '--log-file=' . File::Spec->catfile($tmp, "vg-$_->[0].log"),
+          program('ct_check'), 'scan', $_->[0], $code ]
+    } @targets;
+    my @res = run_two_at_a_time(@cmds);
+    for my $j (0 .. $#targets) {
+        my ($name) = @{ $targets[$j] };
+        my ($exit, $out) = @{ $res[$j] // [ -1, '' ] };
+        my $log = File::Spec->catfile($tmp, "vg-$name.log");
+        # the first error of each process: the line before its first
+        # "at 0x..." line
+        my %first;
+        if (open(my $fh, '<', $log)) {
+            my %prev;
+            while (<$fh>) {
+                next unless /^==(\d+)== (.*)$/;
+                my ($pid, $msg) = ($1, $2);
+                if ($msg =~ /^\s+at 0x/) { $first{$pid} //= $prev{$pid} // '' }
+                elsif ($msg =~ /\S/) { $prev{$pid} = $msg }
+            }
+        }
+        my @bad;
+        for my $line (split /\n/, $out) {
+            next unless $line =~ /^child (\d+) \S+ (\S+) (\d+)-(\d+) (\w+)(?: (\d+))?$/;
+            my ($pid, $e, $lo, $hi, $status, $at) = ($1, $2, $3, $4, $5, $6);
+            $cg_max{$name} = $hi if ($cg_max{$name} // 0) < $hi;
+            # the counts before the one that stopped the child ran clean
+            my $last = $status eq 'clean' ? $hi : $at - 1;
+            $cg{$name}{$e}{$_} //= 'clean' for $lo .. $last;
+            next if $status eq 'clean';
+            if ($status eq 'leak') {
+                my $k = $first{$pid} // '(no message)';
+                if ($k =~ /^(?:Conditional jump or move depends on uninitialised value|Use of uninitialised value of size \d+)/) {
+                    $cg{$name}{$e}{$at} = 'leak';
+                    $cg_kind{$name}{$e} //= $k =~ /^Cond/ ? 'branch' : 'address';
+                } else {
+                    push @bad, "$e at $at blocks: memcheck says '$k'";
+                }
+            } elsif ($status eq 'sigill') {
+                $cg{$name}{$e}{$at} = 'sigill';
+            } else {
+                push @bad, "$e at $at blocks: $status";
+            }
+        }
+        ok($exit == 0 && $out =~ /scan of \Q$name\E complete/ && !@bad, "ctgrind scan of $name")
+            or diag("@{ $cmds[$j] }\nexit $exit\n" . join("\n", @bad) . "\n$out");
+    }
+}
+
+# ---- 5. the results, per path ----
+
+# Where the short calls a table hands to another kernel end: the first
+# count after the last leak, if everything from there on is clean or
+# beyond valgrind.
+sub threshold {
+    my ($t, $e) = @_;
+    my $c = $cg{$t}{$e} or return undef;
+    my $th = 1;
+    for (keys %$c) { $th = $_ + 1 if $c->{$_} eq 'leak' && $_ + 1 > $th }
+    return undef if $th > $cg_max{$t};
+    for my $n ($th .. $cg_max{$t}) {
+        last if ($c->{$n} // '') eq 'sigill';    # valgrind stopped there
+        return undef unless ($c->{$n} // '') eq 'clean';
+    }
+    return $th;
+}
+
+# ctgrind's verdict over counts $lo..$hi: 'no' (a leak), 'yes' (all
+# clean), undef (not decided: valgrind could not run them all).
+sub cg_verdict {
+    my ($t, $e, $lo, $hi) = @_;
+    my $c = $cg{$t}{$e} or return undef;
+    return undef if $hi < $lo;
+    my $all = 1;
+    for my $n ($lo .. $hi) {
+        return 'no' if ($c->{$n} // '') eq 'leak';
+        $all = 0 unless ($c->{$n} // '') eq 'clean';
+    }
+    return $all ? 'yes' : undef;
+}
+
+# The assembly function behind entry $e of table $t, if there is one.
+my %asm_name = (
+    'gfni-avx512' => sub { "sm4_gfni_avx512_$_[0]" },
+    'gfni-avx2' => sub { "sm4_gfni_avx2_$_[0]" },
+    'vaes-avx2' => sub { "sm4_vaes_avx2_$_[0]" },
+    'aesni-avx2' => sub { "sm4_aesni_avx2_$_[0]" },
+    'aesni-avx' => sub { "sm4_aesni_avx_$_[0]" },
+    'gost89-avx512vbmi' => sub { "gost89_$_[0]_avx512" },
+    'gost89-avx2' => sub { "gost89_$_[0]_avx2" },
+    'sm3-avx-bmi2' => sub { 'sm3_avx_bmi2_blocks' },
+);
+my %asm_fns = map { $_ => 1 } map { slurp($_) =~ /^\.globl\s+(\w+)/mg } @asm;
+sub asm_fn {
+    my ($t, $e) = @_;
+    my $f = $asm_name{$t} or return undef;
+    return $asm_fns{ $f->($e) } ? $f->($e) : undef;
+}
+
+# README's rows: [path text, members], a member [table pattern, which
+# entries ('asm': those with an assembly function, 'noasm': the others,
+# 'all'), which counts ('all', 'short': below the table's threshold,
+# 'long': from it on)].  {T:table} in a path stands for that threshold.
+my @rows = (
+    [ 'SM4 gfni-avx512, gfni-avx2 (every mode)',
+      [ qr/^gfni-avx(?:512|2)$/, 'all', 'all' ] ],
+    [ 'SM4 vaes-avx2 (ECB, CTR, CBC-dec, CFB-dec)',
+      [ qr/^vaes-avx2$/, 'asm', 'all' ] ],
+    [ 'SM4 aesni-avx2, aesni-avx (ECB, CTR, CBC-dec, CFB-dec)',
+      [ qr/^aesni-avx2?$/, 'asm', 'all' ] ],
+    [ 'SM4 C kernel, and the serial modes (CBC-enc, CFB-enc, OFB) of vaes-avx2, aesni-avx2, aesni-avx',
+      [ qr/^sm4-c$/, 'all', 'all' ], [ qr/^(?:vaes|aesni)-avx2?$/, 'noasm', 'all' ] ],
+    [ 'SM4 key schedule', [ qr/^sm4-keysched$/, 'all', 'all' ] ],
+    [ 'SM3 avx-bmi2', [ qr/^sm3-avx-bmi2$/, 'all', 'all' ] ],
+    [ 'SM3 C', [ qr/^sm3-c$/, 'all', 'all' ] ],
+    [ 'GOST/Magma avx512vbmi (ECB, CNT, CTR, CBC-dec, CFB-dec), calls of {T:gost89-avx512vbmi} blocks or more',
+      [ qr/^gost89-avx512vbmi$/, 'asm', 'long' ] ],
+    [ 'GOST/Magma avx2 (ECB, CNT, CTR, CBC-dec, CFB-dec), calls of {T:gost89-avx2} blocks or more',
+      [ qr/^gost89-avx2$/, 'asm', 'long' ] ],
+    [ 'GOST/Magma avx512vbmi, avx2: the same modes in shorter calls (the C kernel)',
+      [ qr/^gost89-avx(?:512vbmi|2)$/, 'asm', 'short' ] ],
+    [ 'GOST/Magma C kernel, and the serial modes (CBC-enc, CFB-enc, OFB) of every kernel',
+      [ qr/^gost89-c$/, 'all', 'all' ], [ qr/^gost89-avx/, 'noasm', 'all' ] ],
+    [ 'GOST/Magma IMIT (gost-mac)', [ qr/^gost89-imit$/, 'all', 'all' ] ],
+    [ 'GOST/Magma key meshing', [ qr/^gost89-mesh$/, 'all', 'all' ] ],
+    [ 'GOST/Magma key schedule', [ qr/^gost89-keysched$/, 'all', 'all' ] ],
+);
+
+my (%covered, @result_rows, @problems);
+my $cg_ran = $cg_skip eq '';
+for my $row (@rows) {
+    my ($text, @members) = @$row;
+    my (%verdict, %kinds, $n, %th);
+    my ($all_cg, $all_st) = (1, 1);
+    for my $m (@members) {
+        my ($tre, $which, $range) = @$m;
+        for my $t (grep { $_->[0] =~ $tre } @targets) {
+            my ($tname, @entries) = @$t;
+            for my $e (@entries) {
+                my $fn = asm_fn($tname, $e);
+                next if $which eq 'asm' && !defined $fn;
+                next if $which eq 'noasm' && defined $fn;
+                my $max = $cg_max{$tname} // 0;
+                my $th = threshold($tname, $e);
+                $th{$tname}{$th // '?'} = 1;
+                my ($lo, $hi) = $range eq 'short' ? (1, ($th // 1) - 1)
+                    : $range eq 'long' ? ($th // 1, $max) : (1, $max);
+                next if $range eq 'short' && defined $th && $th == 1;
+                $n++;
+                $covered{"$tname $e $range"} = 1;
+                $covered{"fn $fn"} = 1 if defined $fn && $range ne 'short';
+                my $cgv = $cg_ran ? cg_verdict($tname, $e, $lo, $hi) : undef;
+                my $stv = defined $fn && $range ne 'short' && defined $static{$fn}
+                    ? ($static{$fn} eq 'ok' ? 'yes' : 'no') : undef;
+                push @problems, "$tname $e: ctgrind says $cgv, the static check $stv"
+                    if defined $cgv && defined $stv && $cgv ne $stv;
+                $verdict{ $cgv // $stv // 'unproved' }++;
+                $kinds{ $cg_kind{$tname}{$e} }++ if ($cgv // '') eq 'no' && $cg_kind{$tname}{$e};
+                $all_cg = 0 unless defined $cgv;
+                $all_st = 0 unless defined $stv;
+            }
+        }
+    }
+    next unless $n;    # nothing of this row in this build
+    # thresholds into the text
+    $text =~ s/\{T:([\w-]+)\}/join('|', sort keys %{ $th{$1} })/ge;
+    my $ct = keys %verdict == 1 ? (keys %verdict)[0] : 'mixed';
+    push @problems, "'$text' mixes paths: " . join(', ', map { "$_ $verdict{$_}" } sort keys %verdict)
+        if $ct eq 'mixed' && $cg_ran;
+    my $how = join(' + ', ($all_cg ? 'ctgrind' : ()), ($all_st ? 'static check' : ()));
+    my $paths = join(', ', map { "$_ $verdict{$_}" } sort keys %verdict);
+    $paths .= ' (first report: ' . join(', ', map { "$kinds{$_} $_" } sort keys %kinds) . ')' if %kinds;
+    push @result_rows, [ $text, $ct, $how, $paths ];
+}
+
+# every ctgrind path and every assembly function is in some row
+for my $t (@targets) {
+    my ($tname, @entries) = @$t;
+    for my $e (@entries) {
+        next if grep { $covered{"$tname $e $_"} } qw(all short long);
+        push @problems, "no README row covers $tname $e";
+    }
+}
+for my $fn (sort keys %static) {
+    push @problems, "no README row covers the assembly function $fn" unless $covered{"fn $fn"};
+}
+
+note(sprintf("%-100s %-8s %-24s %s", 'path', 'CT', 'proved by', 'paths'));
+note(sprintf("%-100s %-8s %-24s %s", @$_)) for @result_rows;
+ok(!@problems, 'every path and every assembly function is in exactly one consistent row')
+    or diag(join("\n", @problems));
+
+# ---- 6. README against the results ----
+
+SKIP: {
+    skip("README's rows need ctgrind's results: $cg_skip", 1) unless $cg_ran;
+    my $readme = slurp(File::Spec->catfile($top, 'README.md'));
+    my ($section) = $readme =~ /^## Constant time\n(.*?)(?=^## )/ms;
+    my %readme;
+    for my $line (split /\n/, $section // '') {
+        next unless $line =~ /^\|(.*)\|\s*$/;
+        my @c = map { s/^\s+|\s+$//gr } split /\|/, $1;
+        next if $c[0] eq 'path' || $c[0] =~ /^-+$/;
+        (my $ct = $c[1] // '') =~ s/\*//g;
+        $readme{ $c[0] } = [ $ct, $c[2] // '' ];
+    }
+    my @diff;
+    for my $r (@result_rows) {
+        my ($text, $ct, $how) = @$r;
+        my $got = $readme{$text};
+        if (!$got) { push @diff, "README lacks the row '$text'"; next }
+        push @diff, "'$text': README says constant-time '$got->[0]', the results '$ct'"
+            if $got->[0] ne $ct;
+        push @diff, "'$text': README says proved by '$got->[1]', the results '$how'"
+            if $got->[1] ne $how;
+    }
+    my %ours = map { $_->[0] => 1 } @result_rows;
+    push @diff, "README has a row the results do not: '$_'" for grep { !$ours{$_} } sort keys %readme;
+    ok(!@diff, "README's constant-time table matches the results (" . scalar(@result_rows) . ' rows)')
+        or diag(join("\n", @diff, 'rows from the results:',
+                     map { "| $_->[0] | " . ($_->[1] eq 'no' ? '**no**' : $_->[1]) . " | $_->[2] |" }
+                     @result_rows));
+}
+
+done_testing();
