@@ -193,7 +193,12 @@ cli_fails('enc -sm4-ctr -propquery provider=smgost fails without smgost',
 
 # 6. speed: runs and prints its line.  (openssl 3.0's speed -evp ignores
 # -propquery; 40-config.t runs it with smgost preferred by configuration.)
-{
+SKIP: {
+    # speed ends its timed loop from a SIGALRM handler, which ThreadSanitizer
+    # defers to its next interceptor call: libcrypto's loop makes none, so
+    # it never ends (the default provider's AES alone shows it).
+    skip 'speed never ends under ThreadSanitizer', 1
+        if ($ENV{SMGOST_SANITIZE} // '') =~ /\btsan\b/;
     my $r = cli('speed -evp sm4-ctr', 'speed', '-evp', 'sm4-ctr', '-seconds', '1',
                 '-bytes', '16384', @ours);
     ok($r->{exit} == 0 && $r->{out} =~ /^SM4-CTR\s+\d+\.\d+k\s*$/mi,
