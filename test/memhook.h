@@ -109,11 +109,12 @@ static void *mh_malloc(size_t n, const char *file, int line)
 
 static void mh_free(void *p, const char *file, int line)
 {
-    MH_BLOCK *b = (MH_BLOCK *)p - 1;
+    MH_BLOCK *b;
 
     (void)file, (void)line;
     if (p == NULL)
         return;
+    b = (MH_BLOCK *)p - 1;
     if (mh_on_free != NULL)
         mh_on_free(b, p);
     b->prev->next = b->next;
@@ -124,7 +125,7 @@ static void mh_free(void *p, const char *file, int line)
 
 static void *mh_realloc(void *p, size_t n, const char *file, int line)
 {
-    MH_BLOCK *old = (MH_BLOCK *)p - 1;
+    size_t old;
     void *q;
 
     if (p == NULL)
@@ -135,7 +136,8 @@ static void *mh_realloc(void *p, size_t n, const char *file, int line)
     }
     if ((q = mh_malloc(n, file, line)) == NULL)
         return NULL;
-    memcpy(q, p, old->size < n ? old->size : n);
+    old = ((MH_BLOCK *)p - 1)->size;
+    memcpy(q, p, old < n ? old : n);
     mh_free(p, file, line);
     return q;
 }
