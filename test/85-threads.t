@@ -11,8 +11,10 @@ use lib "$FindBin::Bin/lib";
 use SmgostTest;
 use Test::More;
 
-plan tests => 2;
+plan tests => 3;
 program_ok('threads', ['shared'], 'threads sharing one library context');
 program_ok('threads', ['separate'],
            'threads loading the provider concurrently, a library context '
            . 'each');
+program_ok('threads', ['init'],
+           'threads calling the module\'s OSSL_provider_init at once');
