@@ -486,8 +486,10 @@ sub e_out { my ($g, $k) = @_; return 4 * $g + 3 - $k; }
 
 # The masked-tail state of a pass: which chunks take which k register.
 sub e_mask {
-    my ($masked, $G, $g, $k) = @_;
-    return "" unless $masked && $g == $G - 1;
+    my ($masked, $G, $g, $k, $w) = @_;
+    # chunk 0 of an x1 pass is block 0, which always exists
+    return "" unless $masked && $g == $G - 1
+        && ($w ne 'x' || $G > 1 || $k > 0);
     return "{%k" . (1 + $k) . "}";
 }
 
@@ -561,7 +563,7 @@ sub e_finish {
     my ($mode, $w, $G, $masked, $g, $k, $part) = @_;
     $part //= 'xs';
     my $r = R($w, e_out($g, $k));
-    my $m = e_mask($masked, $G, $g, $k);
+    my $m = e_mask($masked, $G, $g, $k, $w);
     my $o = 16 * $bpr{$w} * (4 * $g + $k);
     my $tmp = R($w, 24);
     # what the output is XORed with: previous ciphertext (CBC) or input
@@ -642,7 +644,7 @@ EOT
             if ($o == 0) {
                 $s .= e_chain0($w, $r);
             } else {
-                my $m = e_mask($masked, $G, $g, $k);
+                my $m = e_mask($masked, $G, $g, $k, $w);
                 $s .= "\tvmovdqu32\t" . ($o - 16) . "(%rsi),$r$m"
                     . ($m ? "{z}" : "") . "\n";
             }
@@ -651,7 +653,7 @@ EOT
         for my $c (@chunks) {
             my ($g, $k) = @$c;
             my $r = R($w, 4 * $g + $k);
-            my $m = e_mask($masked, $G, $g, $k);
+            my $m = e_mask($masked, $G, $g, $k, $w);
             $s .= "\tvmovdqu32\t" . $off->($g, $k) . "(%rsi),$r$m"
                 . ($m ? "{z}" : "") . "\n";
         }
@@ -879,18 +881,23 @@ sub a_pass {
     my $s = "";
     my @chunks = map { my $g = $_; map { [ $g, $_ ] } 0 .. 3 } 0 .. $G - 1;
     my $off = sub { my ($g, $k) = @_; return 16 * $bp * (4 * $g + $k); };
-    my $is_masked = sub { my ($g) = @_; return $masked && $g == $G - 1; };
+    # chunk 0 of an x1 pass is block 0, which always exists: it needs no
+    # mask (and a plain store forwards to the next call's plain load)
+    my $is_masked = sub {
+        my ($g, $k) = @_;
+        return $masked && $g == $G - 1 && ($w ne 'x' || $G > 1 || $k > 0);
+    };
     # load of $o(%rsi) into $r; $c is the chunk whose mask applies
     my $load = sub {
         my ($g, $k, $o, $r) = @_;
-        return "\tvmovdqu\t$o(%rsi),$r\n" unless $is_masked->($g);
+        return "\tvmovdqu\t$o(%rsi),$r\n" unless $is_masked->($g, $k);
         my $m = 4 * $off->($g, $k) / 16;
         return "\tvpcmpgtd\t.Lsm4_didx+" . (4 * $m) . "(%rip),$lim,$mk\n"
             . "\tvpmaskmovd\t$o(%rsi),$mk,$r\n";
     };
     my $store = sub {
         my ($g, $k, $o, $r) = @_;
-        return "\tvmovdqu\t$r,$o(%rdx)\n" unless $is_masked->($g);
+        return "\tvmovdqu\t$r,$o(%rdx)\n" unless $is_masked->($g, $k);
         my $m = 4 * $off->($g, $k) / 16;
         return "\tvpcmpgtd\t.Lsm4_didx+" . (4 * $m) . "(%rip),$lim,$mk\n"
             . "\tvpmaskmovd\t$r,$mk,$o(%rdx)\n";
@@ -950,7 +957,7 @@ EOT
             my ($g, $k) = @$ch;
             my $r = R($w, 4 * $g + 3 - $k);
             my $o = $off->($g, $k);
-            if ($is_masked->($g)) {
+            if ($is_masked->($g, $k)) {
                 $s .= $load->($g, $k, $o, $tmp) . "\tvpxor\t$tmp,$r,$r\n";
             } else {
                 $s .= "\tvpxor\t$o(%rsi),$r,$r\n";
@@ -981,7 +988,7 @@ EOT
         my ($g, $k) = @$ch;
         my $r = R($w, 4 * $g + 3 - $k);
         my $o = $off->($g, $k);
-        my $m = $is_masked->($g);
+        my $m = $is_masked->($g, $k);
         if ($mode eq 'cbc_dec') {
             if ($o == 0) {
                 $s .= $chain0->($tmp) . "\tvpxor\t$tmp,$r,$r\n";
@@ -1069,13 +1076,17 @@ for my $mode (qw(cbc_enc cfb_enc ofb)) {
 #               as two xmm AESENCLAST; 16-, 8- (ymm) and 4-block tails
 #   vaes_avx2   VAES + AVX2: as aesni_avx2 with one ymm VAESENCLAST
 #
+# Every tier sends calls of 1..4 blocks to the lean AES-NI core (after the
+# cores below), which needs no key table and has a shorter round.
+#
 # S-box (M.-J. Saarinen's sm4ni, https://github.com/mjosaarinen/sm4ni):
 # the SM4 and AES fields are isomorphic, so Sbox(x) = Post(SubBytes(Pre(x)))
 # with Pre and Post affine maps over GF(2)^8.  Each affine map is two
 # 16-entry VPSHUFB lookups, one by the low and one by the high nibble,
 # XORed; the four tables are those of libgcrypt's sm4-aesni-avx-amd64.S
 # (.Lpre_tf_lo_s, .Lpre_tf_hi_s, .Lpost_tf_lo_s, .Lpost_tf_hi_s), checked
-# here against the S-box for all 256 inputs.  AESENCLAST computes
+# at generation time against the GFNI tiers' S-box formula for all 256
+# inputs (in the lean section).  AESENCLAST computes
 # ShiftRows(SubBytes(x)) ^ key.  The key is the nibble mask 0x0f.. (no
 # zero register needed): Post takes the low nibble as ~y & 0x0f (VPANDN),
 # which undoes the XOR, and the high nibble does not see it.  ShiftRows is
@@ -1377,12 +1388,13 @@ sub ni_pass_core {
 # w0) plus each dword's block number; a carry out of word j moves into
 # word j-1 only where word j became zero.
 sub ni_ctr_words {
-    my ($w, $g, $X, $T) = @_;
+    my ($w, $g, $X, $T, $base) = @_;
     my ($x0, $x1, $x2, $x3) = map { R($w, $_) } @$X;
     $T = R($w, $T);
     my $tab = ($w eq 'x' ? '.Lsm4_ni_ctr_x' : '.Lsm4_ni_ctr_y')
         . '+' . (16 * $bpr{$w} * $g);
-    my @c = map { ($NI_CTR + 4 * $_) . "(%rdi)" } 0 .. 3;
+    my @c = map { ($base ? 4 * $_ . "($base)" : ($NI_CTR + 4 * $_) . "(%rdi)") }
+        0 .. 3;
     return <<"EOT";
 	vbroadcastss	$c[0],$T
 	vpaddd	$tab(%rip),$T,$x3
@@ -1411,12 +1423,15 @@ EOT
 # masked: only the first %rcx blocks exist (the last group is partial).
 # Around the core calls registers 12..15 are free.
 sub ni_pass {
-    my ($tier, $mode, $w, $G, $masked) = @_;
+    my ($tier, $mode, $w, $G, $masked, $lean) = @_;
     my $bp = $bpr{$w};
     my $P = 4 * $bp * $G;
     my $ring = $G > 2;
     die "ring cores take no masked passes\n" if $ring && $masked;
-    my $core = ni_pass_core($tier, $w, $G);
+    my $core = $lean ? ".Lsm4_ni_lean_core_x1" : ni_pass_core($tier, $w, $G);
+    # the CTR words: in the frame at %rdi, or (lean pass) at %rsp
+    my $ctr_at = $lean ? "0(%rsp)" : "$NI_CTR(%rdi)";
+    my $ctr_hi = $lean ? "8(%rsp)" : ($NI_CTR + 8) . "(%rdi)";
     my ($lim, $mk, $tmp) = map { R($w, $_) } 12 .. 14;
     my $mov = $tier eq 'aesni_avx' ? 'vmaskmovps' : 'vpmaskmovd';
     my $lim_setup = "";
@@ -1428,7 +1443,12 @@ sub ni_pass {
             . ($w eq 'x' ? "\tvpshufd\t\$0,$x,$x\n"
                          : "\tvpbroadcastd\t$x,$lim\n");
     }
-    my $is_masked = sub { my ($g) = @_; return $masked && $g == $G - 1; };
+    # chunk 0 of an x1 pass is block 0, which always exists: it needs no
+    # mask (and a plain store forwards to the next call's plain load)
+    my $is_masked = sub {
+        my ($g, $k) = @_;
+        return $masked && $g == $G - 1 && ($w ne 'x' || $G > 1 || $k > 0);
+    };
     my $mask = sub {
         my ($k) = @_;
         return "\tvpcmpgtd\t.Lsm4_didx+" . (16 * $bp * $k) . "(%rip),"
@@ -1436,12 +1456,12 @@ sub ni_pass {
     };
     my $load = sub {
         my ($g, $k, $o, $r) = @_;
-        return "\tvmovdqu\t$o(%rsi),$r\n" unless $is_masked->($g);
+        return "\tvmovdqu\t$o(%rsi),$r\n" unless $is_masked->($g, $k);
         return $mask->($k) . "\t$mov\t$o(%rsi),$mk,$r\n";
     };
     my $store = sub {
         my ($g, $k, $o, $r) = @_;
-        return "\tvmovdqu\t$r,$o(%rdx)\n" unless $is_masked->($g);
+        return "\tvmovdqu\t$r,$o(%rdx)\n" unless $is_masked->($g, $k);
         return $mask->($k) . "\t$mov\t$r,$mk,$o(%rdx)\n";
     };
     # (iv, c0, ...) of the first chunk
@@ -1477,11 +1497,10 @@ sub ni_pass {
     my $s = "";
 
     if ($mode eq 'ctr') {
-        $s .= "\tmov\t%r10,$NI_CTR(%rdi)\n\tmov\t%r9," . ($NI_CTR + 8)
-            . "(%rdi)\n";
+        $s .= "\tmov\t%r10,$ctr_at\n\tmov\t%r9,$ctr_hi\n";
         for my $g (0 .. $G - 1) {
             my @x = map { $ring ? $_ : 4 * $g + $_ } 0 .. 3;
-            $s .= ni_ctr_words($w, $g, \@x, 15);
+            $s .= ni_ctr_words($w, $g, \@x, 15, $lean ? "%rsp" : undef);
             next unless $ring;
             $s .= "\tvmovdqa\t" . R($w, $_) . "," . ni_slot($g, $_) . "\n"
                 for 0 .. 3;
@@ -1492,7 +1511,7 @@ sub ni_pass {
             my $r = $out_reg->($g, $k);
             my $o = $off->($g, $k);
             $s .= $fetch_out->($g, $k);
-            if ($is_masked->($g)) {
+            if ($is_masked->($g, $k)) {
                 $s .= $load->($g, $k, $o, $tmp) . "\tvpxor\t$tmp,$r,$r\n";
             } else {
                 $s .= "\tvpxor\t$o(%rsi),$r,$r\n";
@@ -1537,14 +1556,14 @@ sub ni_pass {
         if ($mode eq 'cbc_dec') {
             if ($o == 0) {
                 $s .= $chain0->($tmp) . "\tvpxor\t$tmp,$r,$r\n";
-            } elsif ($is_masked->($g)) {
+            } elsif ($is_masked->($g, $k)) {
                 $s .= $load->($g, $k, $o - 16, $tmp)
                     . "\tvpxor\t$tmp,$r,$r\n";
             } else {
                 $s .= "\tvpxor\t" . ($o - 16) . "(%rsi),$r,$r\n";
             }
         } elsif ($mode eq 'cfb_dec') {
-            if ($is_masked->($g)) {
+            if ($is_masked->($g, $k)) {
                 $s .= $load->($g, $k, $o, $tmp) . "\tvpxor\t$tmp,$r,$r\n";
             } else {
                 $s .= "\tvpxor\t$o(%rsi),$r,$r\n";
@@ -1556,6 +1575,201 @@ sub ni_pass {
     return $s;
 }
 
+# ---------------------------------------------------------------------------
+# Lean AES-NI core, for calls of 1..4 blocks: no key table, no frame (CTR
+# keeps its counter in 16 bytes of stack), xmm registers of AVX only.
+#
+# As in the GFNI lean body, the state lives in the image of the S-box's
+# input map, here P, the linear part of Pre (Pre(x) = P x ^ Pre(0)):
+# Z = P X bytewise, so the AESENCLAST input of round i is just
+# w_i = Z_{i+1} ^ Z_{i+2} ^ Z_{i+3} ^ K_i with K_i = Pre(rk_i), two nibble
+# lookups of the broadcast round key, off the loop-carried path.  On the
+# way out, the P image of L(Post(u)) for the SubBytes output u is
+# T_A(u) ^ rol8(T_B(u)) ^ rol16(T_B(u)) ^ rol24(T_C(u)) with the bytewise
+# affine maps T_X = P X Post (X = A, B, C as in the GFNI tiers), each two
+# nibble lookups; the four byte shuffles undo ShiftRows and rotate.  The
+# loop-carried path: AESENCLAST, the high-nibble split, one lookup, one
+# XOR, one shuffle and three XORs (the pre-lookup and its XOR are gone).
+{
+    my $hexb = sub {    # the 16 table bytes of two little-endian quads
+        return map { my $q = $_; reverse map { hex } unpack '(A2)*', $q } @_;
+    };
+    my @pre_lo  = $hexb->(@ni_pre_lo);
+    my @pre_hi  = $hexb->(@ni_pre_hi);
+    my @post_lo = $hexb->(@ni_post_lo);
+    my @post_hi = $hexb->(@ni_post_hi);
+    my $pre  = sub { $pre_lo[ $_[0] & 15 ] ^ $pre_hi[ $_[0] >> 4 ] };
+    my $post = sub { $post_lo[ $_[0] & 15 ] ^ $post_hi[ $_[0] >> 4 ] };
+    # GF(2^8) mod x^8 + x^4 + x^3 + x + 1 (the field of AES and of the GFNI
+    # instructions), for a check of the sm4ni tables at generation time
+    my $mul = sub {
+        my ($x, $y) = @_;
+        my $r = 0;
+        for (1 .. 8) {
+            $r ^= $x if $y & 1;
+            $y >>= 1;
+            $x <<= 1;
+            $x ^= 0x11b if $x & 0x100;
+        }
+        return $r;
+    };
+    my @inv = (0);
+    for my $x (1 .. 255) {
+        for my $y (1 .. 255) { if ($mul->($x, $y) == 1) { $inv[$x] = $y; last } }
+    }
+    my $rotb = sub { (($_[0] << $_[1]) | ($_[0] >> (8 - $_[1]))) & 0xff };
+    # FIPS-197 section 5.1.1: SubBytes is the inverse, then an affine map
+    my $aes_sb = sub {
+        my $b = $inv[ $_[0] ];
+        return $b ^ $rotb->($b, 1) ^ $rotb->($b, 2) ^ $rotb->($b, 3)
+            ^ $rotb->($b, 4) ^ 0x63;
+    };
+    # the S-box as the GFNI tiers compute it, against sm4ni's composition
+    for my $x (0 .. 255) {
+        my $g = gf_apply($GF_A2, $inv[ gf_apply($GF_A1, $x) ^ $GF_C1 ]) ^ $GF_C2;
+        die "sm4ni tables disagree with the GFNI S-box at $x\n"
+            unless $post->($aes_sb->($pre->($x))) == $g;
+    }
+    my $p = sub { $pre->($_[0]) ^ $pre->(0) };
+    my %pinv;
+    $pinv{ $p->($_) } = $_ for 0 .. 255;
+    die "Pre is not invertible\n" unless keys %pinv == 256;
+    my %tab = (
+        p    => $p,
+        pinv => sub { $pinv{ $_[0] } },
+        # T_X = P X Post, X the bytewise maps of L's split (gf section)
+        map { my $m = $GF_L{$_}; ("t$_" => sub { $p->(gf_apply($m, $post->($_[0]))) }) }
+            qw(a b c),
+    );
+    $code .= rodata_begin() . ".p2align\t4\n";
+    for my $t (sort keys %tab) {
+        my $f = $tab{$t};
+        my @lo = map { $f->($_) } 0 .. 15;
+        my @hi = map { $f->($_ << 4) ^ $f->(0) } 0 .. 15;
+        $code .= ".Lsm4_nl_${t}_lo:\n.byte\t" . join(',', @lo) . "\n"
+            . ".Lsm4_nl_${t}_hi:\n.byte\t" . join(',', @hi) . "\n";
+    }
+    # ShiftRows as a byte shuffle: the inverse of .Lsm4_ni_isr0
+    my @sr;
+    for my $b (0 .. 15) {
+        my ($r, $c) = ($b % 4, int($b / 4));
+        $sr[ $r + 4 * (($c - $r) % 4) ] = $b;
+    }
+    $code .= ".Lsm4_nl_sr:\n.byte\t" . join(',', @sr) . "\n";
+    $code .= ".Lsm4_nl_nib:\n.byte\t" . join(',', (15) x 16) . "\n"
+        . text_begin();
+}
+
+# $d = lo[$x & 15] ^ hi[$x >> 4] bytewise through tables .Lsm4_<$tab>_lo/hi
+# ($x may be $d; clobbers $t1, $t2).
+sub nl_map {
+    my ($tab, $x, $d, $t1, $t2) = @_;
+    return <<"EOT";
+	vpsrld	\$4,$x,$t1
+	vpand	.Lsm4_nl_nib(%rip),$x,$t2
+	vpand	.Lsm4_nl_nib(%rip),$t1,$t1
+	vmovdqa	.Lsm4_${tab}_lo(%rip),$d
+	vpshufb	$t2,$d,$d
+	vmovdqa	.Lsm4_${tab}_hi(%rip),$t2
+	vpshufb	$t1,$t2,$t2
+	vpxor	$t2,$d,$d
+EOT
+}
+
+# .Lsm4_ni_lean: native words X0..X3 in xmm0..3 -> X32..X35; clobbers
+# xmm4..14.  Round i with r = Z_{i+2} ^ Z_{i+3} ^ K_{i+1} (ready early):
+# w_{i+1} = r ^ Z_i ^ E_i and Z_{i+4} = w_{i+1} ^ r.  The first term of
+# E_i is isr0(A(u)); q = r ^ Z_i enters as isr0^-1(q) XORed into A(u)
+# before that shuffle, which takes one XOR off the loop-carried path.
+sub nl_body {
+    my $name = ".Lsm4_ni_lean";
+    my @Z = map { "%xmm$_" } 0 .. 3;
+    my ($w, $r, $lo, $hi, $A, $B, $C, $t, $t1, $t2) =
+        map { "%xmm$_" } 4 .. 13;
+    my $nib = ".Lsm4_nl_nib(%rip)";
+    my $s = local_function_begin($name);
+    $s .= nl_map('nl_p', $_, $_, $t1, $t2) for @Z;
+    # K_j ^ the registers given into $d; the keys are mapped four at a
+    # time into xmm14 (K_j..K_j+3 when j % 4 == 0), then spread by VPSHUFD
+    my $kv = "%xmm14";
+    my $key = sub {
+        my ($j, $d, @z) = @_;
+        my $k = "";
+        $k .= "\tvmovdqu\t" . (4 * $j) . "(%rdi),$kv\n"
+            . nl_map('ni_pre', $kv, $kv, $t1, $t2) if $j % 4 == 0;
+        return $k . "\tvpshufd\t\$" . (0x55 * ($j % 4)) . ",$kv,$d\n"
+            . join('', map { "\tvpxor\t$_,$d,$d\n" } @z);
+    };
+    $s .= $key->(0, $w, @Z[1 .. 3]);
+    for my $i (0 .. 31) {
+        my $more = $i < 31;
+        # the critical path first: the scheduler favours older work
+        $s .= <<"EOT";
+	vaesenclast	$nib,$w,$w
+	vpsrld	\$4,$w,$hi
+	vpandn	$nib,$w,$lo
+	vpand	$nib,$hi,$hi
+EOT
+        # t = isr0^-1(q), q = r ^ Z_i (the last round: q = Z_i)
+        if ($more) {
+            $s .= $key->($i + 1, $r, @Z[2, 3]) . "\tvpxor\t$Z[0],$r,$t\n";
+        } else {
+            $s .= "\tvmovdqa\t$Z[0],$t\n";
+        }
+        $s .= <<"EOT";
+	vpshufb	.Lsm4_nl_sr(%rip),$t,$t1
+	vmovdqa	.Lsm4_nl_ta_lo(%rip),$A
+	vpshufb	$lo,$A,$A
+	vpxor	$t1,$A,$A
+EOT
+        for my $m ([ 'a', $A ], [ 'b', $B ], [ 'c', $C ]) {
+            my ($x, $d) = @$m;
+            $s .= "\tvmovdqa\t.Lsm4_nl_t${x}_lo(%rip),$d\n\tvpshufb\t$lo,$d,$d\n"
+                if $x ne 'a';
+            $s .= <<"EOT";
+	vmovdqa	.Lsm4_nl_t${x}_hi(%rip),$t
+	vpshufb	$hi,$t,$t
+	vpxor	$t,$d,$d
+EOT
+        }
+        # A = q ^ a, lo = b8, B = b16, C = c24; hi = b16 ^ c24
+        $s .= <<"EOT";
+	vpshufb	.Lsm4_ni_isr0(%rip),$A,$A
+	vpshufb	.Lsm4_ni_isr8(%rip),$B,$lo
+	vpshufb	.Lsm4_ni_isr16(%rip),$B,$B
+	vpshufb	.Lsm4_ni_isr24(%rip),$C,$C
+	vpxor	$C,$B,$hi
+	vpxor	$lo,$A,$A
+EOT
+        if ($more) {
+            $s .= "\tvpxor\t$hi,$A,$w\n\tvpxor\t$r,$w,$Z[0]\n";
+        } else {
+            $s .= "\tvpxor\t$hi,$A,$Z[0]\n";
+        }
+        push @Z, shift @Z;
+    }
+    $s .= nl_map('nl_pinv', $_, $_, $t1, $t2) for @Z;
+    $s .= "\tret\n" . local_function_end($name);
+    return $s;
+}
+
+# The x1 core contract (chunk k in xmm k, "_t": native words; output
+# chunk k in xmm 3-k) around the lean body.
+sub nl_core_x1 {
+    my $name = ".Lsm4_ni_lean_core_x1";
+    my @x = map { "%xmm$_" } 0 .. 3;
+    my $s = local_function_begin($name);
+    $s .= "\tvpshufb\t.Lsm4_bswap(%rip),$_,$_\n" for @x;
+    $s .= transpose(@x, '%xmm4', '%xmm5');
+    $s .= "${name}_t:\n\tcall\t.Lsm4_ni_lean\n";
+    $s .= transpose(reverse(@x), '%xmm4', '%xmm5');
+    $s .= "\tvpshufb\t.Lsm4_bswap(%rip),$_,$_\n" for @x;
+    $s .= "\tret\n" . local_function_end($name);
+    return $s;
+}
+
+$code .= nl_body() . nl_core_x1();
+
 sub ni_parallel {
     my ($tier, $mode) = @_;
     my @p = @{ $ni_passes{$tier} };
@@ -1564,6 +1778,19 @@ sub ni_parallel {
     my $L = ".L$fn";
     my $s = function_begin($fn);
     $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
+    # 1..4 blocks: one masked pass of the lean core (xmm only, no
+    # VZEROUPPER owed; CTR's counter words in 16 bytes of stack)
+    $s .= "\tcmp\t\$4,%rcx\n\tja\t${L}_wide\n";
+    if ($mode eq 'ctr') {
+        $s .= frame_alloc(24) . "\tmov\t(%r8),%r9\n\tmov\t8(%r8),%r10\n"
+            . "\tbswap\t%r9\n\tbswap\t%r10\n";
+    }
+    $s .= ni_pass($tier, $mode, 'x', 1, 1, 1);
+    if ($mode eq 'ctr') {
+        $s .= "\tbswap\t%r9\n\tbswap\t%r10\n"
+            . "\tmov\t%r9,(%r8)\n\tmov\t%r10,8(%r8)\n" . frame_free(24);
+    }
+    $s .= "\tret\n${L}_wide:\n";
     $s .= frame_align_begin($NI_FRAME, 32);
     # the round keys as the cores read them: broadcast, 32 bytes apart
     my $v = R($tier eq 'aesni_avx' ? 'x' : 'y', 0);
