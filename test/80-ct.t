@@ -51,7 +51,7 @@ sub slurp {
 
 sub run_checker {
     my (@args) = @_;
-    return run_cmd([$^X, $checker, @args], plain => 1);
+    return run_cmd([$^X, $checker, @args], host => 1);
 }
 
 sub write_file {
@@ -243,7 +243,7 @@ SKIP: {
         # checks that the two encode alike).
         @files = map {
             (my $pl = $_) =~ s/\.S$/.pl/;
-            my $g = run_cmd([$^X, $pl, 'elf'], plain => 1);
+            my $g = run_cmd([$^X, $pl, 'elf'], host => 1);
             write_file((File::Spec->splitpath($_))[2], $g->{out});
         } @asm;
         $r = run_checker(@files);
@@ -284,7 +284,7 @@ SKIP: {
     for my $unit (sort keys %c) {
         my ($re, $leaky) = @{ $c{$unit} };
         my $out = File::Spec->catfile($tmp, "$unit-c.S");
-        my $cr = run_cmd([@cc, '-o', $out, File::Spec->catfile($top, 'src', "$unit.c")], plain => 1);
+        my $cr = run_cmd([@cc, '-o', $out, File::Spec->catfile($top, 'src', "$unit.c")], host => 1);
         if ($cr->{exit} != 0) {
             fail("compile src/$unit.c to assembly");
             diag("$cr->{cmd}\n$cr->{err}");

@@ -6,8 +6,8 @@
 # libcrypto (OPENSSL_ia32cap on x86-64, OPENSSL_armcap on aarch64).  A
 # candidate mask that selects the same kernels as an earlier one is skipped,
 # so every distinct kernel set is tested once.  `make test` calls this with
-# the recipes as arguments; SMGOST_LEVELS=native (make test LEVELS=native)
-# runs the unmasked level only.
+# the recipes as arguments; SMGOST_LEVELS (make test LEVELS="native c")
+# picks levels by name.
 use strict;
 use warnings;
 use POSIX ();
@@ -29,7 +29,11 @@ my @candidates = $arch =~ /^(aarch64|arm64)/ ? (
     # AES-NI, AVX, SSSE3, PCLMULQDQ off, and every CPUID.7 feature
     [ 'c', 'OPENSSL_ia32cap', '~0x1200020200000000:0' ],
 ) : ([ 'native', 'OPENSSL_ia32cap', undef ]);
-@candidates = ($candidates[0]) if ($ENV{SMGOST_LEVELS} // '') eq 'native';
+if (my @only = split ' ', $ENV{SMGOST_LEVELS} // '') {
+    my %want = map { $_ => 1 } @only;
+    @candidates = grep { $want{ $_->[0] } } @candidates;
+    die "no kernel level named @only here\n" unless @candidates;
+}
 
 # The kernels a mask selects, as the provider reports them.
 sub kernels_for {

@@ -91,13 +91,14 @@ sub run_env {
 # Runs argv (through the runner) and returns { exit, signal, out, err, cmd }.
 # Options: env => { extra variables }, stdin => file name, plain => 1 for a
 # program not built here (the openssl CLI), which then gets the sanitizer
-# runtime preloaded when the module is sanitized.
+# runtime preloaded when the module is sanitized; host => 1 for a tool of
+# the build machine (perl, the compiler): no runner, no preload.
 sub run_cmd {
     my ($argv, %opt) = @_;
     my %env = %{ $opt{env} // run_env() };
-    my @pre = runner();
+    my @pre = $opt{host} ? () : runner();
     my $preload = $ENV{SMGOST_PRELOAD} // '';
-    if ($opt{plain} && $preload ne '') {
+    if ($opt{plain} && !$opt{host} && $preload ne '') {
         # Under qemu the host LD_PRELOAD would hit qemu itself.
         if (@pre) { push @pre, '-E', "LD_PRELOAD=$preload" }
         else { $env{LD_PRELOAD} = $preload }
