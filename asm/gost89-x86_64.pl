@@ -23,9 +23,20 @@
 # AVX-512 / gostprov: CBC-dec 32x, CNT 35x, Magma CTR 36x, CFB-dec 39x (ECB
 # 32x gostprov's fastest mode); AVX2: 17x, 19x, 20x, 21x (ECB 17x).
 # gostprov's figures are its best: it also runs at about 35 MB/s from one
-# process to the next.  One call of 1..32 blocks costs about one pass of 32
-# rounds' latency (~150 ns AVX-512, ~300 ns AVX2), so the C glue keeps 1-2
-# (AVX-512) and 1-4 (AVX2) blocks in C.
+# process to the next.
+#
+# Short calls are latency-bound: a call costs one pass of 32 rounds
+# whatever its blocks.  So calls of up to 16 blocks (AVX-512) or 8 (AVX2)
+# take a lean pass with the shortest round each ISA allows and nothing else
+# set up (no stack, no transposes); every block count stays in the vector
+# kernels, constant-time.  TSC ticks per call (2.6 GHz), in place:
+#
+#   blocks        1     2     8     16    32
+#   AVX-512       211   211   217   276   389   (CTR; ECB in place ~40 more)
+#   AVX2          376   373   377   741   741
+#   C kernel      228   270   697   1382  2756
+#   (before)      387   387   406   407   407   AVX-512
+#                 737   753   754   749   740   AVX2
 #
 # AVX-512 (F, BW, VBMI): one 32-bit half-block per dword lane, 16 blocks per
 # pair of zmm registers, four pairs interleaved.  Each half h is held as
@@ -320,6 +331,14 @@ sub entry512 {
     my $name = "gost89_${mode}_avx512";
     my $s = function_begin($name);
     $s .= "\ttest\t$n,$n\n\tjz\t.L${name}_done\n";
+    $s .= "\tcmp\t\$16,$n\n\tja\t.L${name}_wide\n";
+    $s .= cnt_state_order(".L${name}_lin") if $mode eq "cnt";
+    $s .= "\tcmp\t\$8,$n\n\tja\t.L${name}_lean2\n";
+    $s .= lean_pass512($mode, 1) . "\tjmp\t.L${name}_lean_end\n";
+    $s .= ".L${name}_lean2:\n" . lean_pass512($mode, 2);
+    $s .= ".L${name}_lean_end:\n";
+    $s .= cnt_state_order(".L${name}_lout") if $mode eq "cnt";
+    $s .= "\tvzeroupper\n\tret\n.L${name}_wide:\n";
     $s .= prologue512($mode eq "ctr" ? "swap" : $mode eq "cnt" ? "le" : "key");
     if ($mode eq "cnt") {
         $s .= "\tmov\t\$0xaaaa,%eax\n\tkmovw\t%eax,%k7\n";
@@ -344,6 +363,150 @@ sub entry512 {
     $s .= "\tvzeroupper\n";
     $s .= ".L${name}_done:\n\tret\n";
     $s .= function_end($name);
+    return $s;
+}
+
+# Lean pass, for calls of up to 16 blocks: one or two pairs of ymm
+# registers (8 blocks each) with nothing else set up.  The round is that of
+# the batches, with the 64-entry lookup as a two-table VPERMI2B on ymm (4
+# cycles on Zen 4, where the zmm VPERMB takes 5): about 10 cycles a round.
+#
+# ymm0..3: n1/n2 of pair 0 and 1; ymm4..7 round temporaries; ymm13/14 the
+# nibble mask and the byte positions; ymm16, 17, 22, 23 blocks as in
+# memory (4 blocks each); ymm18..21 the tables (simd[0..127] in 32-byte
+# quarters); ymm26..29 the VPERMI2B index vectors; ymm30/31 scratch of the
+# modes.
+my ($LPX, $LPY, $LPA, $LPB) = map { "%ymm$_" } 26 .. 29;
+my @LM = (16, 17, 22, 23);
+sub ly { "%ymm$_[0]" }
+
+# One lean round on $np pairs: $dst ^= f($src + k), k at $koff(%r11).
+sub lean_round512 {
+    my ($koff, $dir, $np) = @_;
+    my ($m0f, $pos) = map { ly($_) } 13, 14;
+    my @lines;
+    for my $p (0 .. $np - 1) {
+        my ($src, $dst) = map { ly(2 * $p + $_) } $dir ? (1, 0) : (0, 1);
+        my ($t, $u) = map { ly(4 + 2 * $p + $_) } 0, 1;
+        push @lines, [ split /^/, <<"EOT" ];
+	vprold	\$11,$src,$t
+	vpaddd	$koff(%r11){1to8},$t,$t
+	vpsrld	\$4,$t,$u
+	vpternlogd	\$0xea,$pos,$m0f,$t
+	vpternlogd	\$0xea,$pos,$m0f,$u
+	vpermi2b	%ymm19,%ymm18,$t
+	vpermi2b	%ymm21,%ymm20,$u
+	vpternlogd	\$0x1e,$u,$t,$dst
+EOT
+    }
+    my $s = "";
+    while (grep { @$_ } @lines) { $s .= shift @$_ // '' for @lines; }
+    return $s;
+}
+
+# 32 lean rounds on $np pairs; key schedule and tables from (%rdi);
+# clobbers rax, r10, r11.
+sub lean_rounds512 {
+    my ($np) = @_;
+    my $name = "gost89_avx512_lean$np";
+    my $s = local_function_begin($name);
+    $s .= "\tmov\t$KEY_TAB($ks),%rax\n";
+    $s .= "\tvmovdqu64\t" . ($TAB_SIMD + 32 * $_) . "(%rax)," . ly(18 + $_) . "\n"
+        for 0 .. 3;
+    $s .= "\tvpbroadcastd\t.Lg_m0f(%rip)," . ly(13) . "\n"
+        . "\tvpbroadcastd\t.Lg_pos(%rip)," . ly(14) . "\n";
+    $s .= "\tvprord\t\$11," . ly($_) . "," . ly($_) . "\n" for 0 .. 2 * $np - 1;
+    $s .= "\tmov\t%rdi,%r11\n\tmov\t\$8,%r10d\n.L${name}_loop:\n";
+    $s .= lean_round512(4 * $_, $_ & 1, $np) for 0 .. 3;
+    $s .= "\tadd\t\$16,%r11\n\tdec\t%r10d\n\tjnz\t.L${name}_loop\n";
+    $s .= "\tvprold\t\$11," . ly($_) . "," . ly($_) . "\n" for 0 .. 2 * $np - 1;
+    $s .= "\tret\n" . local_function_end($name);
+    return $s;
+}
+
+$code .= lean_rounds512(1) . lean_rounds512(2);
+
+# The lean pass of one mode over the %rcx (at most 8 $np) blocks at in:
+# k1.. mask the memory registers (4 blocks each).  The input byte order as
+# for prologue512.
+sub lean_pass512 {
+    my ($mode, $np) = @_;
+    my $in_order = $mode eq "ctr" ? "swap" : $mode eq "cnt" ? "le" : "key";
+    my @m = map { ly($LM[$_]) } 0 .. 2 * $np - 1;
+    my $mk = sub { "{%k" . ($_[0] + 1) . "}" };
+    my ($x, $y) = map { ly($_) } 30, 31;
+    my $s = "";
+    # index vectors: 128 bytes per byte order (PX, PY, PA, PB)
+    $s .= "\tmov\t$KEY_BE($ks),%eax\n\tand\t\$1,%eax\n\tshl\t\$7,%eax\n";
+    $s .= "\tlea\t.Lg_lean_perm(%rip),%r9\n";
+    $s .= "\tvmovdqa64\t64(%r9,%rax),$LPA\n\tvmovdqa64\t96(%r9,%rax),$LPB\n";
+    $s .= "\txor\t\$128,%eax\n" if $in_order eq "swap";
+    $s .= "\txor\t%eax,%eax\n" if $in_order eq "le";
+    $s .= "\tvmovdqa64\t0(%r9,%rax),$LPX\n\tvmovdqa64\t32(%r9,%rax),$LPY\n";
+    $s .= "\tmov\t\$1,%eax\n\tshl\t%cl,%eax\n\tdec\t%eax\n\tkmovd\t%eax,%k1\n";
+    $s .= "\tkshiftrd\t\$" . (4 * $_) . ",%k1,%k" . ($_ + 1) . "\n"
+        for 1 .. 2 * $np - 1;
+    # $op on the previous ciphertext of each block (iv first) and m[q]
+    my $prev = sub {
+        my ($op) = @_;
+        my $r = "\tvpbroadcastq\t($iv),$y\n\tvmovdqu64\t($in),$x" . $mk->(0)
+            . "{z}\n\tvalignq\t\$3,$y,$x,$x\n" . $op->($x, $m[0]);
+        for my $q (1 .. $#m) {
+            $r .= "\tvmovdqu64\t" . (32 * $q - 8) . "($in),$x" . $mk->($q)
+                . "{z}\n" . $op->($x, $m[$q]);
+        }
+        return $r;
+    };
+    my $mov = sub { "\tvmovdqa64\t$_[0],$_[1]\n" };
+    my $xor = sub { "\tvpxorq\t$_[0],$_[1],$_[1]\n" };
+    if ($mode eq "ecb" || $mode eq "cbc_dec") {
+        $s .= "\tvmovdqu64\t" . (32 * $_) . "($in),$m[$_]" . $mk->($_) . "{z}\n"
+            for 0 .. $#m;
+    } elsif ($mode eq "cfb_dec") {
+        $s .= $prev->($mov);
+    } elsif ($mode eq "ctr") {
+        $s .= "\tmov\t($iv),%rax\n\tbswap\t%rax\n\tvpbroadcastq\t%rax,$x\n";
+        $s .= "\tvpaddq\t.Lg2_qidx+" . (32 * $_) . "(%rip),$x,$m[$_]\n"
+            for 0 .. $#m;
+        $s .= "\tadd\t%rcx,%rax\n\tbswap\t%rax\n\tmov\t%rax,($iv)\n";
+    } else {
+        # as batch512: N3 += (j+1) C2, N4 += (j+1) C1 mod 2^32 - 1
+        $s .= "\tvpbroadcastq\t($iv),$x\n\tvpternlogd\t\$0xff,$y,$y,$y\n"
+            . "\tmov\t\$0xaa,%eax\n\tkmovd\t%eax,%k7\n";
+        for my $q (0 .. $#m) {
+            my $c = ".Lg_cnt+" . (32 * $q) . "(%rip)";
+            $s .= "\tvpaddd\t$c,$x,$m[$q]\n\tvpcmpud\t\$1,$c,$m[$q],%k6{%k7}\n"
+                . "\tvpsubd\t$y,$m[$q],$m[$q]\{%k6}\n";
+        }
+        $s .= "\tlea\t.Lg_cnt(%rip),%r10\n"
+            . "\tmov\t($iv),%eax\n\tadd\t-8(%r10,%rcx,8),%eax\n\tmov\t%eax,($iv)\n"
+            . "\tmov\t4($iv),%eax\n\tadd\t-4(%r10,%rcx,8),%eax\n\tadc\t\$0,%eax\n"
+            . "\tmov\t%eax,4($iv)\n";
+    }
+    # to the half-block form, the rounds, back
+    for my $p (0 .. $np - 1) {
+        my ($a, $b) = @m[2 * $p, 2 * $p + 1];
+        $s .= "\tvmovdqa64\t$LPX," . ly(2 * $p) . "\n\tvpermi2b\t$b,$a," . ly(2 * $p) . "\n"
+            . "\tvmovdqa64\t$LPY," . ly(2 * $p + 1) . "\n\tvpermi2b\t$b,$a," . ly(2 * $p + 1) . "\n";
+    }
+    $s .= "\tcall\tgost89_avx512_lean$np\n";
+    for my $p (0 .. $np - 1) {
+        my ($a, $b) = @m[2 * $p, 2 * $p + 1];
+        my ($n1, $n2) = (ly(2 * $p), ly(2 * $p + 1));
+        $s .= "\tvmovdqa64\t$LPA,$a\n\tvpermi2b\t$n1,$n2,$a\n"
+            . "\tvmovdqa64\t$LPB,$b\n\tvpermi2b\t$n1,$n2,$b\n";
+    }
+    if ($mode eq "cbc_dec") {
+        $s .= $prev->($xor);
+    } elsif ($mode ne "ecb") {
+        $s .= "\tvmovdqu64\t" . (32 * $_) . "($in),$x" . $mk->($_) . "{z}\n"
+            . $xor->($x, $m[$_]) for 0 .. $#m;
+    }
+    if ($mode eq "cbc_dec" || $mode eq "cfb_dec") {
+        $s .= "\tmov\t-8($in,%rcx,8),%rax\n\tmov\t%rax,($iv)\n";
+    }
+    $s .= "\tvmovdqu64\t$m[$_]," . (32 * $_) . "($out)" . $mk->($_) . "\n"
+        for 0 .. $#m;
     return $s;
 }
 
@@ -531,12 +694,132 @@ sub batch256 {
     return $s;
 }
 
+# Lean pass, for calls of 1..8 blocks: one pair of ymm registers (n1 in
+# ymm0, n2 in ymm1, lanes as in the batches), held as ror(h, 11) like the
+# AVX-512 halves, with no transposes and no stack.  VPSHUFB reads 16-entry
+# tables, one per byte position and nibble (simd[0..127]); the index of
+# position j has bit 7 set in the other bytes, so that each of the eight
+# lookups yields only its own byte, and the results (disjoint bits) are
+# XORed into n2.  About 15 cycles a round on Zen 4 (the eight lookups
+# queue for the two shuffle pipes), against 33 for a batch pass.
+sub lean_round256 {
+    my ($koff, $dir) = @_;
+    my ($src, $dst) = map { ym($_) } $dir ? (1, 0) : (0, 1);
+    my ($t, $lo, $hi, $m0f) = map { ym($_) } 2 .. 5;
+    my @mk = map { ym($_) } 6 .. 9;
+    my ($x, $y, $tx, $ty) = map { ym($_) } 10 .. 13;
+    my @acc = map { ym($_) } 14, 15;
+    my $s = <<"EOT";
+	vpslld	\$11,$src,$t
+	vpsrld	\$21,$src,$x
+	vpor	$x,$t,$t
+	vpbroadcastd	$koff(%r11),$y
+	vpaddd	$y,$t,$t
+	vpsrld	\$4,$t,$hi
+	vpand	$m0f,$t,$lo
+	vpand	$m0f,$hi,$hi
+EOT
+    # the architectural registers repeat; renaming keeps the lookups
+    # apart, and each nibble's results accumulate as they arrive; the low
+    # nibbles' index is ready a cycle earlier, so their lookups go first
+    for my $q (0, 1) {
+        for my $j (0 .. 3) {
+            my ($idx, $tab) = $q ? ($y, $ty) : ($x, $tx);
+            my $d = $j ? $idx : $acc[$q];
+            $s .= "\tvpor\t$mk[$j]," . ($q ? $hi : $lo) . ",$idx\n"
+                . "\tvbroadcasti128\t" . (64 * $q + 16 * $j) . "(%rax),$tab\n"
+                . "\tvpshufb\t$idx,$tab,$d\n";
+            $s .= "\tvpxor\t$idx,$acc[$q],$acc[$q]\n" if $j;
+        }
+    }
+    return $s . "\tvpxor\t$acc[0],$dst,$dst\n\tvpxor\t$acc[1],$dst,$dst\n";
+}
+
+# 32 lean rounds on ymm0/ymm1; key schedule and tables from (%rdi);
+# clobbers rax, r10, r11.
+{
+    my $name = "gost89_avx2_lean";
+    my $s = local_function_begin($name);
+    $s .= "\tmov\t$KEY_TAB($ks),%rax\n\tadd\t\$$TAB_SIMD,%rax\n";
+    $s .= "\tvmovdqa\t.Lg2_m0f(%rip),%ymm5\n";
+    $s .= "\tvmovdqa\t.Lg2_lmask+" . (32 * $_) . "(%rip)," . ym(6 + $_) . "\n"
+        for 0 .. 3;
+    for my $h (0, 1) {    # held as ror(h, 11)
+        my $x = ym($h);
+        $s .= "\tvpsrld\t\$11,$x,%ymm2\n\tvpslld\t\$21,$x,$x\n\tvpor\t%ymm2,$x,$x\n";
+    }
+    $s .= "\tmov\t%rdi,%r11\n\tmov\t\$8,%r10d\n.L${name}_loop:\n";
+    $s .= lean_round256(4 * $_, $_ & 1) for 0 .. 3;
+    $s .= "\tadd\t\$16,%r11\n\tdec\t%r10d\n\tjnz\t.L${name}_loop\n";
+    for my $h (0, 1) {
+        my $x = ym($h);
+        $s .= "\tvpslld\t\$11,$x,%ymm2\n\tvpsrld\t\$21,$x,$x\n\tvpor\t%ymm2,$x,$x\n";
+    }
+    $code .= $s . "\tret\n" . local_function_end($name);
+}
+
+# The lean pass of one mode over the %rcx (1..8) blocks at in: memory
+# registers 0 and 1 (4 blocks each), masked as in the batches.
+sub lean_pass256 {
+    my ($mode) = @_;
+    my $order = $mode eq "ctr" ? "swap" : $mode eq "cnt" ? "le" : "key";
+    my ($a, $b) = ("%ymm8", "%ymm9");
+    my $s = "";
+    if ($mode eq "ctr") {
+        $s .= "\tmov\t($iv),%r10\n\tbswap\t%r10\n\tvmovq\t%r10,%xmm12\n\tvpbroadcastq\t%xmm12,%ymm12\n"
+            . "\tadd\t%rcx,%r10\n\tbswap\t%r10\n\tmov\t%r10,($iv)\n";
+    } elsif ($mode eq "cnt") {
+        $s .= "\tvpbroadcastq\t($iv),%ymm12\n\tlea\t.Lg_cnt(%rip),%r11\n"
+            . "\tlea\t-8(%r11,%rcx,8),%r11\n\tmov\t(%r11),%r10d\n\tadd\t%r10d,($iv)\n"
+            . "\tmov\t4($iv),%r10d\n\tadd\t4(%r11),%r10d\n\tadc\t\$0,%r10d\n\tmov\t%r10d,4($iv)\n";
+    }
+    $s .= order256($order);
+    for my $q (0, 1) {
+        my $r = $q ? $b : $a;
+        if ($mode eq "ecb" || $mode eq "cbc_dec") {
+            $s .= load256($q, 1, 0, $r);
+        } elsif ($mode eq "cfb_dec") {
+            $s .= prev256($q, 1, $r);
+        } elsif ($mode eq "ctr") {
+            $s .= "\tvpaddq\t.Lg2_qidx+" . (32 * $q) . "(%rip),%ymm12,$r\n";
+        } else {
+            my $c = ".Lg_cnt+" . (32 * $q) . "(%rip)";
+            $s .= "\tvpaddd\t$c,%ymm12,$r\n\tvpmaxud\t$c,$r,%ymm13\n\tvpcmpeqd\t$r,%ymm13,%ymm13\n"
+                . "\tvpandn\t.Lg2_odd(%rip),%ymm13,%ymm13\n\tvpsubd\t%ymm13,$r,$r\n";
+        }
+        $s .= "\tvpshufb\t(%r10),$r,$r\n";
+    }
+    $s .= "\tvshufps\t\$0x88,$b,$a,%ymm0\n\tvshufps\t\$0xdd,$b,$a,%ymm1\n";
+    $s .= "\tcall\tgost89_avx2_lean\n";
+    $s .= order256("key");
+    $s .= "\tmov\t-8($in,%rcx,8),%r11\n" if $mode eq "cbc_dec" || $mode eq "cfb_dec";
+    # back to memory form: the block leaves as (n2, n1)
+    $s .= "\tvunpcklps\t%ymm0,%ymm1,%ymm10\n\tvunpckhps\t%ymm0,%ymm1,%ymm11\n"
+        . "\tvpshufb\t(%r10),%ymm10,%ymm0\n\tvpshufb\t(%r10),%ymm11,%ymm1\n";
+    for my $q (0, 1) {
+        if ($mode eq "cbc_dec") {
+            $s .= prev256($q, 1, "%ymm8") . "\tvpxor\t%ymm8," . ym($q) . "," . ym($q) . "\n";
+        } elsif ($mode ne "ecb") {
+            $s .= load256($q, 1, 0, "%ymm8") . "\tvpxor\t%ymm8," . ym($q) . "," . ym($q) . "\n";
+        }
+    }
+    $s .= mask256($_) . "\tvpmaskmovq\t" . ym($_) . ",%ymm14," . (32 * $_) . "($out)\n"
+        for 0, 1;
+    $s .= "\tmov\t%r11,($iv)\n" if $mode eq "cbc_dec" || $mode eq "cfb_dec";
+    return $s;
+}
+
 # Full batches of 64 blocks, then one masked batch of one or two groups.
 sub entry256 {
     my ($mode) = @_;
     my $name = "gost89_${mode}_avx2";
     my $s = function_begin($name);
     $s .= "\ttest\t$n,$n\n\tjz\t.L${name}_done\n";
+    $s .= "\tcmp\t\$8,$n\n\tja\t.L${name}_wide\n";
+    $s .= cnt_state_order(".L${name}_lin") if $mode eq "cnt";
+    $s .= lean_pass256($mode);
+    $s .= cnt_state_order(".L${name}_lout") if $mode eq "cnt";
+    $s .= "\tvzeroupper\n\tret\n.L${name}_wide:\n";
     $s .= frame_align_begin(512, 32);
     $s .= "\tmov\t$KEY_TAB($ks),%r9\n\tadd\t\$" . ($TAB_SIMD + 128) . ",%r9\n";
     $s .= cnt_state_order(".L${name}_in") if $mode eq "cnt";
@@ -622,8 +905,34 @@ $code .= ".Lg_q8:\n\t.quad\t8\n";
     $code .= bytes_line(0 .. 15, 0 .. 15);
     $code .= ".Lg2_m0f:\n" . bytes_line((0x0f) x 32);
     $code .= ".Lg2_odd:\n\t.long\t0,-1,0,-1,0,-1,0,-1\n";
+    # lean lookups: position j's index keeps bit 7 clear only in byte j
+    $code .= ".Lg2_lmask:\n";
+    $code .= "\t.long\t" . join(',', (sprintf('0x%08x', 0x80808080 & ~(0xff << (8 * $_)))) x 8) . "\n"
+        for 0 .. 3;
     $code .= ".Lg2_qidx:\n\t.quad\t" . join(',', 0 .. 63) . "\n";
 }
+# The lean pass's VPERMI2B indices, 128 bytes per byte order: memory ->
+# n1, memory -> n2 (8 blocks from two ymm), then (n2, n1) -> memory blocks
+# 0..3 and 4..7 (tables of 32 entries each).
+sub perm_lean {
+    my ($be) = @_;
+    my (@x, @y, @a);
+    for my $i (0 .. 7) {
+        for my $j (0 .. 3) {
+            push @x, 8 * $i + ($be ? 7 - $j : $j);
+            push @y, 8 * $i + ($be ? 3 - $j : 4 + $j);
+        }
+    }
+    for my $p (0 .. 63) {
+        my ($i, $j) = ($p >> 3, $p & 7);
+        my $q = $be ? 7 - $j : $j;
+        push @a, $q < 4 ? 4 * $i + $q : 32 + 4 * $i + $q - 4;
+    }
+    return bytes_line(@x, @y, @a);
+}
+$code .= ".p2align\t5\n.Lg_lean_perm:\n" . perm_lean(0) . perm_lean(1);
+# lean lookups: position j's index keeps bit 7 clear only in byte j
+$code .= ".Lg_lmask:\n\t.long\t0x80808000,0x80800080,0x80008080,0x00808080\n";
 $code .= ".Lg_m0f:\n\t.long\t0x0f0f0f0f\n";
 $code .= ".Lg_pos:\n\t.long\t0x30201000\n";
 

@@ -69,43 +69,6 @@ void gost_simd_tables_build(GOST_SBOX_TABLES *t, const GOST_PARAMSET *ps)
 GOST_X86_DECLARE(avx512)
 GOST_X86_DECLARE(avx2)
 
-/*
- * One vector pass costs the latency of 32 rounds whatever the number of
- * blocks in it, so below a few blocks the C kernel is faster (measured:
- * up to 2 blocks against AVX-512, up to 4 against AVX2).
- */
-#define GOST_X86_ECB(isa, cmin) \
-    static void gost_x86_ecb_##isa(const void *ks, const unsigned char *in, \
-                                   unsigned char *out, size_t n) \
-    { \
-        if (n < (cmin)) \
-            gost_kernel_c.ecb(ks, in, out, n); \
-        else \
-            gost89_ecb_##isa(ks, in, out, n); \
-    }
-
-#define GOST_X86_CHAIN(mode, isa, cmin) \
-    static void gost_x86_##mode##_##isa(const void *ks, \
-                                        const unsigned char *in, \
-                                        unsigned char *out, size_t n, \
-                                        unsigned char *iv) \
-    { \
-        if (n < (cmin)) \
-            gost_kernel_c.mode(ks, in, out, n, iv); \
-        else \
-            gost89_##mode##_##isa(ks, in, out, n, iv); \
-    }
-
-#define GOST_X86_KERNEL(isa, cmin) \
-    GOST_X86_ECB(isa, cmin) \
-    GOST_X86_CHAIN(ctr, isa, cmin) \
-    GOST_X86_CHAIN(cnt, isa, cmin) \
-    GOST_X86_CHAIN(cbc_dec, isa, cmin) \
-    GOST_X86_CHAIN(cfb_dec, isa, cmin)
-
-GOST_X86_KERNEL(avx512, 3)
-GOST_X86_KERNEL(avx2, 5)
-
 /* The serial modes have no parallelism for the vector units. */
 #define GOST_X86_SERIAL(mode) \
     static void gost_x86_##mode(const void *ks, const unsigned char *in, \
@@ -119,33 +82,39 @@ GOST_X86_SERIAL(cbc_enc)
 GOST_X86_SERIAL(cfb_enc)
 GOST_X86_SERIAL(ofb)
 
-const SMG_BLOCK_KERNEL gost_kernel_avx512 = {
+/*
+ * Every parallel mode runs in the vector kernel at every block count (each
+ * has a lean path for short calls), so no secret reaches a table index.
+ */
+static const SMG_BLOCK_KERNEL gost_kernel_avx512 = {
     "gost89-avx512vbmi",
-    gost_x86_ecb_avx512,
+    gost89_ecb_avx512,
     gost_x86_cbc_enc,
-    gost_x86_cbc_dec_avx512,
+    gost89_cbc_dec_avx512,
     gost_x86_cfb_enc,
-    gost_x86_cfb_dec_avx512,
+    gost89_cfb_dec_avx512,
     gost_x86_ofb,
-    gost_x86_ctr_avx512,
-    gost_x86_cnt_avx512
+    gost89_ctr_avx512,
+    gost89_cnt_avx512
 };
 
-const SMG_BLOCK_KERNEL gost_kernel_avx2 = {
+static const SMG_BLOCK_KERNEL gost_kernel_avx2 = {
     "gost89-avx2",
-    gost_x86_ecb_avx2,
+    gost89_ecb_avx2,
     gost_x86_cbc_enc,
-    gost_x86_cbc_dec_avx2,
+    gost89_cbc_dec_avx2,
     gost_x86_cfb_enc,
-    gost_x86_cfb_dec_avx2,
+    gost89_cfb_dec_avx2,
     gost_x86_ofb,
-    gost_x86_ctr_avx2,
-    gost_x86_cnt_avx2
+    gost89_ctr_avx2,
+    gost89_cnt_avx2
 };
 
 const SMG_BLOCK_KERNEL *gost_kernel_x86(void)
 {
-    if (smg_cpu_has(SMG_CAP_AVX512F | SMG_CAP_AVX512BW | SMG_CAP_AVX512VBMI))
+    /* VL: the lean path runs on ymm registers */
+    if (smg_cpu_has(SMG_CAP_AVX512F | SMG_CAP_AVX512BW | SMG_CAP_AVX512VL
+                    | SMG_CAP_AVX512VBMI))
         return &gost_kernel_avx512;
     if (smg_cpu_has(SMG_CAP_AVX2))
         return &gost_kernel_avx2;
