@@ -86,7 +86,7 @@ GOST_X86_SERIAL(ofb)
  * Every parallel mode runs in the vector kernel at every block count (each
  * has a lean path for short calls), so no secret reaches a table index.
  */
-static const SMG_BLOCK_KERNEL gost_kernel_avx512 = {
+const SMG_BLOCK_KERNEL gost_kernel_avx512 = {
     "gost89-avx512vbmi",
     gost89_ecb_avx512,
     gost_x86_cbc_enc,
@@ -98,7 +98,7 @@ static const SMG_BLOCK_KERNEL gost_kernel_avx512 = {
     gost89_cnt_avx512
 };
 
-static const SMG_BLOCK_KERNEL gost_kernel_avx2 = {
+const SMG_BLOCK_KERNEL gost_kernel_avx2 = {
     "gost89-avx2",
     gost89_ecb_avx2,
     gost_x86_cbc_enc,
