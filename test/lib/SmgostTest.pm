@@ -18,7 +18,8 @@ use File::Basename qw(dirname);
 use File::Spec;
 use File::Temp qw(tempfile);
 use Cwd qw(abs_path);
-use POSIX qw(_exit);
+use POSIX qw(_exit WNOHANG);
+use Time::HiRes qw(time);
 use Test::More;
 
 our @EXPORT = qw(top_dir modules_dir openssl_cli gostprov_dir program
@@ -88,8 +89,9 @@ sub run_env {
     return \%env;
 }
 
-# Runs argv (through the runner) and returns { exit, signal, out, err, cmd }.
-# Options: env => { extra variables }, stdin => file name, plain => 1 for a
+# Runs argv (through the runner) and returns { exit, signal, timed_out,
+# out, err, cmd }.  Options: env => { extra variables }, stdin => file name,
+# timeout => seconds after which the program is killed, plain => 1 for a
 # program not built here (the openssl CLI), which then gets the sanitizer
 # runtime preloaded when the module is sanitized; host => 1 for a tool of
 # the build machine (perl, the compiler): no runner, no preload.
@@ -114,7 +116,21 @@ sub run_cmd {
         @ENV{ keys %env } = values %env;
         exec { $cmd[0] } @cmd or do { print STDERR "exec $cmd[0]: $!\n"; _exit(127) };
     }
-    waitpid($pid, 0);
+    my $timed_out = 0;
+    if (defined $opt{timeout}) {
+        my $deadline = time + $opt{timeout};
+        while (waitpid($pid, WNOHANG) == 0) {
+            if (time >= $deadline) {
+                kill 'KILL', $pid;
+                waitpid($pid, 0);
+                $timed_out = 1;
+                last;
+            }
+            select(undef, undef, undef, 0.05);
+        }
+    } else {
+        waitpid($pid, 0);
+    }
     my $status = $?;
     local $/;
     seek($ofh, 0, 0);
@@ -123,8 +139,9 @@ sub run_cmd {
     close $ofh;
     close $efh;
     my $envs = join ' ', map { "$_=$env{$_}" } sort keys %env;
-    return { exit => $status >> 8, signal => $status & 127, out => $out,
-             err => $err, cmd => join(' ', ($envs ne '' ? $envs : ()), @cmd) };
+    return { exit => $status >> 8, signal => $status & 127,
+             timed_out => $timed_out, out => $out, err => $err,
+             cmd => join(' ', ($envs ne '' ? $envs : ()), @cmd) };
 }
 
 sub run_program {
@@ -147,7 +164,9 @@ sub program_ok {
     my $ok = $r->{exit} == 0 && $r->{signal} == 0 && defined $checks
         && $checks > 0 && $fails == 0;
     ok($ok, $title) or diag("command: $r->{cmd}\nexit $r->{exit}, signal "
-                            . "$r->{signal}\nstdout:\n$r->{out}stderr:\n$r->{err}");
+                            . "$r->{signal}"
+                            . ($r->{timed_out} ? " (killed after $opt{timeout} s)" : '')
+                            . "\nstdout:\n$r->{out}stderr:\n$r->{err}");
     return $r;
 }
 
