@@ -31,6 +31,7 @@
 #include "fuzz.h"
 
 #include <ctype.h>
+#include <strings.h>
 #include <openssl/core_names.h>
 
 static OSSL_LIB_CTX *ours_lc, *ref_lc;
@@ -161,7 +162,7 @@ static void describe(const CASE *c)
     };
     size_t i;
 
-    fprintf(stderr, "  %s %s, length %zu, padding %d, set way: %s", 
+    fprintf(stderr, "  %s %s, length %zu, padding %d, set way: %s",
             algs[c->a].name, c->kind == MAC ? "MAC" : c->enc ? "encrypt"
                                                               : "decrypt",
             c->len, c->pad, ways[c->way]);

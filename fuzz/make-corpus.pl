@@ -6,11 +6,12 @@
 # ordinary use in the harness's input format (see the comment at the top of
 # each fuzz/<harness>.c), so that the fuzzer starts from every algorithm,
 # mode, direction and parameter path rather than having to find them.
-# Deterministic: rerunning it rewrites the same files.
+# Deterministic: rerunning it rewrites the same files.  Inputs the fuzzer
+# found are kept beside them as corpus/<harness>/found-*.
 use strict;
 use warnings;
 use File::Basename qw(dirname);
-use File::Path qw(make_path remove_tree);
+use File::Path qw(make_path);
 
 my $top = dirname(__FILE__);
 my %corpus;
@@ -234,8 +235,9 @@ sub add { my ($h, $name, $data) = @_; push @{ $corpus{$h} }, [ $name, $data ] }
 
 for my $h (sort keys %corpus) {
     my $dir = "$top/corpus/$h";
-    remove_tree($dir);
+    # Inputs the fuzzer found (found-*) stay; the rest is rewritten.
     make_path($dir);
+    unlink grep { !m{/found-[^/]*$} } glob "$dir/*";
     for my $e (@{ $corpus{$h} }) {
         open my $fh, '>:raw', "$dir/$e->[0]" or die "$dir/$e->[0]: $!\n";
         print $fh $e->[1];

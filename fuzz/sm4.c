@@ -215,6 +215,20 @@ static int run_step(SIDE *s, const STEP *st, EVP_CIPHER *cipher)
     }
 }
 
+/* The steps up to and including the last one run, for a report. */
+static void describe(const STEP *steps, size_t n, const unsigned char *key,
+                     const unsigned char *iv)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        fprintf(stderr, "  step %zu: %s, flags %#x, value %#x, length %zu\n",
+                i, op_names[steps[i].op], steps[i].flags, steps[i].value,
+                steps[i].len);
+    fz_hexdump("key", key, 16);
+    fz_hexdump("iv", iv, 16);
+}
+
 /* ECB/CBC: the bytes an update of len gives out now. */
 static size_t block_output(const TRACK *t, size_t len)
 {
@@ -262,15 +276,19 @@ static enum verdict judge(const TRACK *t, const STEP *st, size_t ivlen)
     }
 }
 
-/* The harness's view of the provider state after a step both took. */
-static void track(TRACK *t, const STEP *st)
+/*
+ * The harness's view of the provider state after a step both took.  The
+ * padding flag is read back: EVP's inits pass their own idea of it.
+ */
+static void track(TRACK *t, const STEP *st, EVP_CIPHER_CTX *ours)
 {
+    unsigned pad = 1;
+    OSSL_PARAM p[2];
+
     switch (st->op) {
     case OP_INIT:
         t->enc = st->flags & 1;
         t->key_given |= (st->flags & 2) != 0;
-        if (st->flags & 16)
-            t->pad = (st->flags >> 5) & 1;
         t->pending = 0;
         t->finalised = 0;
         break;
@@ -282,12 +300,14 @@ static void track(TRACK *t, const STEP *st)
         t->finalised = 1;
         t->pending = 0;
         break;
-    case OP_PADDING:
-        t->pad = st->value != 0;
-        break;
     default:
         break;
     }
+    p[0] = OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_PADDING, &pad);
+    p[1] = OSSL_PARAM_construct_end();
+    if (!EVP_CIPHER_CTX_get_params(ours, p))
+        fz_fail("cannot read smgost's padding flag");
+    t->pad = pad != 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -370,23 +390,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                  "%#x, length %zu)", modes[m].name, i, op_names[st->op],
                  st->flags, st->value, st->len);
         if (v != COMPARE) {
-            if (ro != (v == DIVERGE))
+            if (ro != (v == DIVERGE)) {
+                describe(steps, i + 1, key[0], iv[0]);
                 fz_fail("%s: smgost %s a step it must %s", what,
                         ro ? "took" : "refused", ro ? "refuse" : "take");
+            }
             solo = 1;
             continue;
         }
         rr = run_step(&ref, st, ref_ciph[m]);
-        if (ro != rr)
+        if (ro != rr) {
+            describe(steps, i + 1, key[0], iv[0]);
             fz_fail("%s: smgost %s, the default provider %s", what,
                     ro ? "succeeded" : "failed", rr ? "succeeded" : "failed");
+        }
         /* Both refused: their states need not match any longer. */
         if (!ro) {
             solo = 1;
             continue;
         }
+        if (fz_first_diff(ours.buf, ours.outl, ref.buf, ref.outl)
+            != (size_t)-1)
+            describe(steps, i + 1, key[0], iv[0]);
         fz_same(what, ours.buf, ours.outl, ref.buf, ref.outl);
-        track(&t, st);
+        track(&t, st, ours.ctx);
     }
     EVP_CIPHER_CTX_free(ours.ctx);
     EVP_CIPHER_CTX_free(ref.ctx);
