@@ -14,6 +14,7 @@
 #include <string.h>
 #include <openssl/crypto.h>
 #include "gost89.h"
+#include "gost89_arm.h"
 #include "gost89_x86.h"
 
 /*
@@ -176,6 +177,9 @@ static void gost_build_tables(GOST_SBOX_TABLES *tab, const GOST_PARAMSET *ps)
     }
 #ifdef GOST_X86_SIMD
     gost_simd_tables_build(tab, ps);
+#endif
+#ifdef GOST_ARM_SIMD
+    gost_arm_tables_build(tab, ps);
 #endif
 }
 
@@ -814,6 +818,12 @@ const SMG_BLOCK_KERNEL *gost_kernel(void)
 {
 #ifdef GOST_X86_SIMD
     const SMG_BLOCK_KERNEL *k = gost_kernel_x86();
+
+    if (k != NULL)
+        return k;
+#endif
+#ifdef GOST_ARM_SIMD
+    const SMG_BLOCK_KERNEL *k = gost_kernel_arm();
 
     if (k != NULL)
         return k;

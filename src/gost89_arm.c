@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * C side of the AArch64 GOST 28147-89 / Magma vector kernel
+ * (asm/gost89-armv8.pl): the layout of GOST_SBOX_TABLES.simd and its
+ * builder, the kernel table (serial modes go to the C kernel) and the
+ * choice from the CPU capabilities (src/cpu.h, so OPENSSL_armcap can turn
+ * it off).
+ */
+#include "gost89_arm.h"
+
+#ifdef GOST_ARM_SIMD
+
+#include <stddef.h>
+#include "cpu.h"
+
+/* The assembly hard-codes these offsets. */
+_Static_assert(offsetof(GOST_KEY, rk) == 0, "GOST_KEY.rk offset");
+_Static_assert(offsetof(GOST_KEY, tab) == 128, "GOST_KEY.tab offset");
+_Static_assert(offsetof(GOST_KEY, big_endian) == 136,
+               "GOST_KEY.big_endian offset");
+_Static_assert(offsetof(GOST_SBOX_TABLES, simd) == 4096,
+               "GOST_SBOX_TABLES.simd offset");
+_Static_assert(sizeof(((GOST_SBOX_TABLES *)0)->simd) >= 128,
+               "GOST_SBOX_TABLES.simd size");
+
+/*
+ * simd layout (S[i] is the S-box of nibble i, i = 0 least significant; j
+ * is a byte's position in its 32-bit half-block):
+ *   [  0.. 63] [16j + x] = S[2j](x)        (low nibble of byte j)
+ *   [ 64..127] [16j + x] = S[2j+1](x) << 4 (high nibble of byte j)
+ * Four vector registers hold each half, so that one TBL indexed by
+ * nibble | j << 4 substitutes one nibble of every byte of a register.
+ */
+void gost_arm_tables_build(GOST_SBOX_TABLES *t, const GOST_PARAMSET *ps)
+{
+    unsigned int j, x;
+
+    for (j = 0; j < 4; j++) {
+        for (x = 0; x < 16; x++) {
+            t->simd[16 * j + x] = ps->sbox[2 * j][x];
+            t->simd[64 + 16 * j + x] =
+                (unsigned char)(ps->sbox[2 * j + 1][x] << 4);
+        }
+    }
+}
+
+void gost89_neon_ecb(const void *ks, const unsigned char *in,
+                     unsigned char *out, size_t nblocks);
+void gost89_neon_ctr(const void *ks, const unsigned char *in,
+                     unsigned char *out, size_t nblocks, unsigned char *iv);
+void gost89_neon_cnt(const void *ks, const unsigned char *in,
+                     unsigned char *out, size_t nblocks, unsigned char *iv);
+void gost89_neon_cbc_dec(const void *ks, const unsigned char *in,
+                         unsigned char *out, size_t nblocks,
+                         unsigned char *iv);
+void gost89_neon_cfb_dec(const void *ks, const unsigned char *in,
+                         unsigned char *out, size_t nblocks,
+                         unsigned char *iv);
+
+/* The serial modes have no parallelism for the vector unit. */
+#define GOST_ARM_SERIAL(mode) \
+    static void gost_arm_##mode(const void *ks, const unsigned char *in, \
+                                unsigned char *out, size_t n, \
+                                unsigned char *iv) \
+    { \
+        gost_kernel_c.mode(ks, in, out, n, iv); \
+    }
+
+GOST_ARM_SERIAL(cbc_enc)
+GOST_ARM_SERIAL(cfb_enc)
+GOST_ARM_SERIAL(ofb)
+
+const SMG_BLOCK_KERNEL gost_kernel_neon = {
+    "gost89-neon",
+    gost89_neon_ecb,
+    gost_arm_cbc_enc,
+    gost89_neon_cbc_dec,
+    gost_arm_cfb_enc,
+    gost89_neon_cfb_dec,
+    gost_arm_ofb,
+    gost89_neon_ctr,
+    gost89_neon_cnt
+};
+
+const SMG_BLOCK_KERNEL *gost_kernel_arm(void)
+{
+    if (smg_cpu_has(SMG_CAP_ARM_ASIMD))
+        return &gost_kernel_neon;
+    return NULL;
+}
+
+#endif

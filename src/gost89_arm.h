@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The vectorised GOST 28147-89 / Magma kernel for AArch64
+ * (asm/gost89-armv8.pl) as src/gost89.c and the tests see it: the builder
+ * of its per-parameter-set tables, the kernel table and the chooser.  All
+ * of it exists only when GOST_ARM_SIMD is defined.
+ */
+#ifndef SMGOST_GOST89_ARM_H
+#define SMGOST_GOST89_ARM_H
+
+#include "gost89.h"
+
+#if defined(__aarch64__) && !defined(SMG_NO_ASM) && !defined(SMG_NO_GOST_SIMD)
+# define GOST_ARM_SIMD 1
+
+/* Fills t->simd for the parameter set ps (layout at the definition). */
+void gost_arm_tables_build(GOST_SBOX_TABLES *t, const GOST_PARAMSET *ps);
+/* Advanced SIMD, S-boxes by TBL: 16 blocks per pass. */
+extern const SMG_BLOCK_KERNEL gost_kernel_neon;
+/* The vector kernel if the (masked) CPU capabilities allow it, or NULL. */
+const SMG_BLOCK_KERNEL *gost_kernel_arm(void);
+#endif
+
+#endif
