@@ -8,8 +8,9 @@
  * mangled, or `alg_id_param`, perhaps mangled, in the init call or after
  * it), key meshing, padding, one odd parameter (num, keylen, ivlen,
  * key-mesh, padding, MAC size, key length, any value), the message and
- * how smgost is fed it: update pieces, in place or not, a context copy
- * finished alongside, a stretch of other data and a re-init first.
+ * how smgost is fed it: update pieces (or EVP_Cipher calls where those
+ * mean the same), in place or not, a context copy finished alongside, a
+ * stretch of other data and a re-init first.
  *
  * smgost must first keep its contract: refuse exactly the parameters it
  * documents as wrong (unknown sets, non-canonical or unknown encodings,
@@ -145,10 +146,13 @@ typedef struct {
     /* how smgost is fed */
     size_t len, chunks[MAX_CHUNKS], nchunks;
     int inplace;
+    int oneshot;                /* EVP_Cipher calls where they apply */
     size_t copy_at;             /* copy before this piece; > nchunks: none */
     int prelude, prelude_same_iv, reinit_key;
     size_t prelude_len;
 } CASE;
+
+static int oneshot_applies(const CASE *c);
 
 static void describe(const CASE *c)
 {
@@ -169,9 +173,10 @@ static void describe(const CASE *c)
     if (c->way == WAY_NAME_INIT || c->way == WAY_NAME_AFTER)
         fprintf(stderr, " \"%s\"", c->setname);
     fprintf(stderr, "\n  key-mesh %s %zu, odd parameter %s %#lx, MAC size "
-            "%zu, %s, copy before piece %zu, round trip %d\n",
+            "%zu, %s, %s, copy before piece %zu, round trip %d\n",
             c->mesh_given ? "given" : "not given", c->mesh, odds[c->odd],
             c->odd_val, c->macsize, c->inplace ? "in place" : "out of place",
+            oneshot_applies(c) ? "EVP_Cipher" : "EVP_CipherUpdate",
             c->copy_at, c->roundtrip);
     if (c->prelude)
         fprintf(stderr, "  %zu bytes first, then a re-init with %s and %s\n",
@@ -346,6 +351,7 @@ static void pick_case(FZ_IN *in, CASE *c)
     c->size_at_init = (f4 >> 3) & 1;
     c->key_as_param = (f4 >> 4) & 1;
     c->set_before_init = (f4 >> 5) & 1;
+    c->oneshot = (f4 >> 6) & 1;
     c->len = fz_len(in);
     if (c->len > MAX_DATA)
         c->len = MAX_DATA;
@@ -503,14 +509,39 @@ static void phase_params(const CASE *c, int at_init, OSSL_PARAM p[3],
     p[n] = OSSL_PARAM_construct_end();
 }
 
-static int feed(EVP_CIPHER_CTX *ctx, unsigned char *out, size_t *done,
-                const unsigned char *in, size_t n)
+/* One piece through EVP_CipherUpdate, or the one-shot EVP_Cipher. */
+static int feed(EVP_CIPHER_CTX *ctx, int oneshot, unsigned char *out,
+                size_t *done, const unsigned char *in, size_t n)
 {
     int l;
 
-    if (!EVP_CipherUpdate(ctx, out + *done, &l, in, (int)n))
+    if (oneshot) {
+        if ((l = EVP_Cipher(ctx, out + *done, in, (unsigned)n)) < 0)
+            return 0;
+    } else if (!EVP_CipherUpdate(ctx, out + *done, &l, in, (int)n)) {
         return 0;
+    }
     *done += (size_t)l;
+    return 1;
+}
+
+/*
+ * EVP_Cipher gives the same result as updates in the stream modes, and in
+ * ECB/CBC without padding for whole blocks.
+ */
+static int oneshot_applies(const CASE *c)
+{
+    size_t i;
+
+    if (!c->oneshot)
+        return 0;
+    if (c->kind != ECB && c->kind != CBC)
+        return 1;
+    if (c->pad || (c->odd == ODD_PADDING && c->odd_val != 0))
+        return 0;
+    for (i = 0; i < c->nchunks; i++)
+        if (c->chunks[i] % 8 != 0)
+            return 0;
     return 1;
 }
 
@@ -526,7 +557,7 @@ static void ours_cipher(const CASE *c, const unsigned char *in, RESULT *r,
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new(), *copy = NULL;
     OSSL_PARAM init_p[3], after_p[3];
     size_t i, rd = 0, jdone = 0, m0, m1;
-    int l;
+    int l, oneshot = oneshot_applies(c);
 
     r->ok = 0;
     r->outl = 0;
@@ -548,7 +579,7 @@ static void ours_cipher(const CASE *c, const unsigned char *in, RESULT *r,
     }
     if (c->prelude) {
         fz_msg_take(junk_src, junk, c->prelude_len);
-        if (!feed(ctx, junk_out, &jdone, junk, c->prelude_len)
+        if (!feed(ctx, 0, junk_out, &jdone, junk, c->prelude_len)
             || !EVP_CipherInit_ex2(ctx, NULL, c->reinit_key ? c->key : NULL,
                                    c->prelude_same_iv ? NULL : c->iv,
                                    c->enc, NULL))
@@ -566,11 +597,11 @@ static void ours_cipher(const CASE *c, const unsigned char *in, RESULT *r,
         }
         if (i == c->nchunks)
             break;
-        if (!feed(ctx, r->out, &r->outl,
+        if (!feed(ctx, oneshot, r->out, &r->outl,
                   c->inplace ? r->out + rd : in + rd, c->chunks[i]))
             goto end;
         if (copy != NULL
-            && !feed(copy, copy_r->out, &copy_r->outl, in + rd,
+            && !feed(copy, oneshot, copy_r->out, &copy_r->outl, in + rd,
                      c->chunks[i]))
             goto end;
         rd += c->chunks[i];

@@ -152,7 +152,8 @@ sub add { my ($h, $name, $data) = @_; push @{ $corpus{$h} }, [ $name, $data ] }
         my $macsize = $o{macsize} // 4;
         my $f3 = chr($oddn);
         my $f4 = chr(($macsize - 1) | ($o{size_at_init} ? 8 : 0)
-                     | ($o{key_as_param} ? 16 : 0) | ($o{set_before_init} ? 32 : 0));
+                     | ($o{key_as_param} ? 16 : 0) | ($o{set_before_init} ? 32 : 0)
+                     | ($o{oneshot} ? 64 : 0));
         my $s = chr($a) . chr($f1) . $f2 . $f3 . $f4 . bytes(32, $a + 1) . bytes(8, $a + 2);
         $s .= $plen >= 40 ? u16($plen) : chr($plen);
         $s .= $o{spell} // "\0\0\0" if defined $set;
@@ -196,6 +197,13 @@ sub add { my ($h, $name, $data) = @_; push @{ $corpus{$h} }, [ $name, $data ] }
         $add->($ciphers[($i + 3) % @ciphers], odd => $odd, odd_val => $v, len => 24);
     }
     $add->($_, nopad => 1, len => 32) for 3, 4, 5, 6;
+    # EVP_Cipher instead of updates: any pieces in the stream modes, whole
+    # blocks without padding in ECB/CBC.
+    for my $a (@ciphers) {
+        my $block = $kind{$algs[$a]} eq 'block';
+        $add->($a, oneshot => 1, nopad => $block, len => 2064,
+               pieces => $block ? [8, 1024, 16] : [3, 1030, 17], copy_at => 2);
+    }
     # Every set, by every way of giving it, spread over the GOST 28147-89
     # ciphers; names spelled long, short, as an OID or "TC26-Z" in turn.
     for my $set (0 .. 5) {
