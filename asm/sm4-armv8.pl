@@ -32,7 +32,7 @@
 # round keys taken from the lanes of Vn (Arm ARM, SM4E), so the 32 round
 # keys sit in v16-v23 for the whole call and a block costs 8 SM4E plus the
 # byte order fix-ups: REV32 before (lane i = word X_i as a native integer)
-# and a full 16-byte reversal after (the output is X35..X32).  SM4E has a
+# and a full 16-byte reversal after (the output is X35..X32), one TBL.  SM4E has a
 # latency of several cycles, so the parallel modes run 8 independent blocks
 # a pass (then one 4-block pass, then single blocks); the serial modes
 # (CBC/CFB encryption, OFB) are one chain of 8 SM4E per block.
@@ -124,6 +124,7 @@ for my $r (0 .. 15) {
 # rol8 of each native 32-bit lane as a byte shuffle (lane byte 0 is the
 # least significant)
 $code .= ".Lsm4_rol8:\n.byte\t3,0,1,2,7,4,5,6,11,8,9,10,15,12,13,14\n";
+$code .= ".Lsm4_rev128:\n.byte\t" . join(',', reverse 0 .. 15) . "\n";
 $code .= text_begin();
 
 ###########################################################################
@@ -140,11 +141,13 @@ my %tier;
 
 # ---- sm4e ---------------------------------------------------------------
 my @rk = @v[16 .. 23];
+my $REV = $v[30];                        # byte reversal of a whole block
 $tier{sm4e} = {
     name => 'sm4e',
     setup => sub {
         return "\tld1\t{$rk[0].4s-$rk[3].4s},[$ks],#64\n"
-             . "\tld1\t{$rk[4].4s-$rk[7].4s},[$ks]\n";
+             . "\tld1\t{$rk[4].4s-$rk[7].4s},[$ks]\n"
+             . adr_label($t0, ".Lsm4_rev128") . "\tldr\t" . qreg($REV) . ",[$t0]\n";
     },
     teardown => sub { return "\tret\n"; },
     frame => 0,
@@ -157,11 +160,10 @@ $tier{sm4e} = {
             $s .= "\tsm4e\t$_.4s,$rk[$k].4s\n" for @b;
         }
         # lanes hold X32..X35: reverse the bytes of the whole block
-        $s .= "\trev64\t$_.16b,$_.16b\n" for @b;
-        $s .= "\text\t$_.16b,$_.16b,$_.16b,#8\n" for @b;
+        $s .= "\ttbl\t$_.16b,{$_.16b},$REV.16b\n" for @b;
         return $s;
     },
-    scratch => [ @v[24 .. 30] ],
+    scratch => [ @v[24 .. 29] ],
     keep => $v[31],
     widths => [ 8, 4, 1 ],
     bounce => 0,
