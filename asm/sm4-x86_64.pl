@@ -213,8 +213,10 @@ EOT
 # The key-constant table for the core from the round keys at (%rdi):
 # slot 0 = c_3, slot 1+j = d_j (j < 32), slots 33..35 = c_32..c_34.  Slot
 # 1+j first receives c_j and later has c_{j+4} XORed in.
+# The schedule pointer itself stays at $TBL_BYTES(%rsp) for the lean tail
+# passes.
 sub e_table {
-    my $s = frame_alloc($TBL_BYTES);
+    my $s = frame_alloc($TBL_BYTES + 8) . "\tmov\t%rdi,$TBL_BYTES(%rsp)\n";
     $s .= "\tmov\t(%rdi),%eax\n\tmov\t%eax,(%rsp)\n";
     $s .= "\tmovl\t\$0,4(%rsp)\n\tmovl\t\$0,8(%rsp)\n\tmovl\t\$0,12(%rsp)\n";
     my ($c1, $c2, $c3) = ('%eax', '%r9d', '%r10d');
@@ -230,7 +232,7 @@ sub e_table {
 }
 
 sub e_table_free {
-    return frame_free($TBL_BYTES);
+    return frame_free($TBL_BYTES + 8);
 }
 
 # Core: encrypts G groups of width w held in the data registers.  The "raw"
@@ -307,7 +309,7 @@ sub e_core {
 }
 
 $code .= e_core('z', 4, $_) for qw(ecb cbc_dec);
-$code .= e_core('z', 4) . e_core('z', 2) . e_core('z', 1) . e_core('y', 1);
+$code .= e_core('z', 4) . e_core('z', 2);
 
 # ---------------------------------------------------------------------------
 # GF(2) 8x8 matrices in the GF2P8AFFINEQB operand format: row i (output bit
@@ -382,10 +384,12 @@ my %GF_L = (
 my %GF_M = map { $_ => gf_mul($GF_A1, gf_mul($GF_L{$_}, $GF_A2)) } keys %GF_L;
 my %GF_K = map { $_ => gf_apply(gf_mul($GF_A1, $GF_L{$_}), $GF_C2) } keys %GF_L;
 
-# 16 bytes each so that VEX forms can take them as memory operands
-$code .= rodata_begin() . ".p2align\t4\n";
+# 32 bytes each so that VEX forms (xmm and ymm) can take them as memory
+# operands
+$code .= rodata_begin() . ".p2align\t5\n";
 my %gf_out = ((map { ("gf_$_" => $GF_M{$_}) } qw(a b c)), gf_a1inv => $GF_A1INV);
-$code .= sprintf(".Lsm4_%s:\n.quad\t0x%016x,0x%016x\n", $_, ($gf_out{$_}) x 2)
+$code .= sprintf(".Lsm4_%s:\n.quad\t0x%016x,0x%016x,0x%016x,0x%016x\n", $_,
+                 ($gf_out{$_}) x 4)
     for sort keys %gf_out;
 $code .= text_begin();
 
@@ -411,12 +415,26 @@ $code .= text_begin();
 # lane, any lanes) -> X32..X35 in xmm0..3; clobbers xmm4..12.
 
 sub lean_body {
-    my ($fam) = @_;
+    my ($fam, $wd) = @_;
     my $evex = $fam eq 'avx512';
-    my $name = ".Lsm4_${fam}_lean";
-    my @Z = map { "%xmm$_" } 0 .. 3;
-    my ($w, $q, $a, $b, $c, $b8, $b16, $c24, $e) = map { "%xmm$_" } 4 .. 12;
+    my $name = ".Lsm4_${fam}_lean_$wd";
+    my @Z = map { R($wd, $_) } 0 .. 3;
+    my ($w, $q, $a, $b, $c, $b8, $b16, $c24, $e) = map { R($wd, $_) } 4 .. 12;
     my ($ka, $kb, $kc) = map { $GF_K{$_} } qw(a b c);
+    my $xor = $evex ? 'vpxord' : 'vpxor';
+    # the matrices: VEX memory operands, or (zmm, EVEX only) registers
+    # 16..20 loaded here
+    my %m = map { $_ => ".Lsm4_$_(%rip)" } qw(gf_a gf_b gf_c gf_a1inv);
+    $m{aff1} = ".Lsm4_aff1_y(%rip)";
+    my $s = local_function_begin($name);
+    if ($wd eq 'z') {
+        my @k = qw(gf_a gf_b gf_c gf_a1inv aff1);
+        for my $i (0 .. $#k) {
+            my $src = $m{ $k[$i] } =~ s/_y\(/(/r;
+            $s .= "\tvpbroadcastq\t$src,%zmm" . (16 + $i) . "\n";
+            $m{ $k[$i] } = "%zmm" . (16 + $i);
+        }
+    }
     my $x3 = sub {    # d ^= s1 ^ s2
         my ($d, $s1, $s2) = @_;
         return "\tvpternlogd\t\$0x96,$s2,$s1,$d\n" if $evex;
@@ -425,20 +443,19 @@ sub lean_body {
     my $kmap = sub {  # K_j into $d
         my ($j, $d) = @_;
         return "\tvpbroadcastd\t" . (4 * $j) . "(%rdi),$d\n"
-            . "\tvgf2p8affineqb\t\$$GF_C1,.Lsm4_aff1_y(%rip),$d,$d\n";
+            . "\tvgf2p8affineqb\t\$$GF_C1,$m{aff1},$d,$d\n";
     };
-    my $s = local_function_begin($name);
-    $s .= "\tvgf2p8affineqb\t\$0,.Lsm4_aff1_y(%rip),$_,$_\n" for @Z;
-    $s .= $kmap->(0, $w) . $x3->($w, @Z[2, 3]) . "\tvpxor\t$Z[1],$w,$w\n";
+    $s .= "\tvgf2p8affineqb\t\$0,$m{aff1},$_,$_\n" for @Z;
+    $s .= $kmap->(0, $w) . $x3->($w, @Z[2, 3]) . "\t$xor\t$Z[1],$w,$w\n";
     for my $i (0 .. 31) {
         my $more = $i < 31;
         $s .= <<"EOT";
-	vgf2p8affineinvqb	\$$kb,.Lsm4_gf_b(%rip),$w,$b
-	vgf2p8affineinvqb	\$$kc,.Lsm4_gf_c(%rip),$w,$c
-	vgf2p8affineinvqb	\$$ka,.Lsm4_gf_a(%rip),$w,$a
+	vgf2p8affineinvqb	\$$kb,$m{gf_b},$w,$b
+	vgf2p8affineinvqb	\$$kc,$m{gf_c},$w,$c
+	vgf2p8affineinvqb	\$$ka,$m{gf_a},$w,$a
 EOT
         $s .= $kmap->($i + 1, $q) . $x3->($q, @Z[0, 2])
-            . "\tvpxor\t$Z[3],$q,$q\n" if $more;
+            . "\t$xor\t$Z[3],$q,$q\n" if $more;
         if ($evex) {
             $s .= "\tvprold\t\$8,$b,$b8\n\tvprold\t\$16,$b,$b16\n"
                 . "\tvprold\t\$24,$c,$c24\n";
@@ -457,29 +474,32 @@ EOT
         ($w, $q) = ($q, $w) if $more;
         push @Z, shift @Z;
     }
-    $s .= "\tvgf2p8affineqb\t\$0,.Lsm4_gf_a1inv(%rip),$_,$_\n" for @Z;
+    $s .= "\tvgf2p8affineqb\t\$0,$m{gf_a1inv},$_,$_\n" for @Z;
     $s .= "\tret\n" . local_function_end($name);
     return $s;
 }
 
-# The x1 core of a tier (the contract of e_core: chunk k of the blocks as
-# loaded in xmm k, or with the "_t" entry native words; output chunk k in
-# xmm 3-k) around the lean body.
-sub lean_core_x1 {
-    my ($fam) = @_;
-    my $name = ".Lsm4_${fam}_core_x1";
-    my @x = map { "%xmm$_" } 0 .. 3;
+# The x1, y1 (and z1) cores of a tier (the contract of e_core: chunk k of the
+# blocks as loaded in register k, or with the "_t" entry native words;
+# output chunk k in register 3-k) around the lean body of that width.
+sub lean_core {
+    my ($fam, $wd) = @_;
+    my $name = ".Lsm4_${fam}_core_${wd}1";
+    my @x = map { R($wd, $_) } 0 .. 3;
     my $s = local_function_begin($name);
     $s .= "\tvpshufb\t.Lsm4_bswap(%rip),$_,$_\n" for @x;
-    $s .= transpose(@x, '%xmm4', '%xmm5');
-    $s .= "${name}_t:\n\tcall\t.Lsm4_${fam}_lean\n";
-    $s .= transpose(reverse(@x), '%xmm4', '%xmm5');
+    $s .= transpose(@x, R($wd, 4), R($wd, 5));
+    $s .= "${name}_t:\n\tcall\t.Lsm4_${fam}_lean_$wd\n";
+    $s .= transpose(reverse(@x), R($wd, 4), R($wd, 5));
     $s .= "\tvpshufb\t.Lsm4_bswap(%rip),$_,$_\n" for @x;
     $s .= "\tret\n" . local_function_end($name);
     return $s;
 }
 
-$code .= lean_body($_) . lean_core_x1($_) for qw(avx512 avx2);
+for my $fam (qw(avx512 avx2)) {
+    $code .= lean_body($fam, $_) . lean_core($fam, $_) for qw(x y);
+}
+$code .= lean_body('avx512', 'z') . lean_core('avx512', 'z');
 
 # Output register of chunk (g, k) after a core call.
 sub e_out { my ($g, $k) = @_; return 4 * $g + 3 - $k; }
@@ -686,14 +706,16 @@ sub e_consts {
 EOT
 }
 
-# Parallel modes: 1..4 blocks take one masked pass of the lean x1 core with
-# nothing else set up; longer calls build the key table, then a 64-block
-# loop, a 32-block pass and one masked pass for the remainder.
+# Parallel modes: 1..16 blocks take one masked pass of a lean core (x1 for
+# 1..4, y1 for 5..8, z1 for 9..16) with nothing else set up; longer calls
+# build the key table, then a 64-block loop, a 32-block pass and one masked
+# pass for the remainder (the lean cores again for 1..16 blocks).
 sub e_parallel {
     my ($mode) = @_;
     my $fn = "sm4_gfni_avx512_$mode";
     my $L = ".L${fn}";
     my ($iv_in, $iv_out) = ("", "");
+    my $chain = $mode ne 'ecb' && $mode ne 'ctr';
     my $s = function_begin($fn);
     $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
     if ($mode eq 'ctr') {
@@ -705,13 +727,17 @@ sub e_parallel {
     } elsif ($mode ne 'ecb') {
         $iv_out = "\tvmovdqu32\t%xmm$IVB,(%r8)\n";
     }
-    # the lean pass touches xmm registers only: no VZEROUPPER
-    $s .= "\tcmp\t\$4,%rcx\n\tja\t${L}_wide\n";
-    $s .= "\tvmovdqu32\t(%r8),%xmm$IVB\n" if $mode ne 'ecb' && $mode ne 'ctr';
-    $s .= $iv_in . e_pass($mode, 'x', 1, 1) . $iv_out . "\tret\n";
+    # the x1 pass touches xmm registers only: no VZEROUPPER
+    $s .= "\tcmp\t\$16,%rcx\n\tja\t${L}_wide\n" . $iv_in;
+    $s .= "\tcmp\t\$4,%rcx\n\tja\t${L}_lean_y\n";
+    $s .= "\tvmovdqu32\t(%r8),%xmm$IVB\n" if $chain;
+    $s .= e_pass($mode, 'x', 1, 1) . $iv_out . "\tret\n${L}_lean_y:\n";
+    $s .= "\tvbroadcasti32x4\t(%r8),%zmm$IVB\n" if $chain;
+    $s .= "\tcmp\t\$8,%rcx\n\tja\t${L}_lean_z\n";
+    $s .= e_pass($mode, 'y', 1, 1) . $iv_out . "\tvzeroupper\n\tret\n${L}_lean_z:\n";
+    $s .= e_pass($mode, 'z', 1, 1) . $iv_out . "\tvzeroupper\n\tret\n";
     $s .= "${L}_wide:\n" . e_table() . e_consts() . $iv_in;
-    $s .= "\tvbroadcasti32x4\t(%r8),%zmm$IVB\n"
-        if $mode ne 'ecb' && $mode ne 'ctr';
+    $s .= "\tvbroadcasti32x4\t(%r8),%zmm$IVB\n" if $chain;
     $s .= "\tcmp\t\$64,%rcx\n\tjb\t${L}_32\n";
     $s .= ".p2align\t5\n${L}_loop:\n";
     $s .= e_pass($mode, 'z', 4, 0);
@@ -735,10 +761,14 @@ ${L}_tail:
 	jz	${L}_done
 	cmp	\$16,%rcx
 	ja	${L}_z2
+	mov	$TBL_BYTES(%rdi),%rdi
 	cmp	\$8,%rcx
 	ja	${L}_z1
+	cmp	\$4,%rcx
+	ja	${L}_y1
 EOT
-    $s .= e_pass($mode, 'y', 1, 1) . "\tjmp\t${L}_done\n";
+    $s .= e_pass($mode, 'x', 1, 1) . "\tjmp\t${L}_done\n";
+    $s .= "${L}_y1:\n" . e_pass($mode, 'y', 1, 1) . "\tjmp\t${L}_done\n";
     $s .= "${L}_z1:\n" . e_pass($mode, 'z', 1, 1) . "\tjmp\t${L}_done\n";
     $s .= "${L}_z2:\n" . e_pass($mode, 'z', 2, 1);
     $s .= "${L}_done:\n" . $iv_out;
@@ -764,7 +794,7 @@ sub serial {
 	vpshufd	\$0x55,%xmm0,%xmm1
 	vpshufd	\$0xaa,%xmm0,%xmm2
 	vpshufd	\$0xff,%xmm0,%xmm3
-	call	.Lsm4_${fam}_lean
+	call	.Lsm4_${fam}_lean_x
 	vpunpckldq	%xmm2,%xmm3,%xmm4
 	vpunpckldq	%xmm0,%xmm1,%xmm5
 	vpunpcklqdq	%xmm5,%xmm4,%xmm3
@@ -859,7 +889,7 @@ sub a_core {
     return $s;
 }
 
-$code .= a_core('y', 3) . a_core('y', 2) . a_core('y', 1);
+$code .= a_core('y', 3) . a_core('y', 2);
 
 
 # Tail masks: vpmaskmovd (faults are suppressed for masked-out dwords);
