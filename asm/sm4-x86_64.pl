@@ -21,13 +21,14 @@
 # sm4-gfni-avx2-amd64.S, checked against the S-box table for all 256 inputs
 # (references.md section 2).
 #
-# Batches: calls of 1..4 blocks take one masked pass of the lean x1 core
-# (below), which needs no setup at all.  Longer calls run the widest pass
-# in a loop (AVX-512: 64 blocks, then one 32-block pass; AVX2: 24 blocks);
-# the remainder goes to ONE pass of the narrowest width that holds it, with
-# masked loads and stores (AVX-512: 32/16/8 blocks in zmm/zmm/ymm; AVX2:
-# 24/16/8/4), never a per-block loop.  Serial modes (CBC/CFB encryption,
-# OFB) run the lean body once per block.
+# Batches: calls of 1..4, 5..8 and (AVX-512) 9..16 blocks take one masked
+# pass of a lean core (xmm, ymm, zmm; below), which needs no setup at all.
+# Longer calls run the widest pass in a loop (AVX-512: 64 blocks, then one
+# 32-block pass; AVX2: 24 blocks); the remainder goes to ONE pass of the
+# narrowest width that holds it, with masked loads and stores (AVX-512: 32
+# blocks in two zmm groups, then the lean cores; AVX2: 24/16 blocks, then
+# the lean cores), never a per-block loop.  Serial modes (CBC/CFB
+# encryption, OFB) run the lean body once per block.
 #
 # Measured on the 2-core AMD EPYC (Zen 4) KVM guest at ~3.69 GHz (clock
 # taken from a dependent-add loop; no PMU in the guest), 16 KiB in-place
@@ -44,10 +45,23 @@
 #
 # Short calls and serial modes are latency-bound.  The lean body keeps the
 # state in the A1 image so that each S-box costs one affine-inverse on the
-# loop-carried path (about 7 cycles a round), and maps the round keys as it
-# goes, so a 1..4-block call costs one pass of 32 such rounds and nothing
-# else; it beats the C kernel's table rounds at every length, and it is
-# constant-time.
+# loop-carried path (about 8 cycles a round), and maps the round keys as it
+# goes, so a call of up to 16 blocks costs one pass of 32 such rounds and
+# nothing else; it beats the C kernel's table rounds at every length, and
+# it is constant-time.  TSC ticks (2.6 GHz) per call, in place, best of
+# 6000 (before: the table-building passes these replaced):
+#
+#   blocks                 1      4      8      16     before: 1 / 16
+#   gfni-avx512  ECB       212    208    220    285    335 / 390
+#                CTR       183    183    185    256    352 / 410
+#   gfni-avx2    ECB       230    295    294    477    412 / 462
+#                CTR       217    217    247    428    342 / 429
+#   sm4-c        ECB       299    446    880    1754
+#                CTR       318    463    896    1760
+#
+# (ECB in place runs each call's loads behind the previous call's masked
+# stores.)  Serial modes at 16 KiB, TSC ticks per byte: CBC-enc and OFB
+# 12.0 (AVX-512), 13.8 (AVX2), sm4-c 16.8; before 12.3 and 14.2.
 #
 # AES-NI tiers (their section is at the end of the file), same guest and
 # 16 KiB calls, cycles/byte from the fastest of 400 calls timed by the TSC
@@ -63,6 +77,15 @@
 # Their CBC/CFB encryption and OFB are the portable kernel's (CBC-enc 23.9
 # against OpenSSL's 29.7).  callgrind: aesni-avx2 8.9, aesni-avx 16.2,
 # portable C 43.5 instructions per byte (ECB).
+#
+# Their calls of 1..4 blocks take the lean AES-NI core: 407 TSC ticks per
+# CTR call whatever the count (before: 558), against the C kernel's 318 for
+# one block, 588 for two and 857 for three.  No constant-time path found
+# here matches the C kernel's table rounds for a lone block on Zen 4: the
+# lean round's loop-carried path is 13 cycles (AESENCLAST 4, the nibble
+# split 2, a lookup 2, an XOR, a shuffle 2, two XORs) and the round's ~30
+# other vector ops stretch it to ~17; the same rounds would make the serial
+# modes ~1.4 times slower than the C kernel, so those stay there.
 
 use strict;
 use warnings;
