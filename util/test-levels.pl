@@ -15,11 +15,15 @@ use POSIX ();
 my @runner = grep { $_ ne '' } split ' ', $ENV{SMGOST_RUNNER} // '';
 my $arch = ($ENV{SMGOST_RUNNER} // '') =~ /qemu-(\S+)/ ? $1 : (POSIX::uname())[4];
 
-# [level name, variable, mask]; undef mask: the CPU as probed.
+# [level name, variable, mask, emulated CPU]; undef mask: the CPU as
+# probed.  An emulated CPU replaces the runner's "-cpu" (qemu only).
 my @candidates = $arch =~ /^(aarch64|arm64)/ ? (
     [ 'native', 'OPENSSL_armcap', undef ],
     [ 'neon', 'OPENSSL_armcap', '0x1' ],          # ASIMD only
     [ 'c', 'OPENSSL_armcap', '0x0' ],
+    # a CPU without SM3/SM4: the probe alone must keep every kernel that
+    # needs them away (qemu stops the run with SIGILL otherwise)
+    [ 'cortex-a57', 'OPENSSL_armcap', undef, 'cortex-a57' ],
 ) : $arch =~ /^(x86_64|amd64)$/ ? (
     [ 'native', 'OPENSSL_ia32cap', undef ],
     [ 'no-avx512', 'OPENSSL_ia32cap', ':~0x10000' ],             # AVX-512F
@@ -29,19 +33,30 @@ my @candidates = $arch =~ /^(aarch64|arm64)/ ? (
     # AES-NI, AVX, SSSE3, PCLMULQDQ off, and every CPUID.7 feature
     [ 'c', 'OPENSSL_ia32cap', '~0x1200020200000000:0' ],
 ) : ([ 'native', 'OPENSSL_ia32cap', undef ]);
+@candidates = grep { !defined $_->[3] || grep { $_ eq '-cpu' } @runner } @candidates;
 if (my @only = split ' ', $ENV{SMGOST_LEVELS} // '') {
     my %want = map { $_ => 1 } @only;
     @candidates = grep { $want{ $_->[0] } } @candidates;
     die "no kernel level named @only here\n" unless @candidates;
 }
 
+# The runner with another emulated CPU, if one is given.
+sub runner_for {
+    my ($cpu) = @_;
+    my @r = @runner;
+    if (defined $cpu) {
+        for my $i (0 .. $#r - 1) { $r[$i + 1] = $cpu if $r[$i] eq '-cpu' }
+    }
+    return @r;
+}
+
 # The kernels a mask selects, as the provider reports them.
 sub kernels_for {
-    my ($var, $mask) = @_;
+    my ($var, $mask, $cpu) = @_;
     local %ENV = %ENV;
     delete $ENV{$var};
     $ENV{$var} = $mask if defined $mask;
-    my @pre = @runner;
+    my @pre = runner_for($cpu);
     if (my $preload = $ENV{SMGOST_PRELOAD}) {
         if (@pre) { push @pre, '-E', "LD_PRELOAD=$preload" }
         else { $ENV{LD_PRELOAD} = $preload }
@@ -59,13 +74,15 @@ sub kernels_for {
 
 my (%seen, @failed);
 for my $c (@candidates) {
-    my ($name, $var, $mask) = @$c;
-    my $kernels = kernels_for($var, $mask);
-    next if $seen{$kernels}++;
-    print "=== level $name: $kernels", defined $mask ? " ($var=$mask)" : '', "\n";
+    my ($name, $var, $mask, $cpu) = @$c;
+    my $kernels = kernels_for($var, $mask, $cpu);
+    next if $seen{ $kernels . (defined $cpu ? " on $cpu" : '') }++;
+    print "=== level $name: $kernels", defined $mask ? " ($var=$mask)" : '',
+        defined $cpu ? " (CPU $cpu)" : '', "\n";
     local %ENV = %ENV;
     delete $ENV{$var};
     $ENV{$var} = $mask if defined $mask;
+    $ENV{SMGOST_RUNNER} = join ' ', runner_for($cpu) if defined $cpu;
     push @failed, $name if system('prove', '-I', 'test/lib', @ARGV) != 0;
 }
 if (@failed) {
