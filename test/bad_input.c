@@ -645,7 +645,7 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], groups[i].name) == 0) {
             libctx = tu_libctx();
             groups[i].fn();
-            OSSL_LIB_CTX_free(libctx);
+            tu_libctx_free(libctx);
             return tu_report(groups[i].name);
         }
     }

@@ -476,6 +476,7 @@ static void run_hmac(unsigned long ncases)
 {
     EVP_MAC *mac = EVP_MAC_fetch(libctx, "HMAC", "provider=default");
     OSSL_LIB_CTX *bare = OSSL_LIB_CTX_new();
+    OSSL_PROVIDER *bare_default = NULL;
     EVP_MAC *bare_mac = NULL;
     EVP_MAC_CTX *probe;
     unsigned char key[200], *msg, want[64], got[64];
@@ -489,7 +490,7 @@ static void run_hmac(unsigned long ncases)
      * the target loaded, asking for it must fail.  Then success below
      * means HMAC ran on the target's SM3.
      */
-    if (TU_CHECK(OSSL_PROVIDER_load(bare, "default") != NULL
+    if (TU_CHECK((bare_default = OSSL_PROVIDER_load(bare, "default")) != NULL
                  && (bare_mac = EVP_MAC_fetch(bare, "HMAC", NULL)) != NULL,
                  "a library context with only the default provider")) {
         probe = hmac_sm3(bare, bare_mac, tu_target_propq(),
@@ -548,6 +549,7 @@ static void run_hmac(unsigned long ncases)
  end:
     EVP_MAC_free(mac);
     EVP_MAC_free(bare_mac);
+    OSSL_PROVIDER_unload(bare_default);
     OSSL_LIB_CTX_free(bare);
 }
 
@@ -569,6 +571,6 @@ int main(int argc, char **argv)
         run_sm3((unsigned long)(1000 * scale));
     else
         run_hmac((unsigned long)(500 * scale));
-    OSSL_LIB_CTX_free(libctx);
+    tu_libctx_free(libctx);
     return tu_report(group);
 }

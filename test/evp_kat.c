@@ -536,6 +536,6 @@ int main(int argc, char **argv)
                 argv[0]);
         return 2;
     }
-    OSSL_LIB_CTX_free(libctx);
+    tu_libctx_free(libctx);
     return tu_report(group);
 }
