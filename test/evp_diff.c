@@ -20,6 +20,7 @@
 #include "testutil.h"
 
 #include <limits.h>
+#include <sys/types.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 
@@ -107,12 +108,17 @@ struct sm4_case {
     unsigned char *in;
     size_t len;
     unsigned long no;
+    /* Events happen before chunk number ..._at (never, if past the end). */
+    size_t nchunks, copy_at, reinit_at, pad_at;
 };
 
 static void describe(const struct sm4_case *c)
 {
-    fprintf(stderr, "  in case %lu: %s %s, padding %d, length %zu\n",
-            c->no, c->name, c->enc ? "encrypt" : "decrypt", c->pad, c->len);
+    fprintf(stderr, "  in case %lu: %s %s, padding %d, length %zu in %zu "
+            "updates; before update #: copy %zd, re-init %zd, padding "
+            "switched %zd\n", c->no, c->name, c->enc ? "encrypt" : "decrypt",
+            c->pad, c->len, c->nchunks, (ssize_t)c->copy_at,
+            (ssize_t)c->reinit_at, (ssize_t)c->pad_at);
 }
 
 static int compare_state(const struct sm4_case *c, EVP_CIPHER_CTX *ours,
@@ -178,21 +184,23 @@ static int lane_new(struct lane *l, EVP_CIPHER_CTX *from,
 }
 
 static void sm4_case_run(EVP_CIPHER *ours_c, EVP_CIPHER *ref_c,
-                         const struct sm4_case *c)
+                         struct sm4_case *c)
 {
     size_t chunks[4096], nchunks, i, j, pos = 0, refdone = 0, held = 0;
-    size_t nl = 1, copy_at, reinit_at;
+    size_t nl = 1, copy_at, reinit_at, pad_at;
     unsigned char *refout = tu_malloc(c->len + 64), newiv[16];
     struct lane lanes[MAX_CTX];
     EVP_CIPHER_CTX *ref = EVP_CIPHER_CTX_new();
-    int rok, ook, routl, ooutl, reinit_iv;
+    int rok, ook, routl, ooutl, reinit_iv, pad = c->pad;
 
     memset(lanes, 0, sizeof(lanes));
-    nchunks = make_chunks(c->len, chunks, sizeof(chunks) / sizeof(chunks[0]));
-    /* Events happen before chunk number ..._at (never, if past the end). */
-    copy_at = rnd(4) == 0 ? rnd(nchunks + 1) : SIZE_MAX;
-    reinit_at = rnd(4) == 0 ? rnd(nchunks + 1) : SIZE_MAX;
+    nchunks = c->nchunks = make_chunks(c->len, chunks,
+                                       sizeof(chunks) / sizeof(chunks[0]));
+    copy_at = c->copy_at = rnd(4) == 0 ? rnd(nchunks + 1) : SIZE_MAX;
+    reinit_at = c->reinit_at = rnd(4) == 0 ? rnd(nchunks + 1) : SIZE_MAX;
     reinit_iv = rnd(3) != 0;    /* else a re-init with neither key nor IV */
+    pad_at = c->pad_at = c->block_mode && rnd(4) == 0 ? rnd(nchunks + 1)
+                                                      : SIZE_MAX;
     tu_rng_bytes(&rng, newiv, sizeof(newiv));
 
     if (!TU_CHECK(ref != NULL && lane_new(&lanes[0], NULL, c, 0, NULL, 0, 0),
@@ -226,6 +234,15 @@ static void sm4_case_run(EVP_CIPHER *ours_c, EVP_CIPHER *ref_c,
                 compare_state(c, l->ctx, ref, "re-init");
             }
             held = 0;
+        }
+        /* Padding switched mid-stream, e.g. with a block held back. */
+        if (i == pad_at) {
+            pad = !pad;
+            rok = EVP_CIPHER_CTX_set_padding(ref, pad);
+            for (j = 0; j < nl; j++)
+                TU_CHECK(EVP_CIPHER_CTX_set_padding(lanes[j].ctx, pad) == rok,
+                         "padding %d before update %zu: default %d", pad, i,
+                         rok);
         }
         if (i == copy_at && nl < MAX_CTX) {
             struct lane *src = &lanes[rnd(nl)];
