@@ -8,9 +8,10 @@
  *         out of place, padding on and off (and switched mid-stream),
  *         EVP_Cipher for updates where that means the same,
  *         EVP_CIPHER_CTX_copy mid-stream with both copies continued,
- *         re-init with a new IV (or nothing) mid-stream, CTR counters about to wrap at 2^32, 2^64, 2^96 and
- *         2^128; after every call the output, its length, `num` and
- *         `updated-iv` must equal the default provider's.
+ *         re-init with a new IV (or nothing) mid-stream, CTR counters
+ *         about to wrap at 2^32, 2^64, 2^96 and 2^128; after every call
+ *         the output, its length, `num` and `updated-iv` must equal the
+ *         default provider's.
  *   sm3:  random messages and chunkings, EVP_MD_CTX_copy_ex mid-stream.
  *   hmac: HMAC (default provider) with digest SM3 and properties
  *         provider=smgost, against properties provider=default.
