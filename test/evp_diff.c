@@ -10,8 +10,8 @@
  *         EVP_CIPHER_CTX_copy mid-stream with both copies continued,
  *         re-init with a new IV (or nothing) mid-stream, CTR counters
  *         about to wrap at 2^32, 2^64, 2^96 and 2^128; after every call
- *         the output, its length, `num` and `updated-iv` must equal the
- *         default provider's.
+ *         the output, its length, `num`, `updated-iv`, `iv` and `padding`
+ *         must equal the default provider's.
  *   sm3:  random messages and chunkings, EVP_MD_CTX_copy_ex mid-stream.
  *   hmac: HMAC (default provider) with digest SM3 and properties
  *         provider=smgost, against properties provider=default.
@@ -81,23 +81,27 @@ static size_t make_chunks(size_t len, size_t *chunks, size_t max)
 
 struct state {
     int ok;
-    unsigned int num;
-    unsigned char iv[16];
-    size_t ivlen;
+    unsigned int num, pad;
+    unsigned char iv[16], oiv[16];
+    size_t ivlen, oivlen;
 };
 
 static struct state get_state(EVP_CIPHER_CTX *ctx)
 {
     struct state s;
-    OSSL_PARAM p[3];
+    OSSL_PARAM p[5];
 
     memset(&s, 0, sizeof(s));
     p[0] = OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_NUM, &s.num);
     p[1] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV,
                                              s.iv, sizeof(s.iv));
-    p[2] = OSSL_PARAM_construct_end();
+    p[2] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_IV, s.oiv,
+                                             sizeof(s.oiv));
+    p[3] = OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_PADDING, &s.pad);
+    p[4] = OSSL_PARAM_construct_end();
     s.ok = EVP_CIPHER_CTX_get_params(ctx, p);
     s.ivlen = p[1].return_size;
+    s.oivlen = p[2].return_size;
     ERR_clear_error();
     return s;
 }
@@ -128,16 +132,19 @@ static int compare_state(const struct sm4_case *c, EVP_CIPHER_CTX *ours,
 {
     struct state a = get_state(ours), b = get_state(ref);
 
-    if (TU_CHECK(a.ok == b.ok && (!a.ok || (a.num == b.num
-                                           && a.ivlen == b.ivlen
-                                           && memcmp(a.iv, b.iv, a.ivlen)
-                                              == 0)),
-                 "state after %s: smgost ok=%d num=%u ivlen=%zu, default "
-                 "ok=%d num=%u ivlen=%zu", when, a.ok, a.num, a.ivlen, b.ok,
-                 b.num, b.ivlen))
+    if (TU_CHECK(a.ok == b.ok
+                 && (!a.ok || (a.num == b.num && a.pad == b.pad
+                               && a.ivlen == b.ivlen && a.oivlen == b.oivlen
+                               && memcmp(a.iv, b.iv, a.ivlen) == 0
+                               && memcmp(a.oiv, b.oiv, a.oivlen) == 0)),
+                 "state after %s: smgost ok=%d num=%u padding=%u, default "
+                 "ok=%d num=%u padding=%u", when, a.ok, a.num, a.pad, b.ok,
+                 b.num, b.pad))
         return 1;
     tu_hexdump(stderr, "smgost updated-iv", a.iv, a.ivlen);
     tu_hexdump(stderr, "default updated-iv", b.iv, b.ivlen);
+    tu_hexdump(stderr, "smgost iv", a.oiv, a.oivlen);
+    tu_hexdump(stderr, "default iv", b.oiv, b.oivlen);
     describe(c);
     return 0;
 }
