@@ -1,0 +1,84 @@
+#! /usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
+#
+# Instructions per byte of the AArch64 kernels, counted under qemu-user:
+# with "-d in_asm,exec,nochain" qemu logs every translated block's
+# instructions once and every execution of a block, so the executed
+# instruction count is exact without a TCG plugin (Debian's qemu-user ships
+# none).  Each kernel entry runs (util/arm-icount.c) on two buffer sizes;
+# the difference over the size difference is its cost per byte, free of
+# process start-up and key setup.  Real Arm hardware is not available here:
+# these counts stand in for speed (the asm/*-armv8.pl tables quote them).
+#
+# Run in a tree configured with --cross-compile-prefix=aarch64-linux-gnu-
+# after make (it links util/arm-icount.c with libsmgost.a):
+#   perl util/arm-icount.pl [sm4|sm3 ...]
+use strict;
+use warnings;
+use File::Temp qw(tempdir);
+
+my %mk;
+open(my $mf, '<', 'Makefile') or die "arm-icount.pl: run it in a configured tree\n";
+while (<$mf>) { $mk{$1} = $2 if /^(\w+)\s*=\s*(.*?)\s*$/; }
+close $mf;
+die "arm-icount.pl: the build is not for aarch64 (TARGET=$mk{TARGET})\n"
+    unless ($mk{TARGET} // '') eq 'aarch64';
+system('make', '-s', 'libsmgost.a') == 0 or die "arm-icount.pl: make failed\n";
+my $dir = tempdir(CLEANUP => 1);
+my $prog = "$dir/arm-icount";
+my $cc = "$mk{CC} -O2 -Wall -Wextra -I src $mk{DEFINES} $mk{OPENSSL_CFLAGS}";
+system("$cc -o $prog util/arm-icount.c libsmgost.a $mk{OPENSSL_LIBS}") == 0
+    or die "arm-icount.pl: cannot build the workload\n";
+
+# Instructions executed by one run.
+sub icount {
+    my @args = @_;
+    my $log = "$dir/q.log";
+    unlink $log;
+    system("qemu-aarch64 -cpu max -d in_asm,exec,nochain -D $log $prog @args >/dev/null") == 0
+        or die "arm-icount.pl: $prog @args failed\n";
+    open(my $fh, '<', $log) or die "arm-icount.pl: no log\n";
+    my (%size, %runs, $pc);
+    while (my $l = <$fh>) {
+        if ($l =~ /^Trace \d+: 0x[0-9a-f]+ \[[0-9a-f]+\/([0-9a-f]+)\//) {
+            $runs{ $1 =~ s/^0+//r }++;
+        } elsif ($l =~ /^IN:/) {
+            $pc = undef;
+        } elsif ($l =~ /^0x([0-9a-f]+):\s+[0-9a-f]{8}\s/) {
+            if (!defined $pc) { $pc = $1 =~ s/^0+//r; $size{$pc} = 0; }
+            $size{$pc}++;
+        }
+    }
+    close $fh;
+    my $n = 0;
+    for my $b (keys %runs) {
+        die "arm-icount.pl: block at $b was never translated\n" unless exists $size{$b};
+        $n += $runs{$b} * $size{$b};
+    }
+    return $n;
+}
+
+sub per_byte {
+    my ($small, $big, @args) = @_;
+    my $a = icount(@args, $small);
+    my $b = icount(@args, $big);
+    return ($b - $a) / ($big - $small);
+}
+
+my @what = @ARGV ? @ARGV : qw(sm4 sm3);
+for my $w (@what) {
+    if ($w eq 'sm4') {
+        my @modes = qw(ecb ctr cbc_dec cfb_dec cbc_enc cfb_enc ofb);
+        printf "%-10s" . (" %8s" x @modes) . "\n", 'sm4', @modes;
+        for my $k (qw(sm4e sm4-neon sm4-c)) {
+            printf "%-10s", $k;
+            printf " %8.2f", per_byte(1024, 9216, 'sm4', $k, $_) for @modes;
+            print "\n";
+        }
+    } elsif ($w eq 'sm3') {
+        printf "%-10s %8s\n", 'sm3', 'blocks';
+        printf "%-10s %8.2f\n", $_, per_byte(1024, 9216, 'sm3', $_) for qw(sm3-ce sm3-c);
+    } else {
+        die "arm-icount.pl: unknown '$w' (sm4, sm3)\n";
+    }
+}
