@@ -400,9 +400,13 @@ int smg_cipher_final(void *vctx, unsigned char *out, size_t *outl,
         memset(ctx->buf + ctx->bufsz, (int)n, n);
         block_mode_blocks(ctx, ctx->buf, out, 1);
         *outl = bs;
-    } else if (!ctx->enc && ctx->pad) {
+    } else if (!ctx->enc && (ctx->pad || ctx->bufsz != 0)) {
+        /*
+         * The block held back for the padding; padding switched off after
+         * it was held back outputs it whole, as the default provider does.
+         */
         unsigned char block[SMG_MAX_BLOCK];
-        size_t pad;
+        size_t n = bs;
 
         if (ctx->bufsz != bs) {
             SMG_RAISE_DATA(ctx->provctx, SMG_R_WRONG_FINAL_BLOCK_LENGTH,
@@ -410,21 +414,25 @@ int smg_cipher_final(void *vctx, unsigned char *out, size_t *outl,
             return 0;
         }
         block_mode_blocks(ctx, ctx->buf, block, 1);
-        pad = pkcs7_pad_length(block, bs);
-        if (pad == 0) {
-            OPENSSL_cleanse(block, sizeof(block));
-            SMG_RAISE(ctx->provctx, SMG_R_BAD_DECRYPT);
-            return 0;
+        if (ctx->pad) {
+            size_t pad = pkcs7_pad_length(block, bs);
+
+            if (pad == 0) {
+                OPENSSL_cleanse(block, sizeof(block));
+                SMG_RAISE(ctx->provctx, SMG_R_BAD_DECRYPT);
+                return 0;
+            }
+            n = bs - pad;
         }
-        if (outsize < bs - pad) {
+        if (outsize < n) {
             OPENSSL_cleanse(block, sizeof(block));
             SMG_RAISE_DATA(ctx->provctx, SMG_R_OUTPUT_BUFFER_TOO_SMALL,
-                           "need %zu bytes, have %zu", bs - pad, outsize);
+                           "need %zu bytes, have %zu", n, outsize);
             return 0;
         }
-        memcpy(out, block, bs - pad);
+        memcpy(out, block, n);
         OPENSSL_cleanse(block, sizeof(block));
-        *outl = bs - pad;
+        *outl = n;
     } else if (ctx->bufsz != 0) {
         SMG_RAISE_DATA(ctx->provctx, SMG_R_WRONG_FINAL_BLOCK_LENGTH,
                        "%zu bytes pending and padding is off", ctx->bufsz);
