@@ -809,6 +809,40 @@ sub lean_pass256 {
     return $s;
 }
 
+# The lean pass for one block (8-byte calls): plain 8-byte loads and
+# stores instead of masks.
+sub lean_one256 {
+    my ($mode) = @_;
+    my $order = $mode eq "ctr" ? "swap" : $mode eq "cnt" ? "le" : "key";
+    my $s = "";
+    if ($mode eq "ctr") {
+        $s .= "\tmov\t($iv),%r10\n\tbswap\t%r10\n\tvmovq\t%r10,%xmm8\n"
+            . "\tadd\t\$1,%r10\n\tbswap\t%r10\n\tmov\t%r10,($iv)\n";
+    } elsif ($mode eq "cnt") {
+        my $c = ".Lg_cnt(%rip)";
+        $s .= "\tvmovq\t($iv),%xmm12\n\tvpaddd\t$c,%xmm12,%xmm8\n"
+            . "\tvpmaxud\t$c,%xmm8,%xmm13\n\tvpcmpeqd\t%xmm8,%xmm13,%xmm13\n"
+            . "\tvpandn\t.Lg2_odd(%rip),%xmm13,%xmm13\n\tvpsubd\t%xmm13,%xmm8,%xmm8\n"
+            . "\tvmovq\t%xmm8,($iv)\n";
+    } else {
+        $s .= "\tvmovq\t(" . ($mode eq "cfb_dec" ? $iv : $in) . "),%xmm8\n";
+    }
+    $s .= order256($order);
+    $s .= "\tvpshufb\t(%r10),%xmm8,%xmm8\n"
+        . "\tvshufps\t\$0x88,%xmm8,%xmm8,%xmm0\n\tvshufps\t\$0xdd,%xmm8,%xmm8,%xmm1\n";
+    $s .= "\tcall\tgost89_avx2_lean\n";
+    $s .= order256("key");
+    $s .= "\tvunpcklps\t%xmm0,%xmm1,%xmm10\n\tvpshufb\t(%r10),%xmm10,%xmm0\n";
+    if ($mode ne "ecb") {
+        $s .= "\tvmovq\t(" . ($mode eq "cbc_dec" ? $iv : $in) . "),%xmm8\n"
+            . "\tvpxor\t%xmm8,%xmm0,%xmm0\n";
+    }
+    $s .= "\tmov\t($in),%r11\n" if $mode eq "cbc_dec" || $mode eq "cfb_dec";
+    $s .= "\tvmovq\t%xmm0,($out)\n";
+    $s .= "\tmov\t%r11,($iv)\n" if $mode eq "cbc_dec" || $mode eq "cfb_dec";
+    return $s;
+}
+
 # Full batches of 64 blocks, then one masked batch of one or two groups.
 sub entry256 {
     my ($mode) = @_;
@@ -817,7 +851,9 @@ sub entry256 {
     $s .= "\ttest\t$n,$n\n\tjz\t.L${name}_done\n";
     $s .= "\tcmp\t\$8,$n\n\tja\t.L${name}_wide\n";
     $s .= cnt_state_order(".L${name}_lin") if $mode eq "cnt";
-    $s .= lean_pass256($mode);
+    $s .= "\tcmp\t\$1,$n\n\tjne\t.L${name}_lean\n" . lean_one256($mode)
+        . "\tjmp\t.L${name}_lean_end\n.L${name}_lean:\n";
+    $s .= lean_pass256($mode) . ".L${name}_lean_end:\n";
     $s .= cnt_state_order(".L${name}_lout") if $mode eq "cnt";
     $s .= "\tvzeroupper\n\tret\n.L${name}_wide:\n";
     $s .= frame_align_begin(512, 32);
