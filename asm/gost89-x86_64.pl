@@ -28,15 +28,29 @@
 # Short calls are latency-bound: a call costs one pass of 32 rounds
 # whatever its blocks.  So calls of up to 16 blocks (AVX-512) or 8 (AVX2)
 # take a lean pass with the shortest round each ISA allows and nothing else
-# set up (no stack, no transposes); every block count stays in the vector
-# kernels, constant-time.  TSC ticks per call (2.6 GHz), in place:
+# set up (no stack, no transposes; AVX2 one-block calls without masks);
+# every block count stays in the vector kernels, constant-time.  TSC ticks
+# per call (2.6 GHz), in place, best of 6000:
 #
 #   blocks        1     2     8     16    32
-#   AVX-512       211   211   217   276   389   (CTR; ECB in place ~40 more)
-#   AVX2          376   373   377   741   741
-#   C kernel      228   270   697   1382  2756
-#   (before)      387   387   406   407   407   AVX-512
-#                 737   753   754   749   740   AVX2
+#   AVX-512       212   211   217   269   407   (CTR; ECB/CBC/CFB in place
+#   AVX2          368   386   376   758   736    ~50 more: masked stores)
+#   C kernel      228   270   697   1382  2755
+#   before        387   387   406   407   407   AVX-512 (1-2 blocks: C)
+#                 737   753   754   749   740   AVX2 (1-4 blocks: C)
+#
+# Through EVP, MB/s at 8-byte / 16-byte updates (best of 20 rounds of CPU
+# time), against gostprov in the same process:
+#
+#                 gost89 (CFB-dec)  CNT          Magma CTR    CBC-dec (gost89)
+#   AVX-512       92.6 / 180        92.7 / 181   97.0 / 194   96.7 / 194
+#   AVX2          53.6 / 98         55.3 / 103   53.3 / 101   54.9 / 105
+#   gostprov      50.6 / 56         50.5 / 56    48.6 / 55    60.1 / 65
+#
+# AVX2 one-block calls lose to gostprov's gost89-cbc decryption (-9%): the
+# lean round is ~15 cycles, held there by eight lookups and three shifts
+# per round on Zen 4's two shuffle pipes; other layouts tried (combined
+# nibble tables, lane folds, VPBLENDVB selection) measured no better.
 #
 # AVX-512 (F, BW, VBMI): one 32-bit half-block per dword lane, 16 blocks per
 # pair of zmm registers, four pairs interleaved.  Each half h is held as
