@@ -63,7 +63,7 @@
 #   high nibble of the result, then n2 ^= lo | hi in one VPTERNLOGD:
 # eight instructions, no memory index and no branch derived from data or key.
 # A batch takes 64 blocks (4 pairs); the rest goes in one pass with masked
-# loads and stores (33..63 blocks on 4 pairs, 1..32 on 2).
+# loads and stores (33..63 blocks on 4 pairs, 17..32 on 2, 1..16 lean).
 # Blocks enter and leave the half-block form through VPERMI2B with index
 # vectors that also do Magma's byte reversal.
 #
@@ -78,7 +78,8 @@
 # so that byte j of rol(S(t), 11) is A_j | B_{j-1} after a rotation by one
 # byte: the rotation by 11 costs no shift.  The transpose back (with that
 # byte rotation folded into its VPSHUFB) returns to dword lanes for the XOR.
-# A batch takes 64 blocks; the rest goes in one pass with VPMASKMOVQ.
+# A batch takes 64 blocks; the rest goes in one pass with VPMASKMOVQ (1..8
+# blocks: the lean pass).
 
 use strict;
 use warnings;
