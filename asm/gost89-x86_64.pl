@@ -982,8 +982,6 @@ sub perm_lean {
     return bytes_line(@x, @y, @a);
 }
 $code .= ".p2align\t5\n.Lg_lean_perm:\n" . perm_lean(0) . perm_lean(1);
-# lean lookups: position j's index keeps bit 7 clear only in byte j
-$code .= ".Lg_lmask:\n\t.long\t0x80808000,0x80800080,0x80008080,0x00808080\n";
 $code .= ".Lg_m0f:\n\t.long\t0x0f0f0f0f\n";
 $code .= ".Lg_pos:\n\t.long\t0x30201000\n";
 
