@@ -526,6 +526,49 @@ sub lean_pass512 {
 }
 
 $code .= entry512($_) for qw(ecb ctr cnt cbc_dec cfb_dec);
+# Serial modes (CBC and CFB encryption, OFB): the one-pair lean rounds
+# once per block, the chaining block in xmm30; as fast as the C kernel's
+# table rounds and, unlike them, constant-time.
+sub serial512 {
+    my ($mode) = @_;
+    my $name = "gost89_${mode}_avx512";
+    my ($m0, $c, $p) = map { ly($_) } 16, 30, 31;
+    my ($cx, $px) = ('%xmm30', '%xmm31');
+    my $s = function_begin($name);
+    $s .= "\ttest\t$n,$n\n\tjz\t.L${name}_done\n";
+    $s .= "\tmov\t$KEY_BE($ks),%eax\n\tand\t\$1,%eax\n\tshl\t\$7,%eax\n"
+        . "\tlea\t.Lg_lean_perm(%rip),%r9\n";
+    $s .= "\tvmovdqa64\t" . (32 * $_) . "(%r9,%rax)," . ($LPX, $LPY, $LPA)[$_] . "\n"
+        for 0 .. 2;
+    $s .= "\tvmovq\t($iv),$cx\n.p2align\t4\n.L${name}_loop:\n";
+    $s .= $mode eq "cbc_enc" ? "\tvmovq\t($in),$px\n\tvpxorq\t$c,$p,$m0\n"
+                             : "\tvmovdqa64\t$c,$m0\n";
+    $s .= <<"EOT";
+	vmovdqa64	$LPX,%ymm0
+	vpermi2b	$m0,$m0,%ymm0
+	vmovdqa64	$LPY,%ymm1
+	vpermi2b	$m0,$m0,%ymm1
+	call	gost89_avx512_lean1
+	vmovdqa64	$LPA,$m0
+	vpermi2b	%ymm0,%ymm1,$m0
+EOT
+    if ($mode eq "cbc_enc") {
+        $s .= "\tvmovdqa64\t$m0,$c\n\tvmovq\t$cx,($out)\n";
+    } elsif ($mode eq "cfb_enc") {
+        $s .= "\tvmovq\t($in),$px\n\tvpxorq\t$m0,$p,$c\n\tvmovq\t$cx,($out)\n";
+    } else {
+        $s .= "\tvmovdqa64\t$m0,$c\n\tvmovq\t($in),$px\n\tvpxorq\t$m0,$p,$p\n"
+            . "\tvmovq\t$px,($out)\n";
+    }
+    $s .= "\tadd\t\$8,$in\n\tadd\t\$8,$out\n\tdec\t$n\n\tjnz\t.L${name}_loop\n";
+    $s .= "\tvmovq\t$cx,($iv)\n\tvzeroupper\n";
+    $s .= ".L${name}_done:\n\tret\n" . function_end($name);
+    return $s;
+}
+
+$code .= serial512($_) for qw(cbc_enc cfb_enc ofb);
+
+
 
 ##########################################################################
 # AVX2

@@ -2,7 +2,7 @@
 /*
  * C side of the x86-64 GOST 28147-89 / Magma vector kernels
  * (asm/gost89-x86_64.pl): the layout of GOST_SBOX_TABLES.simd and its
- * builder, the kernel tables (serial modes go to the C kernel) and the
+ * builder, the kernel tables (AVX2's serial modes go to the C kernel) and the
  * choice among them from the CPU capabilities.
  */
 #include "gost89_x86.h"
@@ -69,7 +69,21 @@ void gost_simd_tables_build(GOST_SBOX_TABLES *t, const GOST_PARAMSET *ps)
 GOST_X86_DECLARE(avx512)
 GOST_X86_DECLARE(avx2)
 
-/* The serial modes have no parallelism for the vector units. */
+/* AVX-512 also runs the serial modes (the lean rounds once per block). */
+void gost89_cbc_enc_avx512(const void *ks, const unsigned char *in,
+                           unsigned char *out, size_t nblocks,
+                           unsigned char *iv);
+void gost89_cfb_enc_avx512(const void *ks, const unsigned char *in,
+                           unsigned char *out, size_t nblocks,
+                           unsigned char *iv);
+void gost89_ofb_avx512(const void *ks, const unsigned char *in,
+                       unsigned char *out, size_t nblocks, unsigned char *iv);
+
+/*
+ * The serial modes have no parallelism for the vector units; AVX2's lean
+ * round is slower than the C kernel's for one block, so AVX2 leaves them to
+ * it.
+ */
 #define GOST_X86_SERIAL(mode) \
     static void gost_x86_##mode(const void *ks, const unsigned char *in, \
                                 unsigned char *out, size_t n, \
@@ -89,11 +103,11 @@ GOST_X86_SERIAL(ofb)
 const SMG_BLOCK_KERNEL gost_kernel_avx512 = {
     "gost89-avx512vbmi",
     gost89_ecb_avx512,
-    gost_x86_cbc_enc,
+    gost89_cbc_enc_avx512,
     gost89_cbc_dec_avx512,
-    gost_x86_cfb_enc,
+    gost89_cfb_enc_avx512,
     gost89_cfb_dec_avx512,
-    gost_x86_ofb,
+    gost89_ofb_avx512,
     gost89_ctr_avx512,
     gost89_cnt_avx512
 };
