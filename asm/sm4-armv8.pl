@@ -78,6 +78,7 @@ my ($hi, $lo) = ("x6", "x7");            # CTR counter, native 64-bit halves
 my ($t0, $t1) = ("x10", "x11");
 my ($saved_in, $saved_out, $buf) = ("x12", "x13", "x14");
 my @v = map { "v$_" } 0 .. 31;
+sub wreg { my ($x) = @_; return $x =~ s/^x/w/r; }    # 32-bit view
 
 my $label = 0;
 sub L { return ".Lsm4_" . $_[0] . "_" . $label++; }
@@ -282,10 +283,8 @@ sub neon_one {
     my $name = ".Lsm4_neon_one";
     my @X = qw(w5 w15 w16 w17);
     my $s = local_function_begin($name);
-    $s .= "	rev32	v0.16b,v0.16b
-";
-    $s .= "	mov	$X[$_],v0.s[$_]
-" for 0 .. 3;
+    $s .= "\trev32\tv0.16b,v0.16b\n";
+    $s .= "\tmov\t$X[$_],v0.s[$_]\n" for 0 .. 3;
     for my $i (0 .. 31) {
         my ($x0, $x1, $x2, $x3) = @X;
         $s .= <<"EOT";
@@ -310,16 +309,9 @@ EOT
         push @X, shift @X;
     }
     # X32..X35 in the registers of X0..X3; the block is X35..X32
-    $s .= "	fmov	s0,$X[3]
-	mov	v0.s[1],$X[2]
-	mov	v0.s[2],$X[1]
-"
-        . "	mov	v0.s[3],$X[0]
-	rev32	v0.16b,v0.16b
-";
-    $s .= "	sub	$ks,$ks,#128
-	ret
-" . local_function_end($name);
+    $s .= "\tfmov\ts0,$X[3]\n\tmov\tv0.s[1],$X[2]\n\tmov\tv0.s[2],$X[1]\n"
+        . "\tmov\tv0.s[3],$X[0]\n\trev32\tv0.16b,v0.16b\n";
+    $s .= "\tsub\t$ks,$ks,#128\n\tret\n" . local_function_end($name);
     return $s;
 }
 
@@ -433,7 +425,7 @@ EOT
             $s .= $per_block;
         } else {
             my ($slow, $go) = (L('ctr_slow'), L('ctr_go'));
-            $s .= "\tcmn\tw7,#" . ($W - 1) . "\n\tb.cs\t$slow\n";
+            $s .= "\tcmn\t" . wreg($lo) . ",#" . ($W - 1) . "\n\tb.cs\t$slow\n";
             $s .= "\tror\t$t0,$hi,#32\n\tror\t$t1,$lo,#32\n";
             $s .= "\tfmov\t" . dreg($b[0]) . ",$t0\n\tmov\t$b[0].d[1],$t1\n";
             $s .= "\tadd\t$b[$_].4s,$b[$_ - 1].4s,$one.4s\n" for 1 .. $W - 1;
@@ -473,7 +465,8 @@ sub mode_init {
     return "\tld1\t{$v[0].16b},[$ivp]\n" if $mode =~ /^(cbc_enc|cfb_enc|ofb)$/;
     if ($mode eq 'ctr') {
         return "\tldp\t$hi,$lo,[$ivp]\n\trev\t$hi,$hi\n\trev\t$lo,$lo\n"
-            . "\tmovi\t$iv.2d,#0\n\tmov\tw10,#1\n\tmov\t$iv.s[3],w10\n";
+            . "\tmovi\t$iv.2d,#0\n\tmov\t" . wreg($t0) . ",#1\n"
+            . "\tmov\t$iv.s[3]," . wreg($t0) . "\n";
     }
     return "";
 }
@@ -520,6 +513,10 @@ $cp2:
 	subs	$n,$n,#1
 	b.ne	$cp2
 EOT
+    # the copy held the caller's data: no plaintext is left on the stack
+    $s .= "\tmovi\t$c.2d,#0\n";
+    $s .= "\tstp\t" . qreg($c) . "," . qreg($c) . ",[sp,#" . ($BUF_OFF + 32 * $_) . "]\n"
+        for 0 .. $FRAME_BUF / 32 - 1;
     return $s;
 }
 

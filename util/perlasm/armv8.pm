@@ -56,8 +56,6 @@ sub setup {
     $encode_inst = 1 if ($ENV{SMG_PERLASM_INST} // '') eq '1';
 }
 
-sub encodes_inst { return $encode_inst; }
-
 # Scalar views of a vector register "vN".
 sub qreg { my ($v) = @_; return $v =~ s/^v/q/r; }
 sub dreg { my ($v) = @_; return $v =~ s/^v/d/r; }
