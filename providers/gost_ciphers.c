@@ -268,19 +268,21 @@ static int gost_set_ctx_params(SMG_CIPHER_CTX *ctx, const OSSL_PARAM params[])
     return 1;
 }
 
+/* Every GOST 28147-89 family parameter can be both read and set. */
+#define GOST89_CTX_PARAMS                                                    \
+    OSSL_PARAM_utf8_string(GOST_PARAM_PARAMSET, NULL, 0),                    \
+    OSSL_PARAM_octet_string(GOST_PARAM_ALG_ID, NULL, 0),                     \
+    OSSL_PARAM_size_t(GOST_PARAM_KEY_MESH, NULL)
+
 static const OSSL_PARAM gost89_gettable_ctx_params[] = {
     SMG_CIPHER_GENERIC_GETTABLE_CTX,
-    OSSL_PARAM_utf8_string(GOST_PARAM_PARAMSET, NULL, 0),
-    OSSL_PARAM_octet_string(GOST_PARAM_ALG_ID, NULL, 0),
-    OSSL_PARAM_size_t(GOST_PARAM_KEY_MESH, NULL),
+    GOST89_CTX_PARAMS,
     OSSL_PARAM_END
 };
 
 static const OSSL_PARAM gost89_settable_ctx_params[] = {
     SMG_CIPHER_GENERIC_SETTABLE_CTX,
-    OSSL_PARAM_utf8_string(GOST_PARAM_PARAMSET, NULL, 0),
-    OSSL_PARAM_octet_string(GOST_PARAM_ALG_ID, NULL, 0),
-    OSSL_PARAM_size_t(GOST_PARAM_KEY_MESH, NULL),
+    GOST89_CTX_PARAMS,
     OSSL_PARAM_END
 };
 
