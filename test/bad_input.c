@@ -20,7 +20,6 @@
 #include "testutil.h"
 
 #include <limits.h>
-#include <strings.h>
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
@@ -300,83 +299,20 @@ static void group_final(void)
  * The provider's own cipher functions for an algorithm, as the core sees
  * them, with a context of its own.
  */
-struct raw {
-    OSSL_FUNC_cipher_newctx_fn *newctx;
-    OSSL_FUNC_cipher_freectx_fn *freectx;
-    OSSL_FUNC_cipher_encrypt_init_fn *einit;
-    OSSL_FUNC_cipher_decrypt_init_fn *dinit;
-    OSSL_FUNC_cipher_update_fn *update;
-    OSSL_FUNC_cipher_final_fn *final;
-    OSSL_FUNC_cipher_cipher_fn *cipher;
-    void *provctx;
-};
+typedef TU_RAW_CIPHER RAW;
 
-static int name_in_list(const char *names, const char *name)
-{
-    size_t n = strlen(name);
-
-    for (;;) {
-        const char *end = strchr(names, ':');
-        size_t len = end != NULL ? (size_t)(end - names) : strlen(names);
-
-        if (len == n && strncasecmp(names, name, n) == 0)
-            return 1;
-        if (end == NULL)
-            return 0;
-        names = end + 1;
-    }
-}
-
-static int raw_get(const char *name, struct raw *r)
+static int raw_get(const char *name, RAW *r)
 {
     EVP_CIPHER *c = fetch(name);
-    const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(c);
-    const OSSL_ALGORITHM *algs, *a;
-    const OSSL_DISPATCH *d;
-    int no_cache = 0, found = 0;
+    int found = tu_raw_cipher(c, name, r);
 
-    memset(r, 0, sizeof(*r));
-    algs = OSSL_PROVIDER_query_operation(prov, OSSL_OP_CIPHER, &no_cache);
-    for (a = algs; a != NULL && a->algorithm_names != NULL; a++) {
-        if (!name_in_list(a->algorithm_names, name))
-            continue;
-        for (d = a->implementation; d->function_id != 0; d++) {
-            switch (d->function_id) {
-            case OSSL_FUNC_CIPHER_NEWCTX:
-                r->newctx = OSSL_FUNC_cipher_newctx(d);
-                break;
-            case OSSL_FUNC_CIPHER_FREECTX:
-                r->freectx = OSSL_FUNC_cipher_freectx(d);
-                break;
-            case OSSL_FUNC_CIPHER_ENCRYPT_INIT:
-                r->einit = OSSL_FUNC_cipher_encrypt_init(d);
-                break;
-            case OSSL_FUNC_CIPHER_DECRYPT_INIT:
-                r->dinit = OSSL_FUNC_cipher_decrypt_init(d);
-                break;
-            case OSSL_FUNC_CIPHER_UPDATE:
-                r->update = OSSL_FUNC_cipher_update(d);
-                break;
-            case OSSL_FUNC_CIPHER_FINAL:
-                r->final = OSSL_FUNC_cipher_final(d);
-                break;
-            case OSSL_FUNC_CIPHER_CIPHER:
-                r->cipher = OSSL_FUNC_cipher_cipher(d);
-                break;
-            }
-        }
-        found = 1;
-        break;
-    }
-    OSSL_PROVIDER_unquery_operation(prov, OSSL_OP_CIPHER, algs);
-    r->provctx = OSSL_PROVIDER_get0_provider_ctx(prov);
     EVP_CIPHER_free(c);
     return TU_CHECK(found && r->newctx && r->freectx && r->einit && r->dinit
                     && r->update && r->final, "%s: dispatch functions", name);
 }
 
 /* A raw context keyed through the provider's init, or NULL. */
-static void *raw_keyed(const struct raw *r, int enc, int pad)
+static void *raw_keyed(const RAW *r, int enc, int pad)
 {
     void *ctx = r->newctx(r->provctx);
     unsigned int p = (unsigned int)pad;
@@ -402,7 +338,7 @@ static void group_outsize(void)
     char what[80];
 
     for (m = 0; m < NMODES; m++) {
-        struct raw r;
+        RAW r;
         int stream = m >= 2;
 
         if (!raw_get(sm4_names[m], &r))
@@ -516,7 +452,7 @@ static void evp_bad_length(EVP_CIPHER_CTX *ctx, const char *what,
 
 /* One raw call with an impossible length; see group_lengths. */
 struct huge_case {
-    const struct raw *r;
+    const RAW *r;
     const char *name;
     int block_mode, enc, buffered, oneshot;
     size_t len;
@@ -566,7 +502,7 @@ static void group_lengths(void)
     char what[96];
 
     for (m = 0; m < NMODES; m++) {
-        struct raw r;
+        RAW r;
 
         for (enc = 0; enc <= 1; enc++) {
             for (buffered = 0; buffered <= 1; buffered++) {

@@ -22,7 +22,6 @@
  */
 #include "gost_test.h"
 
-#include <strings.h>
 #include <openssl/core_dispatch.h>
 
 static OSSL_LIB_CTX *libctx;
@@ -343,81 +342,19 @@ static void run_nokey(void)
 
 /* ------------------------------------------------- the provider, raw */
 
-typedef struct {
-    OSSL_FUNC_cipher_newctx_fn *newctx;
-    OSSL_FUNC_cipher_freectx_fn *freectx;
-    OSSL_FUNC_cipher_encrypt_init_fn *einit;
-    OSSL_FUNC_cipher_update_fn *update;
-    OSSL_FUNC_cipher_final_fn *final;
-    OSSL_FUNC_cipher_get_ctx_params_fn *get_params;
-    OSSL_FUNC_cipher_set_ctx_params_fn *set_params;
-    void *provctx;
-} RAW;
-
-static int names_include(const char *names, const char *name)
-{
-    size_t n = strlen(name);
-
-    for (;;) {
-        const char *end = strchr(names, ':');
-        size_t len = end != NULL ? (size_t)(end - names) : strlen(names);
-
-        if (len == n && strncasecmp(names, name, n) == 0)
-            return 1;
-        if (end == NULL)
-            return 0;
-        names = end + 1;
-    }
-}
+typedef TU_RAW_CIPHER RAW;
 
 /* The provider's functions for cipher name. */
 static void raw_get(const char *name, RAW *r)
 {
     EVP_CIPHER *c = fetch(name);
-    const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(c);
-    const OSSL_ALGORITHM *algs, *a;
-    const OSSL_DISPATCH *d;
-    int no_cache = 0;
 
-    memset(r, 0, sizeof(*r));
-    r->provctx = OSSL_PROVIDER_get0_provider_ctx(prov);
-    algs = OSSL_PROVIDER_query_operation(prov, OSSL_OP_CIPHER, &no_cache);
-    for (a = algs; a != NULL && a->algorithm_names != NULL; a++) {
-        if (!names_include(a->algorithm_names, name))
-            continue;
-        for (d = a->implementation; d->function_id != 0; d++) {
-            switch (d->function_id) {
-            case OSSL_FUNC_CIPHER_NEWCTX:
-                r->newctx = OSSL_FUNC_cipher_newctx(d);
-                break;
-            case OSSL_FUNC_CIPHER_FREECTX:
-                r->freectx = OSSL_FUNC_cipher_freectx(d);
-                break;
-            case OSSL_FUNC_CIPHER_ENCRYPT_INIT:
-                r->einit = OSSL_FUNC_cipher_encrypt_init(d);
-                break;
-            case OSSL_FUNC_CIPHER_UPDATE:
-                r->update = OSSL_FUNC_cipher_update(d);
-                break;
-            case OSSL_FUNC_CIPHER_FINAL:
-                r->final = OSSL_FUNC_cipher_final(d);
-                break;
-            case OSSL_FUNC_CIPHER_GET_CTX_PARAMS:
-                r->get_params = OSSL_FUNC_cipher_get_ctx_params(d);
-                break;
-            case OSSL_FUNC_CIPHER_SET_CTX_PARAMS:
-                r->set_params = OSSL_FUNC_cipher_set_ctx_params(d);
-                break;
-            }
-        }
-        break;
-    }
-    OSSL_PROVIDER_unquery_operation(prov, OSSL_OP_CIPHER, algs);
+    tu_raw_cipher(c, name, r);
     EVP_CIPHER_free(c);
     if (!TU_CHECK(r->newctx != NULL && r->freectx != NULL
                   && r->einit != NULL && r->update != NULL
-                  && r->final != NULL && r->get_params != NULL
-                  && r->set_params != NULL, "dispatch table of %s", name))
+                  && r->final != NULL && r->get_ctx_params != NULL
+                  && r->set_ctx_params != NULL, "dispatch table of %s", name))
         exit(1);
 }
 
@@ -606,7 +543,7 @@ static void raw_early(const char *name)
     g[1] = OSSL_PARAM_construct_octet_string("alg_id_param", got,
                                              sizeof(got));
     g[2] = OSSL_PARAM_construct_end();
-    TU_CHECK(r.get_params(ctx, g), "%s: reading parameters before any init",
+    TU_CHECK(r.get_ctx_params(ctx, g), "%s: reading parameters before any init",
              name);
     ERR_clear_error();
 
@@ -619,9 +556,9 @@ static void raw_early(const char *name)
     g[0] = OSSL_PARAM_construct_uint("padding", &nopad);
     g[1] = OSSL_PARAM_construct_end();
     outl = 0;
-    if (TU_CHECK(r.set_params(ctx, p), "%s: alg_id_param before any init",
+    if (TU_CHECK(r.set_ctx_params(ctx, p), "%s: alg_id_param before any init",
                  name)
-        && TU_CHECK(r.set_params(ctx, g), "%s: padding before any init", name)
+        && TU_CHECK(r.set_ctx_params(ctx, g), "%s: padding before any init", name)
         && TU_CHECK(r.einit(ctx, key, 32, NULL, 0, NULL),
                     "%s: init with the key only after early parameters",
                     name)
@@ -641,8 +578,8 @@ static void raw_early(const char *name)
     ctx = r.newctx(r.provctx);
     p[0] = OSSL_PARAM_construct_utf8_string("paramset", (char *)b->oid, 0);
     outl = 0;
-    if (TU_CHECK(ctx != NULL && r.set_params(ctx, p)
-                 && r.set_params(ctx, g)
+    if (TU_CHECK(ctx != NULL && r.set_ctx_params(ctx, p)
+                 && r.set_ctx_params(ctx, g)
                  && r.einit(ctx, key, 32, ivlen_of(name) ? iv : NULL,
                             (size_t)ivlen_of(name), NULL)
                  && r.update(ctx, out, &outl, sizeof(out), msg, sizeof(msg)),

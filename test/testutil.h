@@ -16,8 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
+#include <openssl/core_dispatch.h>
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -160,6 +162,96 @@ static inline const char *tu_target_propq(void)
 
     snprintf(q, sizeof(q), "provider=%s", tu_target());
     return q;
+}
+
+/*
+ * A cipher's own dispatch functions, as the core sees them, for tests that
+ * must call the provider directly (output sizes and lengths EVP never
+ * passes).  Functions the implementation lacks stay NULL.
+ */
+typedef struct tu_raw_cipher {
+    OSSL_FUNC_cipher_newctx_fn *newctx;
+    OSSL_FUNC_cipher_freectx_fn *freectx;
+    OSSL_FUNC_cipher_encrypt_init_fn *einit;
+    OSSL_FUNC_cipher_decrypt_init_fn *dinit;
+    OSSL_FUNC_cipher_update_fn *update;
+    OSSL_FUNC_cipher_final_fn *final;
+    OSSL_FUNC_cipher_cipher_fn *cipher;
+    OSSL_FUNC_cipher_get_ctx_params_fn *get_ctx_params;
+    OSSL_FUNC_cipher_set_ctx_params_fn *set_ctx_params;
+    void *provctx;
+} TU_RAW_CIPHER;
+
+/* Whether name is one of the colon-separated names, case-insensitively. */
+static inline int tu_names_include(const char *names, const char *name)
+{
+    size_t n = strlen(name);
+
+    for (;;) {
+        const char *end = strchr(names, ':');
+        size_t len = end != NULL ? (size_t)(end - names) : strlen(names);
+
+        if (len == n && strncasecmp(names, name, n) == 0)
+            return 1;
+        if (end == NULL)
+            return 0;
+        names = end + 1;
+    }
+}
+
+/* Fills r from the provider of c for the algorithm name; 0 if not found. */
+static inline int tu_raw_cipher(const EVP_CIPHER *c, const char *name,
+                                TU_RAW_CIPHER *r)
+{
+    const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(c);
+    const OSSL_ALGORITHM *algs, *a;
+    const OSSL_DISPATCH *d;
+    int no_cache = 0, found = 0;
+
+    memset(r, 0, sizeof(*r));
+    if (prov == NULL)
+        return 0;
+    r->provctx = OSSL_PROVIDER_get0_provider_ctx(prov);
+    algs = OSSL_PROVIDER_query_operation(prov, OSSL_OP_CIPHER, &no_cache);
+    for (a = algs; a != NULL && a->algorithm_names != NULL; a++) {
+        if (!tu_names_include(a->algorithm_names, name))
+            continue;
+        for (d = a->implementation; d->function_id != 0; d++) {
+            switch (d->function_id) {
+            case OSSL_FUNC_CIPHER_NEWCTX:
+                r->newctx = OSSL_FUNC_cipher_newctx(d);
+                break;
+            case OSSL_FUNC_CIPHER_FREECTX:
+                r->freectx = OSSL_FUNC_cipher_freectx(d);
+                break;
+            case OSSL_FUNC_CIPHER_ENCRYPT_INIT:
+                r->einit = OSSL_FUNC_cipher_encrypt_init(d);
+                break;
+            case OSSL_FUNC_CIPHER_DECRYPT_INIT:
+                r->dinit = OSSL_FUNC_cipher_decrypt_init(d);
+                break;
+            case OSSL_FUNC_CIPHER_UPDATE:
+                r->update = OSSL_FUNC_cipher_update(d);
+                break;
+            case OSSL_FUNC_CIPHER_FINAL:
+                r->final = OSSL_FUNC_cipher_final(d);
+                break;
+            case OSSL_FUNC_CIPHER_CIPHER:
+                r->cipher = OSSL_FUNC_cipher_cipher(d);
+                break;
+            case OSSL_FUNC_CIPHER_GET_CTX_PARAMS:
+                r->get_ctx_params = OSSL_FUNC_cipher_get_ctx_params(d);
+                break;
+            case OSSL_FUNC_CIPHER_SET_CTX_PARAMS:
+                r->set_ctx_params = OSSL_FUNC_cipher_set_ctx_params(d);
+                break;
+            }
+        }
+        found = 1;
+        break;
+    }
+    OSSL_PROVIDER_unquery_operation(prov, OSSL_OP_CIPHER, algs);
+    return found;
 }
 
 /* What tu_libctx() loaded, for tu_libctx_free(). */
