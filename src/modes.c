@@ -174,6 +174,23 @@ static int length_ok(SMG_CIPHER_CTX *ctx, const unsigned char *in,
     return 1;
 }
 
+/* Room and placement for an output exactly as long as the input. */
+static int same_length_output_ok(SMG_CIPHER_CTX *ctx, unsigned char *out,
+                                 size_t outsize, const unsigned char *in,
+                                 size_t inl)
+{
+    if (inl > outsize) {
+        SMG_RAISE_DATA(ctx->provctx, SMG_R_OUTPUT_BUFFER_TOO_SMALL,
+                       "need %zu bytes, have %zu", inl, outsize);
+        return 0;
+    }
+    if (!overlap_ok(out, in, inl, 0)) {
+        SMG_RAISE(ctx->provctx, SMG_R_PARTIALLY_OVERLAPPING);
+        return 0;
+    }
+    return 1;
+}
+
 static int check_ready(SMG_CIPHER_CTX *ctx)
 {
     if (!ctx->initialised) {
@@ -286,15 +303,8 @@ static int stream_mode_update(SMG_CIPHER_CTX *ctx, unsigned char *out,
     size_t bs = ctx->bs, done = inl;
     smg_chain_fn blocks = stream_kernel(ctx);
 
-    if (inl > outsize) {
-        SMG_RAISE_DATA(ctx->provctx, SMG_R_OUTPUT_BUFFER_TOO_SMALL,
-                       "need %zu bytes, have %zu", inl, outsize);
+    if (!same_length_output_ok(ctx, out, outsize, in, inl))
         return 0;
-    }
-    if (!overlap_ok(out, in, inl, 0)) {
-        SMG_RAISE(ctx->provctx, SMG_R_PARTIALLY_OVERLAPPING);
-        return 0;
-    }
     for (; ctx->num != 0 && inl > 0; inl--)
         *out++ = stream_byte(ctx, *in++), ctx->num = (ctx->num + 1) % bs;
 
@@ -459,15 +469,8 @@ int smg_cipher_cipher(void *vctx, unsigned char *out, size_t *outl,
         SMG_RAISE(ctx->provctx, SMG_R_NOT_A_MULTIPLE_OF_BLOCK);
         return 0;
     }
-    if (inl > outsize) {
-        SMG_RAISE_DATA(ctx->provctx, SMG_R_OUTPUT_BUFFER_TOO_SMALL,
-                       "need %zu bytes, have %zu", inl, outsize);
+    if (!same_length_output_ok(ctx, out, outsize, in, inl))
         return 0;
-    }
-    if (!overlap_ok(out, in, inl, 0)) {
-        SMG_RAISE(ctx->provctx, SMG_R_PARTIALLY_OVERLAPPING);
-        return 0;
-    }
     block_mode_blocks(ctx, in, out, inl / ctx->bs);
     *outl = inl;
     return 1;
