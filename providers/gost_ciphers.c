@@ -27,7 +27,6 @@
 #include "prov.h"
 
 #define GOST_MESH_PERIOD 1024
-#define GOST_PARAM_PARAMSET "paramset"
 #define GOST_PARAM_ALG_ID "alg_id_param"
 #define GOST_PARAM_KEY_MESH "key-mesh"
 
@@ -180,6 +179,24 @@ static int alg_id_decode(const unsigned char *der, size_t len,
     return 0;
 }
 
+int smg_gost_paramset_param(void *provctx, const OSSL_PARAM *p,
+                            const GOST_PARAMSET **ps)
+{
+    const GOST_PARAMSET *found;
+    const char *name;
+
+    if (!OSSL_PARAM_get_utf8_string_ptr(p, &name)) {
+        SMG_RAISE_DATA(provctx, SMG_R_INVALID_PARAMETER_VALUE, "%s", p->key);
+        return 0;
+    }
+    if ((found = gost_paramset_lookup(name)) == NULL) {
+        SMG_RAISE_DATA(provctx, SMG_R_UNKNOWN_PARAMETER_SET, "%s", name);
+        return 0;
+    }
+    *ps = found;            /* only on success: callers pass live state */
+    return 1;
+}
+
 static int gost_get_ctx_params(SMG_CIPHER_CTX *ctx, OSSL_PARAM params[])
 {
     GOST_CIPHER_CTX *g = (GOST_CIPHER_CTX *)ctx;
@@ -233,20 +250,10 @@ static int gost_set_ctx_params(SMG_CIPHER_CTX *ctx, const OSSL_PARAM params[])
         ctx->mesh_period = GOST_MESH_PERIOD;
     }
     if ((p = OSSL_PARAM_locate_const(params, GOST_PARAM_PARAMSET)) != NULL) {
-        const char *name;
         const GOST_PARAMSET *ps;
 
-        if (!OSSL_PARAM_get_utf8_string_ptr(p, &name)) {
-            SMG_RAISE_DATA(ctx->provctx, SMG_R_INVALID_PARAMETER_VALUE, "%s",
-                           p->key);
-            return 0;
-        }
-        if ((ps = gost_paramset_lookup(name)) == NULL) {
-            SMG_RAISE_DATA(ctx->provctx, SMG_R_UNKNOWN_PARAMETER_SET, "%s",
-                           name);
-            return 0;
-        }
-        if (!use_paramset(g, ps))
+        if (!smg_gost_paramset_param(ctx->provctx, p, &ps)
+            || !use_paramset(g, ps))
             return 0;
     }
     if ((p = OSSL_PARAM_locate_const(params, GOST_PARAM_KEY_MESH)) != NULL) {

@@ -19,7 +19,6 @@
 
 #define GOST_MAC_DEFAULT_SIZE 4
 #define GOST_MAC_MESH_PERIOD 1024
-#define GOST_PARAM_PARAMSET "paramset"
 
 typedef struct gost_mac_ctx {
     void *provctx;
@@ -126,20 +125,8 @@ static int gost_mac_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         ctx->size = size;
     }
     if ((p = OSSL_PARAM_locate_const(params, GOST_PARAM_PARAMSET)) != NULL) {
-        const char *name;
-        const GOST_PARAMSET *ps;
-
-        if (!OSSL_PARAM_get_utf8_string_ptr(p, &name)) {
-            SMG_RAISE_DATA(ctx->provctx, SMG_R_INVALID_PARAMETER_VALUE, "%s",
-                           p->key);
+        if (!smg_gost_paramset_param(ctx->provctx, p, &ctx->paramset))
             return 0;
-        }
-        if ((ps = gost_paramset_lookup(name)) == NULL) {
-            SMG_RAISE_DATA(ctx->provctx, SMG_R_UNKNOWN_PARAMETER_SET, "%s",
-                           name);
-            return 0;
-        }
-        ctx->paramset = ps;
         if (ctx->key_set && !gost_mac_restart(ctx))
             return 0;
     }

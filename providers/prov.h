@@ -25,6 +25,14 @@ extern const OSSL_DISPATCH smg_gost89_ecb_functions[];
 extern const OSSL_DISPATCH smg_magma_ecb_functions[];
 extern const OSSL_DISPATCH smg_magma_cbc_functions[];
 extern const OSSL_DISPATCH smg_magma_ctr_functions[];
+/*
+ * The `paramset` parameter of the GOST ciphers and MACs: a set's name or
+ * OID; raises and returns 0, leaving *ps as it was, for anything else.
+ */
+#define GOST_PARAM_PARAMSET "paramset"
+struct gost_paramset;
+int smg_gost_paramset_param(void *provctx, const OSSL_PARAM *p,
+                            const struct gost_paramset **ps);
 /* providers/gost_mac.c */
 extern const OSSL_DISPATCH smg_gost_mac_functions[];
 extern const OSSL_DISPATCH smg_gost_mac_12_functions[];
