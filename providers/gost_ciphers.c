@@ -74,7 +74,7 @@ static int gost_family_set_key(SMG_CIPHER_CTX *ctx, const unsigned char *key)
     GOST_CIPHER_CTX *g = (GOST_CIPHER_CTX *)ctx;
 
     memcpy(g->key, key, sizeof(g->key));
-    ctx->kernel = gost_kernel();
+    ctx->kernel = gost_kernel(smg_prov_constant_time(ctx->provctx));
     return gost_expand(g);
 }
 

@@ -39,8 +39,11 @@ extern const OSSL_DISPATCH smg_gost_mac_12_functions[];
 /* providers/sm3_digest.c */
 extern const OSSL_DISPATCH smg_sm3_functions[];
 
-/* providers/selftest.c: known answers of every algorithm; 1 if all pass,
+/* providers/selftest.c: known answers of every algorithm through the
+ * kernels an instance with this constant-time setting uses; 1 if all pass,
  * else 0 with the name of the first failure in *what. */
-int smg_self_test(const char **what);
+int smg_self_test(int constant_time, const char **what);
+/* providers/smgost_prov.c: the instance's "constant-time" setting. */
+int smg_prov_constant_time(const void *provctx);
 
 #endif

@@ -100,29 +100,75 @@ static const OSSL_PARAM *smg_gettable_params(void *provctx)
     return smg_param_types;
 }
 
-/* "sm4=<kernel> sm3=<kernel> gost=<kernel>", fixed once probed. */
-static char kernels_string[160];
-static char buildinfo_string[512];
-static CRYPTO_ONCE describe_once = CRYPTO_ONCE_STATIC_INIT;
-
-static void describe_kernels(void)
+/*
+ * The kernels this instance uses, in its own strings: an instance's
+ * configuration can ask for constant-time kernels.
+ */
+static void describe_kernels(SMG_PROV_CTX *ctx)
 {
-    snprintf(kernels_string, sizeof(kernels_string), "sm4=%s sm3=%s gost=%s",
-             sm4_kernel()->name, sm3_kernel()->name, gost_kernel()->name);
+    snprintf(ctx->kernels, sizeof(ctx->kernels), "sm4=%s sm3=%s gost=%s",
+             sm4_kernel(ctx->constant_time)->name, sm3_kernel()->name,
+             gost_kernel(ctx->constant_time)->name);
     /*
      * `openssl list -providers -verbose` prints the build info but not our
      * own params, so the kernels are shown there too.
      */
-    snprintf(buildinfo_string, sizeof(buildinfo_string),
+    snprintf(ctx->buildinfo, sizeof(ctx->buildinfo),
              "smgost " SMGOST_VERSION " (kernels: %s; cpu: %s)",
-             kernels_string, smg_cpu_caps_string());
+             ctx->kernels, smg_cpu_caps_string());
+}
+
+int smg_prov_constant_time(const void *provctx)
+{
+    return ((const SMG_PROV_CTX *)provctx)->constant_time;
+}
+
+/*
+ * The provider's section of openssl.cnf:
+ *   constant-time = yes    only kernels whose every path is constant-time,
+ *                          where this CPU has them (README, "Constant time")
+ * Values as OpenSSL reads "activate": yes/true/on/1 or no/false/off/0.  An
+ * unknown value fails the load rather than guess about a security setting.
+ */
+#define SMG_CONF_CONSTANT_TIME "constant-time"
+
+static int read_config(SMG_PROV_CTX *ctx, const OSSL_DISPATCH *in)
+{
+    static const char *const yes[] = { "yes", "true", "on", "1" };
+    static const char *const no[] = { "no", "false", "off", "0" };
+    OSSL_FUNC_core_get_params_fn *get_params = NULL;
+    const char *v = NULL;
+    OSSL_PARAM params[2];
+    size_t i;
+
+    for (; in->function_id != 0; in++)
+        if (in->function_id == OSSL_FUNC_CORE_GET_PARAMS)
+            get_params = OSSL_FUNC_core_get_params(in);
+    if (get_params == NULL)
+        return 1;
+    params[0] = OSSL_PARAM_construct_utf8_ptr(SMG_CONF_CONSTANT_TIME,
+                                              (char **)&v, 0);
+    params[1] = OSSL_PARAM_construct_end();
+    if (!get_params(ctx->handle, params) || v == NULL)
+        return 1;
+    for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+        if (OPENSSL_strcasecmp(v, yes[i]) == 0) {
+            ctx->constant_time = 1;
+            return 1;
+        }
+        if (OPENSSL_strcasecmp(v, no[i]) == 0)
+            return 1;
+    }
+    SMG_RAISE_DATA(ctx, SMG_R_INVALID_CONFIG_VALUE,
+                   SMG_CONF_CONSTANT_TIME " = \"%s\" (expected yes or no)", v);
+    return 0;
 }
 
 static int smg_get_params(void *provctx, OSSL_PARAM params[])
 {
+    const SMG_PROV_CTX *ctx = provctx;
     OSSL_PARAM *p;
 
-    (void)provctx;
     if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME)) != NULL
         && !OSSL_PARAM_set_utf8_ptr(p, SMGOST_NAME))
         return 0;
@@ -130,13 +176,13 @@ static int smg_get_params(void *provctx, OSSL_PARAM params[])
         && !OSSL_PARAM_set_utf8_ptr(p, SMGOST_VERSION))
         return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO)) != NULL
-        && !OSSL_PARAM_set_utf8_ptr(p, buildinfo_string))
+        && !OSSL_PARAM_set_utf8_ptr(p, ctx->buildinfo))
         return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS)) != NULL
         && !OSSL_PARAM_set_int(p, 1))
         return 0;
     if ((p = OSSL_PARAM_locate(params, SMG_PARAM_KERNELS)) != NULL
-        && !OSSL_PARAM_set_utf8_ptr(p, kernels_string))
+        && !OSSL_PARAM_set_utf8_ptr(p, ctx->kernels))
         return 0;
     if ((p = OSSL_PARAM_locate(params, SMG_PARAM_CPU)) != NULL
         && !OSSL_PARAM_set_utf8_ptr(p, smg_cpu_caps_string()))
@@ -177,16 +223,17 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle,
     if ((ctx = OPENSSL_zalloc(sizeof(*ctx))) == NULL)
         return 0;
     ctx->handle = handle;
-    if (!smg_self_test(&failed)) {
+    if (!read_config(ctx, in)) {
+        OPENSSL_free(ctx);
+        return 0;
+    }
+    if (!smg_self_test(ctx->constant_time, &failed)) {
         SMG_RAISE_DATA(ctx, SMG_R_SELF_TEST_FAILED,
                        "known-answer test failed: %s", failed);
         OPENSSL_free(ctx);
         return 0;
     }
-    if (!CRYPTO_THREAD_run_once(&describe_once, describe_kernels)) {
-        OPENSSL_free(ctx);
-        return 0;
-    }
+    describe_kernels(ctx);
     *out = smg_dispatch;
     *provctx = ctx;
     return 1;

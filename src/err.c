@@ -34,6 +34,7 @@ const OSSL_ITEM smg_reason_strings[] = {
     { SMG_R_INVALID_KEY_MESH, "invalid key meshing period" },
     { SMG_R_ALREADY_FINALISED, "operation already finalised" },
     { SMG_R_PARTIALLY_OVERLAPPING, "partially overlapping buffers" },
+    { SMG_R_INVALID_CONFIG_VALUE, "invalid configuration value" },
     { 0, NULL }
 };
 

@@ -32,6 +32,7 @@
 #define SMG_R_INVALID_KEY_MESH            119
 #define SMG_R_ALREADY_FINALISED           120
 #define SMG_R_PARTIALLY_OVERLAPPING       121
+#define SMG_R_INVALID_CONFIG_VALUE        122
 
 /* The reason table handed to the core, terminated by {0, NULL}. */
 extern const OSSL_ITEM smg_reason_strings[];

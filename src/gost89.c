@@ -814,16 +814,16 @@ void gost_imit_blocks(const GOST_KEY *enc, unsigned char state[8],
 
 /* ---- Kernel choice ---- */
 
-const SMG_BLOCK_KERNEL *gost_kernel(void)
+const SMG_BLOCK_KERNEL *gost_kernel(int constant_time)
 {
 #ifdef GOST_X86_SIMD
-    const SMG_BLOCK_KERNEL *k = gost_kernel_x86();
+    const SMG_BLOCK_KERNEL *k = gost_kernel_x86(constant_time);
 
     if (k != NULL)
         return k;
 #endif
 #ifdef GOST_ARM_SIMD
-    const SMG_BLOCK_KERNEL *k = gost_kernel_arm();
+    const SMG_BLOCK_KERNEL *k = gost_kernel_arm(constant_time);
 
     if (k != NULL)
         return k;

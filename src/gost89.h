@@ -67,7 +67,12 @@ void gost_key_mesh(GOST_KEY *enc, GOST_KEY *dec, unsigned char iv[8]);
 void gost_imit_blocks(const GOST_KEY *enc, unsigned char state[8],
                       const unsigned char *in, size_t nblocks);
 
-const SMG_BLOCK_KERNEL *gost_kernel(void);
+/*
+ * The fastest kernel the (masked) CPU allows; with constant_time (the
+ * provider's "constant-time = yes"), the fastest whose every entry is
+ * constant-time, if the CPU has one (the portable kernel is not).
+ */
+const SMG_BLOCK_KERNEL *gost_kernel(int constant_time);
 extern const SMG_BLOCK_KERNEL gost_kernel_c;
 
 #endif

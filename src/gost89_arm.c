@@ -82,10 +82,25 @@ const SMG_BLOCK_KERNEL gost_kernel_neon = {
     gost89_neon_cnt
 };
 
-const SMG_BLOCK_KERNEL *gost_kernel_arm(void)
+/* "constant-time = yes": the serial modes through the NEON ECB. */
+SMG_SERIAL_BY_ECB(gost89_neon_ct, gost89_neon_ecb, 8)
+
+const SMG_BLOCK_KERNEL gost_kernel_neon_ct = {
+    "gost89-neon-ct",
+    gost89_neon_ecb,
+    gost89_neon_ct_cbc_enc,
+    gost89_neon_cbc_dec,
+    gost89_neon_ct_cfb_enc,
+    gost89_neon_cfb_dec,
+    gost89_neon_ct_ofb,
+    gost89_neon_ctr,
+    gost89_neon_cnt
+};
+
+const SMG_BLOCK_KERNEL *gost_kernel_arm(int constant_time)
 {
     if (smg_cpu_has(SMG_CAP_ARM_ASIMD))
-        return &gost_kernel_neon;
+        return constant_time ? &gost_kernel_neon_ct : &gost_kernel_neon;
     return NULL;
 }
 

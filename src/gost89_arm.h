@@ -17,8 +17,9 @@
 void gost_arm_tables_build(GOST_SBOX_TABLES *t, const GOST_PARAMSET *ps);
 /* Advanced SIMD, S-boxes by TBL: 16 blocks per pass. */
 extern const SMG_BLOCK_KERNEL gost_kernel_neon;
+extern const SMG_BLOCK_KERNEL gost_kernel_neon_ct;
 /* The vector kernel if the (masked) CPU capabilities allow it, or NULL. */
-const SMG_BLOCK_KERNEL *gost_kernel_arm(void);
+const SMG_BLOCK_KERNEL *gost_kernel_arm(int constant_time);
 #endif
 
 #endif

@@ -124,14 +124,29 @@ const SMG_BLOCK_KERNEL gost_kernel_avx2 = {
     gost89_cnt_avx2
 };
 
-const SMG_BLOCK_KERNEL *gost_kernel_x86(void)
+/* "constant-time = yes": the serial modes through the AVX2 ECB. */
+SMG_SERIAL_BY_ECB(gost89_avx2_ct, gost89_ecb_avx2, 8)
+
+const SMG_BLOCK_KERNEL gost_kernel_avx2_ct = {
+    "gost89-avx2-ct",
+    gost89_ecb_avx2,
+    gost89_avx2_ct_cbc_enc,
+    gost89_cbc_dec_avx2,
+    gost89_avx2_ct_cfb_enc,
+    gost89_cfb_dec_avx2,
+    gost89_avx2_ct_ofb,
+    gost89_ctr_avx2,
+    gost89_cnt_avx2
+};
+
+const SMG_BLOCK_KERNEL *gost_kernel_x86(int constant_time)
 {
     /* VL: the lean path runs on ymm registers */
     if (smg_cpu_has(SMG_CAP_AVX512F | SMG_CAP_AVX512BW | SMG_CAP_AVX512VL
                     | SMG_CAP_AVX512VBMI))
         return &gost_kernel_avx512;
     if (smg_cpu_has(SMG_CAP_AVX2))
-        return &gost_kernel_avx2;
+        return constant_time ? &gost_kernel_avx2_ct : &gost_kernel_avx2;
     return NULL;
 }
 

@@ -18,8 +18,12 @@ void gost_simd_tables_build(GOST_SBOX_TABLES *t, const GOST_PARAMSET *ps);
 /* The vector kernel tables (for the chooser and for tests, as for SM4). */
 extern const SMG_BLOCK_KERNEL gost_kernel_avx512;
 extern const SMG_BLOCK_KERNEL gost_kernel_avx2;
-/* The best vector kernel the CPU allows, or NULL. */
-const SMG_BLOCK_KERNEL *gost_kernel_x86(void);
+extern const SMG_BLOCK_KERNEL gost_kernel_avx2_ct;
+/*
+ * The best vector kernel the CPU allows, or NULL; with constant_time, the
+ * best whose every entry is constant-time.
+ */
+const SMG_BLOCK_KERNEL *gost_kernel_x86(int constant_time);
 #endif
 
 #endif

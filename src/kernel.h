@@ -55,4 +55,44 @@ typedef struct smg_block_kernel {
     smg_chain_fn cnt;          /* GOST 28147-89 CNT; NULL for SM4 */
 } SMG_BLOCK_KERNEL;
 
+/*
+ * The serial modes (CBC and CFB encryption, OFB) over a constant-time ECB
+ * entry, one block a call, for the tables whose own serial entries are
+ * faster table code: with "constant-time = yes" in the provider's
+ * configuration the chooser gives such a table's sibling, whose serial
+ * entries are these.  They are constant-time when ecb is: the chaining is
+ * whole-block XORs and copies, and the blocks they hold are cleansed.
+ * bs is the block size (16 or 8).
+ */
+void smg_cbc_enc_by_ecb(smg_ecb_fn ecb, size_t bs, const void *ks,
+                        const unsigned char *in, unsigned char *out,
+                        size_t nblocks, unsigned char *iv);
+void smg_cfb_enc_by_ecb(smg_ecb_fn ecb, size_t bs, const void *ks,
+                        const unsigned char *in, unsigned char *out,
+                        size_t nblocks, unsigned char *iv);
+void smg_ofb_by_ecb(smg_ecb_fn ecb, size_t bs, const void *ks,
+                    const unsigned char *in, unsigned char *out,
+                    size_t nblocks, unsigned char *iv);
+
+/* Defines prefix_cbc_enc, prefix_cfb_enc and prefix_ofb over ecb. */
+#define SMG_SERIAL_BY_ECB(prefix, ecb, bs)                                   \
+    static void prefix##_cbc_enc(const void *ks, const unsigned char *in,   \
+                                 unsigned char *out, size_t n,              \
+                                 unsigned char *iv)                         \
+    {                                                                       \
+        smg_cbc_enc_by_ecb(ecb, bs, ks, in, out, n, iv);                    \
+    }                                                                       \
+    static void prefix##_cfb_enc(const void *ks, const unsigned char *in,   \
+                                 unsigned char *out, size_t n,              \
+                                 unsigned char *iv)                         \
+    {                                                                       \
+        smg_cfb_enc_by_ecb(ecb, bs, ks, in, out, n, iv);                    \
+    }                                                                       \
+    static void prefix##_ofb(const void *ks, const unsigned char *in,       \
+                             unsigned char *out, size_t n,                  \
+                             unsigned char *iv)                             \
+    {                                                                       \
+        smg_ofb_by_ecb(ecb, bs, ks, in, out, n, iv);                        \
+    }
+
 #endif

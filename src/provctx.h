@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The provider context every algorithm context points back to: the core
- * handle, which error upcalls need.
+ * handle, which error upcalls need, and what this instance's configuration
+ * asked for.
  */
 #ifndef SMGOST_PROVCTX_H
 #define SMGOST_PROVCTX_H
@@ -10,6 +11,11 @@
 
 typedef struct smg_prov_ctx {
     const OSSL_CORE_HANDLE *handle;
+    /* "constant-time = yes": kernels whose every entry is constant-time. */
+    int constant_time;
+    /* "sm4=<kernel> sm3=<kernel> gost=<kernel>", as chosen for this one. */
+    char kernels[160];
+    char buildinfo[512];
 } SMG_PROV_CTX;
 
 #endif

@@ -415,16 +415,16 @@ const SMG_BLOCK_KERNEL sm4_kernel_c = {
 };
 
 /* Kernel choice: an assembly kernel when the CPU allows one. */
-const SMG_BLOCK_KERNEL *sm4_kernel(void)
+const SMG_BLOCK_KERNEL *sm4_kernel(int constant_time)
 {
 #ifdef SM4_X86_ASM
-    const SMG_BLOCK_KERNEL *k = sm4_kernel_x86();
+    const SMG_BLOCK_KERNEL *k = sm4_kernel_x86(constant_time);
 
     if (k != NULL)
         return k;
 #endif
 #ifdef SM4_ARM_ASM
-    const SMG_BLOCK_KERNEL *ka = sm4_kernel_arm();
+    const SMG_BLOCK_KERNEL *ka = sm4_kernel_arm(); /* constant-time throughout */
 
     if (ka != NULL)
         return ka;

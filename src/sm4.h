@@ -24,8 +24,13 @@ void sm4_set_key(const unsigned char key[SM4_KEY_SIZE], SM4_KEY *enc,
 void sm4_encrypt_block(const SM4_KEY *ks, const unsigned char in[16],
                        unsigned char out[16]);
 
-/* The fastest kernel this CPU may run under the capability mask. */
-const SMG_BLOCK_KERNEL *sm4_kernel(void);
+/*
+ * The fastest kernel this CPU may run under the capability mask; with
+ * constant_time (the provider's "constant-time = yes"), the fastest whose
+ * every entry is constant-time, if the CPU has one (the portable kernel is
+ * not: it is the answer only when nothing else runs).
+ */
+const SMG_BLOCK_KERNEL *sm4_kernel(int constant_time);
 /* Every kernel this build has, fastest first, for tests and reporting. */
 extern const SMG_BLOCK_KERNEL sm4_kernel_c;
 

@@ -43,10 +43,11 @@ const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx2 = {
 
 /*
  * Only the parallel modes are in assembly.  The serial ones (CBC/CFB
- * encryption, OFB) stay with the portable kernel, as before these tiers
- * existed: a lone block through the AESENCLAST S-box waits on the whole
- * round chain 32 times, measured 46 cycles/byte on Zen 4 against 24 for
- * the portable kernel's table rounds.
+ * encryption, OFB) stay with the portable kernel's table rounds by default:
+ * a lone block through the AESENCLAST S-box waits on the whole round chain
+ * 32 times, measured 46 cycles/byte on Zen 4 against 24 for the tables.
+ * With "constant-time = yes" the "-ct" siblings run them one block at a
+ * time through the tier's constant-time ECB core instead (src/kernel.h).
  */
 #define SM4_NI_SERIAL(mode)                                                 \
     static void sm4_ni_##mode(const void *ks, const unsigned char *in,      \
@@ -59,7 +60,7 @@ SM4_NI_SERIAL(cbc_enc)
 SM4_NI_SERIAL(cfb_enc)
 SM4_NI_SERIAL(ofb)
 
-#define SM4_NI_TABLE(tier, label)                                           \
+#define SM4_NI_TABLES(tier, label)                                          \
     const SMG_BLOCK_KERNEL sm4_kernel_##tier = {                            \
         label,                                                              \
         sm4_##tier##_ecb,                                                   \
@@ -70,25 +71,38 @@ SM4_NI_SERIAL(ofb)
         sm4_ni_ofb,                                                         \
         sm4_##tier##_ctr,                                                   \
         NULL                                                                \
+    };                                                                      \
+    SMG_SERIAL_BY_ECB(sm4_##tier##_ct, sm4_##tier##_ecb, SM4_BLOCK_SIZE)    \
+    const SMG_BLOCK_KERNEL sm4_kernel_##tier##_ct = {                       \
+        label "-ct",                                                        \
+        sm4_##tier##_ecb,                                                   \
+        sm4_##tier##_ct_cbc_enc,                                            \
+        sm4_##tier##_cbc_dec,                                               \
+        sm4_##tier##_ct_cfb_enc,                                            \
+        sm4_##tier##_cfb_dec,                                               \
+        sm4_##tier##_ct_ofb,                                                \
+        sm4_##tier##_ctr,                                                   \
+        NULL                                                                \
     };
-SM4_NI_TABLE(vaes_avx2, "vaes-avx2")
-SM4_NI_TABLE(aesni_avx2, "aesni-avx2")
-SM4_NI_TABLE(aesni_avx, "aesni-avx")
+SM4_NI_TABLES(vaes_avx2, "vaes-avx2")
+SM4_NI_TABLES(aesni_avx2, "aesni-avx2")
+SM4_NI_TABLES(aesni_avx, "aesni-avx")
 
 /* ---- Choice (tiers in speed order; the AES-NI tiers rank below GFNI) ---- */
 
-const SMG_BLOCK_KERNEL *sm4_kernel_x86(void)
+const SMG_BLOCK_KERNEL *sm4_kernel_x86(int constant_time)
 {
     if (smg_cpu_has(SM4_CAPS_GFNI_AVX512))
         return &sm4_kernel_gfni_avx512;
     if (smg_cpu_has(SM4_CAPS_GFNI_AVX2))
         return &sm4_kernel_gfni_avx2;
     if (smg_cpu_has(SM4_CAPS_VAES_AVX2))
-        return &sm4_kernel_vaes_avx2;
+        return constant_time ? &sm4_kernel_vaes_avx2_ct : &sm4_kernel_vaes_avx2;
     if (smg_cpu_has(SM4_CAPS_AESNI_AVX2))
-        return &sm4_kernel_aesni_avx2;
+        return constant_time ? &sm4_kernel_aesni_avx2_ct
+                             : &sm4_kernel_aesni_avx2;
     if (smg_cpu_has(SM4_CAPS_AESNI_AVX))
-        return &sm4_kernel_aesni_avx;
+        return constant_time ? &sm4_kernel_aesni_avx_ct : &sm4_kernel_aesni_avx;
     return NULL;
 }
 

@@ -48,7 +48,8 @@ extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx2;
 
 /*
  * AES-NI tiers (S-box through AESENCLAST): the parallel modes in assembly;
- * their tables take the serial modes from sm4_kernel_c (see sm4_x86.c).
+ * their tables take the serial modes from sm4_kernel_c, their "-ct"
+ * siblings run them through the assembly ECB (see sm4_x86.c).
  */
 # define SM4_X86_DECLARE_PARALLEL(tier)                                      \
     void sm4_##tier##_ecb(const void *ks, const unsigned char *in,          \
@@ -73,13 +74,19 @@ SM4_X86_DECLARE_PARALLEL(aesni_avx)
 extern const SMG_BLOCK_KERNEL sm4_kernel_vaes_avx2;
 extern const SMG_BLOCK_KERNEL sm4_kernel_aesni_avx2;
 extern const SMG_BLOCK_KERNEL sm4_kernel_aesni_avx;
+extern const SMG_BLOCK_KERNEL sm4_kernel_vaes_avx2_ct;
+extern const SMG_BLOCK_KERNEL sm4_kernel_aesni_avx2_ct;
+extern const SMG_BLOCK_KERNEL sm4_kernel_aesni_avx_ct;
 # define SM4_CAPS_VAES_AVX2 \
     (SMG_CAP_AVX | SMG_CAP_AVX2 | SMG_CAP_AESNI | SMG_CAP_VAES)
 # define SM4_CAPS_AESNI_AVX2 (SMG_CAP_AVX | SMG_CAP_AVX2 | SMG_CAP_AESNI)
 # define SM4_CAPS_AESNI_AVX (SMG_CAP_AVX | SMG_CAP_AESNI)
 
-/* The best assembly kernel the (masked) CPU capabilities allow, or NULL. */
-const SMG_BLOCK_KERNEL *sm4_kernel_x86(void);
+/*
+ * The best assembly kernel the (masked) CPU capabilities allow, or NULL;
+ * with constant_time, the best whose every entry is constant-time.
+ */
+const SMG_BLOCK_KERNEL *sm4_kernel_x86(int constant_time);
 #endif
 
 #endif

@@ -4,6 +4,7 @@
 # default_properties = ?provider=smgost: programs that ask for nothing in
 # particular get smgost's SM4 and SM3, and the default provider's AES
 # (test/config_check.c); the openssl CLI lists smgost and speed runs on it.
+# The section's "constant-time" key chooses the kernels.
 use strict;
 use warnings;
 use FindBin;
@@ -13,40 +14,29 @@ use Test::More;
 use File::Spec;
 use File::Temp qw(tempdir);
 
-plan tests => 5;
+plan tests => 8;
 
 my $dir = tempdir(CLEANUP => 1);
-my $cnf = File::Spec->catfile($dir, 'openssl.cnf');
-my $module = File::Spec->catfile(modules_dir(), 'smgost.so');
-open(my $fh, '>', $cnf) or die "$cnf: $!";
-print $fh <<"CNF";
-openssl_conf = openssl_init
-
-[openssl_init]
-providers = provider_sect
-alg_section = evp_properties
-
-[provider_sect]
-smgost = smgost_sect
-default = default_sect
-
-[smgost_sect]
-module = $module
-activate = 1
-
-[default_sect]
-activate = 1
-
-[evp_properties]
-default_properties = ?provider=smgost
-CNF
-close $fh or die "$cnf: $!";
-
+my $cnf = write_config($dir, properties => '?provider=smgost');
 my $env = { %{ run_env() }, OPENSSL_CONF => $cnf };
 program_ok('config_check', ['file', $cnf],
            'OSSL_LIB_CTX_load_config: SM4 and SM3 from smgost, AES from default');
 program_ok('config_check', ['env'],
            'OPENSSL_CONF: the same, plus EVP_sm4_ctr()', env => $env);
+
+# constant-time = yes gives the constant-time kernels where the CPU has
+# them (config_check compares the kernels param with the choosers'); a
+# value that is neither yes nor no fails the load and says why.
+for my $v (qw(yes off)) {
+    my $f = write_config($dir, name => "ct-$v.cnf", properties => '?provider=smgost',
+                         smgost => { 'constant-time' => $v });
+    program_ok('config_check', ['file', $f, $v eq 'yes' ? ('constant-time') : ()],
+               "constant-time = $v: the kernels it asks for");
+}
+program_ok('config_check',
+           ['refused', write_config($dir, name => 'ct-bad.cnf',
+                                    smgost => { 'constant-time' => 'maybe' })],
+           'constant-time = maybe: the load fails with "invalid configuration value"');
 
 SKIP: {
     skip 'no openssl program for this build', 3 if openssl_cli() eq '';

@@ -15,12 +15,13 @@ use FindBin;
 use lib "$FindBin::Bin/lib";
 use SmgostTest;
 use Test::More;
+use File::Temp qw(tempdir);
 
-plan tests => 2;
+plan tests => 3;
 
 sub run_group {
-    my ($group, $title) = @_;
-    my $r = program_ok('gost_diff', [$group], $title);
+    my ($group, $title, %opt) = @_;
+    my $r = program_ok('gost_diff', [$group], $title, %opt);
     my ($seed) = $r->{out} =~ /^# seed (\d+)/m;
     note("$group: seed " . ($seed // '?'));
 }
@@ -38,4 +39,15 @@ SKIP: {
         if $has->{exit} != 0 || $has->{signal} != 0;
     run_group('gcrypt', 'against libgcrypt: GOST28147 ECB/CBC/CFB, '
               . 'GOST28147_MESH, IMIT, Magma ECB/CBC, every parameter set');
+}
+
+# The same with smgost configured for "constant-time = yes", which swaps in
+# the "-ct" kernel tables where the CPU has them.
+SKIP: {
+    my $has = run_program('gost_diff', ['has-gcrypt']);
+    skip('test programs built without libgcrypt (no HAVE_GCRYPT)', 1)
+        if $has->{exit} != 0 || $has->{signal} != 0;
+    my $ct = write_config(tempdir(CLEANUP => 1), smgost => { 'constant-time' => 'yes' });
+    run_group('gcrypt', 'against libgcrypt with constant-time = yes',
+              env => { %{ run_env() }, SMGOST_TEST_CONF => $ct });
 }

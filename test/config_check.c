@@ -6,12 +6,45 @@
  * must land on smgost; what smgost lacks (AES) must still come
  * from the default provider.
  *
- * Usage: config_check file <openssl.cnf>  (a library context loading it)
+ * In a library context it also checks the kernels the loaded smgost reports
+ * against the choosers' for its "constant-time" setting; and a setting
+ * smgost cannot read must fail the load with its reason.
+ *
+ * Usage: config_check file <openssl.cnf> [constant-time]
+ *                                         (a library context loading it)
  *        config_check env                 (the default context, OPENSSL_CONF)
+ *        config_check refused <openssl.cnf> (the load must fail)
  */
 #include "testutil.h"
 
 #include <openssl/conf.h>
+#include <openssl/core_dispatch.h>
+#include <openssl/params.h>
+#include "err.h"
+#include "gost89.h"
+#include "sm3.h"
+#include "sm4.h"
+
+/* The provider's "kernels" param against what the choosers give. */
+static void expect_kernels(OSSL_LIB_CTX *libctx, int constant_time)
+{
+    OSSL_PROVIDER *prov = OSSL_PROVIDER_load(libctx, "smgost");
+    const char *got = NULL;
+    char want[200];
+    OSSL_PARAM params[2];
+
+    snprintf(want, sizeof(want), "sm4=%s sm3=%s gost=%s",
+             sm4_kernel(constant_time)->name, sm3_kernel()->name,
+             gost_kernel(constant_time)->name);
+    params[0] = OSSL_PARAM_construct_utf8_ptr("kernels", (char **)&got, 0);
+    params[1] = OSSL_PARAM_construct_end();
+    if (TU_CHECK(prov != NULL && OSSL_PROVIDER_get_params(prov, params)
+                 && got != NULL, "get smgost's kernels param"))
+        TU_CHECK(strcmp(got, want) == 0, "kernels \"%s\", expected \"%s\"",
+                 got, want);
+    printf("# kernels: %s\n", got != NULL ? got : "(none)");
+    OSSL_PROVIDER_unload(prov);
+}
 
 static void expect_cipher(OSSL_LIB_CTX *libctx, const char *name,
                           const char *prov)
@@ -60,11 +93,88 @@ static void implicit_fetch(void)
     EVP_CIPHER_CTX_free(c);
 }
 
+/*
+ * libcrypto 3.0 drops the errors of a provider that fails to activate from
+ * a configuration file, so the reason is checked by calling the module's
+ * init directly, with a core that offers the bad setting and records the
+ * error raised.
+ */
+static const OSSL_CORE_HANDLE *const fake_handle =
+    (const OSSL_CORE_HANDLE *)&fake_handle;
+static uint32_t raised_reason;
+static char raised_text[200];
+
+static int fake_get_params(const OSSL_CORE_HANDLE *h, OSSL_PARAM params[])
+{
+    OSSL_PARAM *p = OSSL_PARAM_locate(params, "constant-time");
+
+    return h == fake_handle
+           && (p == NULL || OSSL_PARAM_set_utf8_ptr(p, "maybe"));
+}
+
+static void fake_new_error(const OSSL_CORE_HANDLE *h)
+{
+    (void)h;
+    raised_reason = 0;
+    raised_text[0] = '\0';
+}
+
+static void fake_set_error_debug(const OSSL_CORE_HANDLE *h, const char *file,
+                                 int line, const char *func)
+{
+    (void)h, (void)file, (void)line, (void)func;
+}
+
+static void fake_vset_error(const OSSL_CORE_HANDLE *h, uint32_t reason,
+                            const char *fmt, va_list args)
+{
+    (void)h;
+    raised_reason = reason;
+    vsnprintf(raised_text, sizeof(raised_text), fmt, args);
+}
+
+static void refused_reason(void)
+{
+    static const OSSL_DISPATCH core[] = {
+        { OSSL_FUNC_CORE_GET_PARAMS, (void (*)(void))fake_get_params },
+        { OSSL_FUNC_CORE_NEW_ERROR, (void (*)(void))fake_new_error },
+        { OSSL_FUNC_CORE_SET_ERROR_DEBUG,
+          (void (*)(void))fake_set_error_debug },
+        { OSSL_FUNC_CORE_VSET_ERROR, (void (*)(void))fake_vset_error },
+        { 0, NULL }
+    };
+    const OSSL_DISPATCH *out = NULL;
+    void *provctx = NULL;
+    const OSSL_ITEM *r;
+    const char *reason = NULL;
+
+    TU_CHECK(!OSSL_provider_init(fake_handle, core, &out, &provctx),
+             "init with constant-time = maybe succeeded");
+    for (r = smg_reason_strings; r->ptr != NULL; r++)
+        if (r->id == raised_reason)
+            reason = r->ptr;
+    TU_CHECK(reason != NULL
+             && strcmp(reason, "invalid configuration value") == 0
+             && strstr(raised_text, "constant-time = \"maybe\"") != NULL,
+             "raised reason %u (%s): %s", raised_reason,
+             reason != NULL ? reason : "?", raised_text);
+}
+
 int main(int argc, char **argv)
 {
     OSSL_LIB_CTX *libctx = NULL;
 
-    if (argc == 3 && strcmp(argv[1], "file") == 0) {
+    if (argc == 3 && strcmp(argv[1], "refused") == 0) {
+        libctx = OSSL_LIB_CTX_new();
+        TU_CHECK(libctx != NULL && OSSL_LIB_CTX_load_config(libctx, argv[2])
+                 && !OSSL_PROVIDER_available(libctx, "smgost"),
+                 "%s should leave smgost inactive", argv[2]);
+        OSSL_LIB_CTX_free(libctx);
+        refused_reason();
+        return tu_report("config");
+    }
+    if ((argc == 3 || (argc == 4 && strcmp(argv[3], "constant-time") == 0))
+        && strcmp(argv[1], "file") == 0) {
         libctx = OSSL_LIB_CTX_new();
         if (!TU_CHECK(libctx != NULL
                       && OSSL_LIB_CTX_load_config(libctx, argv[2]),
@@ -76,7 +186,8 @@ int main(int argc, char **argv)
                          "load OPENSSL_CONF"))
             return tu_report("config");
     } else {
-        fprintf(stderr, "usage: %s file <openssl.cnf> | env\n", argv[0]);
+        fprintf(stderr, "usage: %s file <openssl.cnf> [constant-time] | env"
+                " | refused <openssl.cnf>\n", argv[0]);
         return 2;
     }
     TU_CHECK(OSSL_PROVIDER_available(libctx, "smgost"),
@@ -90,6 +201,8 @@ int main(int argc, char **argv)
     expect_md(libctx, "SHA256", "default");
     if (libctx == NULL)
         implicit_fetch();
+    else
+        expect_kernels(libctx, argc == 4);
     OSSL_LIB_CTX_free(libctx);
     return tu_report("config");
 }

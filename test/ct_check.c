@@ -103,11 +103,15 @@ static const target targets[] = {
     { T_SM4, &sm4_kernel_vaes_avx2, NULL, NULL, MAX_BLOCKS },
     { T_SM4, &sm4_kernel_aesni_avx2, NULL, NULL, MAX_BLOCKS },
     { T_SM4, &sm4_kernel_aesni_avx, NULL, NULL, MAX_BLOCKS },
+    { T_SM4, &sm4_kernel_vaes_avx2_ct, NULL, NULL, MAX_BLOCKS },
+    { T_SM4, &sm4_kernel_aesni_avx2_ct, NULL, NULL, MAX_BLOCKS },
+    { T_SM4, &sm4_kernel_aesni_avx_ct, NULL, NULL, MAX_BLOCKS },
 #endif
     { T_GOST, &gost_kernel_c, NULL, NULL, MAX_BLOCKS },
 #ifdef GOST_X86_SIMD
     { T_GOST, &gost_kernel_avx512, NULL, NULL, MAX_BLOCKS },
     { T_GOST, &gost_kernel_avx2, NULL, NULL, MAX_BLOCKS },
+    { T_GOST, &gost_kernel_avx2_ct, NULL, NULL, MAX_BLOCKS },
 #endif
     { T_SM3, NULL, &sm3_kernel_c, NULL, 6 },
 #ifdef SM3_X86_ASM

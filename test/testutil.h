@@ -259,22 +259,30 @@ static OSSL_PROVIDER *tu_provs[2];
 
 /*
  * A library context with the target and the default provider loaded from
- * SMGOST_MODULES (or OPENSSL_MODULES), independent of any configuration
- * file.  Exits on failure: nothing can be tested without it.
+ * SMGOST_MODULES (or OPENSSL_MODULES), independent of OPENSSL_CONF; when
+ * SMGOST_TEST_CONF names a configuration file, it is loaded first, so the
+ * providers it activates (e.g. smgost with "constant-time = yes") are the
+ * ones used.  Exits on failure: nothing can be tested without it.
  */
 static inline OSSL_LIB_CTX *tu_libctx(void)
 {
     const char *dir = getenv("SMGOST_MODULES");
+    const char *conf = getenv("SMGOST_TEST_CONF");
     OSSL_LIB_CTX *libctx = OSSL_LIB_CTX_new();
 
     if (dir == NULL || *dir == '\0')
         dir = getenv("OPENSSL_MODULES");
     if (libctx == NULL
         || (dir != NULL && !OSSL_PROVIDER_set_default_search_path(libctx, dir))
+        || (conf != NULL && *conf != '\0'
+            && (!OSSL_LIB_CTX_load_config(libctx, conf)
+                /* a failed activation there is silent in libcrypto 3.0 */
+                || !OSSL_PROVIDER_available(libctx, tu_target())))
         || (tu_provs[0] = OSSL_PROVIDER_load(libctx, tu_target())) == NULL
         || (tu_provs[1] = OSSL_PROVIDER_load(libctx, "default")) == NULL) {
-        fprintf(stderr, "cannot load providers %s and default from %s\n",
-                tu_target(), dir != NULL ? dir : "(default module directory)");
+        fprintf(stderr, "cannot load providers %s and default from %s%s%s\n",
+                tu_target(), dir != NULL ? dir : "(default module directory)",
+                conf != NULL ? " with " : "", conf != NULL ? conf : "");
         ERR_print_errors_fp(stderr);
         exit(2);
     }

@@ -24,7 +24,7 @@ use Test::More;
 
 our @EXPORT = qw(top_dir modules_dir openssl_cli gostprov_dir program
                  provider_args cap_variable run_env run_cmd run_program
-                 run_openssl program_ok data_file);
+                 run_openssl program_ok data_file write_config);
 
 sub top_dir {
     return $ENV{SMGOST_TOP} if $ENV{SMGOST_TOP};
@@ -45,6 +45,29 @@ sub openssl_cli {
 # The folder holding gostprov.so, or '' when it is not installed.
 sub gostprov_dir {
     return $ENV{SMGOST_GOSTPROV} // '';
+}
+
+# Writes an openssl.cnf into folder dir that activates smgost from the build
+# tree and the default provider, and returns its path.  Options: name (file
+# name), smgost => { more keys of smgost's section, e.g. constant-time },
+# properties => default_properties for the EVP algorithm section.
+sub write_config {
+    my ($dir, %opt) = @_;
+    my $file = File::Spec->catfile($dir, $opt{name} // 'openssl.cnf');
+    my $module = File::Spec->catfile(modules_dir(), 'smgost.so');
+    my %keys = %{ $opt{smgost} // {} };
+    my $keys = join '', map { "$_ = $keys{$_}\n" } sort keys %keys;
+    my $props = $opt{properties};
+    open(my $fh, '>', $file) or die "$file: $!";
+    print $fh "openssl_conf = openssl_init\n\n[openssl_init]\n"
+        . "providers = provider_sect\n"
+        . (defined $props ? "alg_section = evp_properties\n" : '')
+        . "\n[provider_sect]\nsmgost = smgost_sect\ndefault = default_sect\n"
+        . "\n[smgost_sect]\nmodule = $module\nactivate = 1\n$keys"
+        . "\n[default_sect]\nactivate = 1\n"
+        . (defined $props ? "\n[evp_properties]\ndefault_properties = $props\n" : '');
+    close $fh or die "$file: $!";
+    return $file;
 }
 
 sub data_file {
