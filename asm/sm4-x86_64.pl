@@ -238,24 +238,57 @@ EOT
 # 1+j first receives c_j and later has c_{j+4} XORed in.
 # The schedule pointer itself stays at $TBL_BYTES(%rsp) for the lean tail
 # passes.
-sub e_table {
-    my $s = frame_alloc($TBL_BYTES + 8) . "\tmov\t%rdi,$TBL_BYTES(%rsp)\n";
-    $s .= "\tmov\t(%rdi),%eax\n\tmov\t%eax,(%rsp)\n";
-    $s .= "\tmovl\t\$0,4(%rsp)\n\tmovl\t\$0,8(%rsp)\n\tmovl\t\$0,12(%rsp)\n";
+sub e_ctrick {
+    my ($src, $dst) = @_;    # offsets from %rdi / %rsp of the K and c tables
+    my $s = "\tmov\t$src(%rdi),%eax\n\tmov\t%eax,$dst(%rsp)\n";
+    $s .= "\tmovl\t\$0," . ($dst + 4 * $_) . "(%rsp)\n" for 1 .. 3;
     my ($c1, $c2, $c3) = ('%eax', '%r9d', '%r10d');
     $s .= "\txor\t%eax,%eax\n\txor\t%r9d,%r9d\n";
     for my $i (0 .. 31) {
-        $s .= "\tmov\t" . (4 * $i) . "(%rdi),$c3\n\txor\t$c1,$c3\n\txor\t$c2,$c3\n";
-        $s .= "\tmov\t$c3," . (4 * (1 + $i + 3)) . "(%rsp)\n";
-        $s .= "\txor\t$c3," . (4 * $i) . "(%rsp)\n" if $i >= 1;
+        $s .= "\tmov\t" . ($src + 4 * $i) . "(%rdi),$c3\n\txor\t$c1,$c3\n\txor\t$c2,$c3\n";
+        $s .= "\tmov\t$c3," . ($dst + 4 * (1 + $i + 3)) . "(%rsp)\n";
+        $s .= "\txor\t$c3," . ($dst + 4 * $i) . "(%rsp)\n" if $i >= 1;
         ($c1, $c2, $c3) = ($c2, $c3, $c1);
     }
-    $s .= "\tmov\t%rsp,%rdi\n";
+    return $s;
+}
+
+# Frame of the wide path (64-byte aligned, %rdi points at it): the table
+# above, the schedule pointer, then the byte-sliced core's tables and state
+# (B_* below).
+my ($B_KEY, $B_ZT, $B_KT, $B_STATE) = (192, 768, 960, 1088);
+my $FRAME = $B_STATE + 2048;
+
+sub e_table {
+    my ($L) = @_;
+    my $s = frame_align_begin($FRAME, 64) . "\tmov\t%rdi,$TBL_BYTES(%rsp)\n";
+    $s .= e_ctrick(0, 0);
+    # the byte-sliced core's table, for calls that reach its 128-block loop
+    $s .= <<"EOT";
+	cmp	\$128,%rcx
+	jb	${L}_nobs
+	vpbroadcastq	.Lsm4_aff1(%rip),%zmm16
+	vmovdqu32	(%rdi),%zmm17
+	vgf2p8affineqb	\$0x65,%zmm16,%zmm17,%zmm17
+	vmovdqu32	64(%rdi),%zmm18
+	vgf2p8affineqb	\$0x65,%zmm16,%zmm18,%zmm18
+	mov	%rsp,%rdi
+	vmovdqa64	%zmm17,$B_KT(%rsp)
+	vmovdqa64	%zmm18,@{[$B_KT + 64]}(%rsp)
+EOT
+    $s .= e_ctrick($B_KT, $B_ZT);
+    $s .= "\tvmovdqa64\t.Lsm4_bs_rep(%rip),%zmm16\n";
+    for my $q (0 .. 8) {
+        $s .= "\tvbroadcasti32x4\t" . ($B_ZT + 16 * $q) . "(%rsp),%zmm17\n"
+            . "\tvpshufb\t%zmm16,%zmm17,%zmm17\n"
+            . "\tvmovdqa64\t%zmm17," . ($B_KEY + 64 * $q) . "(%rsp)\n";
+    }
+    $s .= "${L}_nobs:\n\tmov\t%rsp,%rdi\n";
     return $s;
 }
 
 sub e_table_free {
-    return frame_free($TBL_BYTES + 8);
+    return frame_align_end();
 }
 
 # Core: encrypts G groups of width w held in the data registers.  The "raw"
@@ -524,6 +557,204 @@ for my $fam (qw(avx512 avx2)) {
 }
 $code .= lean_body('avx512', 'z') . lean_core('avx512', 'z');
 
+# ---------------------------------------------------------------------------
+# Byte-sliced core: the 128-block passes of the parallel modes (calls of 128
+# blocks or more).  The word-sliced rounds above cost 10 zmm ops a group of
+# 16 blocks, and on Zen 4 a zmm op of any kind occupies two of the four
+# 256-bit pipes for a cycle (GFNI, VPROLD and VPMULTISHIFTQB one pair,
+# shifts another, shuffles and unpacks straddle them; measured with
+# independent ops), so the mix is bound at 5 cycles and runs at 6.6 with
+# the dependencies.  Here register (j, k) of a half holds byte k of native
+# word j of 64 blocks, so that the rotations by whole bytes are a choice of
+# register, and with s_k the S-box output bytes
+#   L(s)_k = A(a_k) ^ C(a_{k-1}),  a_k = s_k ^ s_{k-1} ^ s_{k-2}
+# (A(x) = x ^ x<<2 and C(x) = x ^ x>>6 within the byte, indices mod 4; from
+# rol 2, 10, 18, 24 written byte by byte).  As in the lean cores the state
+# is the A1 image Z = A1 X, so the S-box is one VGF2P8AFFINEINVQB, and A1 A
+# and A1 C are one VGF2P8AFFINEQB each; with the keys folded as in the
+# word-sliced core (K_i = A1 rk_i ^ c1 in place of rk_i) a round is 7 ops
+# per 64 blocks and byte (S-box, three-way XOR, two affine maps, the
+# update, its d_i, the running parity) against 40 for the same work above.
+# The state lives in the frame (it is read twice and written once a round,
+# as memory operands of the ternary XORs), so that two halves of 64 blocks
+# fit in registers and overlap their dependency chains: 4.5 cycles a
+# 16-block round in a loop of rounds, against 6.6 above.
+# Entry and exit transposes: the word-sliced transpose per group, one byte
+# shuffle (with the byte swap) and a dword transpose across the groups.
+my %B_M = (
+    a => gf_mul($GF_A1, $GF_L{a}),
+    c => gf_mul($GF_A1, $GF_L{c}),
+);
+$code .= rodata_begin() . ".p2align\t6\n";
+# byte k of dword slot l of the table replicated over dword k of lane l
+$code .= ".Lsm4_bs_rep:\n";
+$code .= ".byte\t" . join(",", map { my $l = $_; map { (4 * $l + $_) x 4 } 0 .. 3 } 0 .. 3) . "\n";
+# in a lane: dword k gathers byte k of the four native words (the byte
+# swap first for raw blocks), and back with the swap for the output
+my @bs_t   = map { my $k = $_; map { 4 * $_ + $k } 0 .. 3 } 0 .. 3;
+my @bs_in  = map { my $k = $_; map { 4 * $_ + 3 - $k } 0 .. 3 } 0 .. 3;
+my @bs_out = map { my $m = $_; map { 4 * (3 - $_) + $m } 0 .. 3 } 0 .. 3;
+$code .= ".Lsm4_bs_t:\n.byte\t" . join(",", @bs_t) . "\n";
+$code .= ".Lsm4_bs_in:\n.byte\t" . join(",", @bs_in) . "\n";
+$code .= ".Lsm4_bs_out:\n.byte\t" . join(",", @bs_out) . "\n";
+$code .= ".p2align\t3\n";
+$code .= sprintf(".Lsm4_bs_m%s:\n.quad\t0x%016x\n", $_, $B_M{$_}) for sort keys %B_M;
+$code .= text_begin();
+
+# State slot of word j, byte k of half h (words j and j+4 share a slot).
+sub b_y { my ($h, $j, $k) = @_; return ($B_STATE + 1024 * $h + 256 * ($j % 4) + 64 * $k) . "(%rdi)"; }
+# d/c constant of table slot t, byte k, broadcast
+sub b_key { my ($t, $k) = @_; return ($B_KEY + 16 * $t + 4 * $k) . "(%rdi){1to16}"; }
+
+# Half h of a pass in: chunk k of group g in zmm 4g+k (raw blocks; or with
+# the "_t" entry native words, word j in zmm 4g+j) -> state, byte-sliced
+# and in the A1 image, word 3 with c_3 folded in.
+sub b_in {
+    my ($h) = @_;
+    my $name = ".Lsm4_bs_in$h";
+    my $s = local_function_begin($name);
+    $s .= "\tvbroadcasti32x4\t.Lsm4_bs_in(%rip),%zmm16\n";
+    $s .= transpose((map { R('z', $_) } 4 * $_ .. 4 * $_ + 3), '%zmm17', '%zmm18') for 0 .. 3;
+    $s .= "\tjmp\t${name}_bytes\n${name}_t:\n";
+    $s .= "\tvbroadcasti32x4\t.Lsm4_bs_t(%rip),%zmm16\n${name}_bytes:\n";
+    $s .= "\tvpshufb\t%zmm16,%zmm$_,%zmm$_\n" for 0 .. 15;
+    for my $j (0 .. 3) {
+        $s .= transpose((map { R('z', 4 * $_ + $j) } 0 .. 3), '%zmm17', '%zmm18');
+    }
+    # zmm 4k+j = word j, byte k
+    $s .= "\tvgf2p8affineqb\t\$0,%zmm$A1,%zmm$_,%zmm$_\n" for 0 .. 15;
+    $s .= "\tvpxord\t" . b_key(0, $_) . ",%zmm" . (4 * $_ + 3) . ",%zmm" . (4 * $_ + 3) . "\n" for 0 .. 3;
+    for my $j (0 .. 3) {
+        $s .= "\tvmovdqa64\t%zmm" . (4 * $_ + $j) . "," . b_y($h, $j, $_) . "\n" for 0 .. 3;
+    }
+    $s .= "\tret\n" . local_function_end($name);
+    return $s;
+}
+
+# The inverse: state (X_32..X_35 in the A1 image) -> output chunk k of
+# group g in zmm 4g+3-k, as the word-sliced cores leave it.
+sub b_out {
+    my ($h) = @_;
+    my $name = ".Lsm4_bs_out$h";
+    my $s = local_function_begin($name);
+    $s .= "\tvpbroadcastq\t.Lsm4_gf_a1inv(%rip),%zmm19\n";
+    $s .= "\tvbroadcasti32x4\t.Lsm4_bs_out(%rip),%zmm16\n";
+    for my $j (0 .. 3) {
+        for my $k (0 .. 3) {
+            my $r = "%zmm" . (4 * $k + $j);
+            $s .= "\tvmovdqa64\t" . b_y($h, $j, $k) . ",$r\n";
+            $s .= "\tvpxord\t" . b_key(33 + $j, $k) . ",$r,$r\n" if $j < 3;
+        }
+    }
+    $s .= "\tvgf2p8affineqb\t\$0,%zmm19,%zmm$_,%zmm$_\n" for 0 .. 15;
+    for my $j (0 .. 3) {
+        $s .= transpose((map { R('z', 4 * $_ + $j) } 0 .. 3), '%zmm17', '%zmm18');
+    }
+    $s .= "\tvpshufb\t%zmm16,%zmm$_,%zmm$_\n" for 0 .. 15;
+    for my $g (0 .. 3) {
+        $s .= transpose((reverse map { R('z', $_) } 4 * $g .. 4 * $g + 3), '%zmm17', '%zmm18');
+    }
+    $s .= "\tret\n" . local_function_end($name);
+    return $s;
+}
+
+# One round i of half h: running parity p_k in zmm 12h+k, temporaries s, a
+# in zmm 12h+4+k, 12h+8+k; the matrices A2 (zmm30), A1 A (zmm27), A1 C
+# (zmm28).  Y_{i+4} = Y_i ^ A1 A a_k ^ A1 C a_{k-1} ^ d_i is stored over
+# Y_i; p_{i+1} = p_i ^ Y_{i+1} ^ Y_{i+4}.  Order: the affine maps that the
+# first updates need come first (A1 A a_k is written over s_k, A1 C a_k
+# over a_k after its A1 A).
+sub b_round {
+    my ($h, $i) = @_;
+    my @p = map { "%zmm" . (12 * $h + $_) } 0 .. 3;
+    my @t = map { "%zmm" . (12 * $h + 4 + $_) } 0 .. 3;
+    my @a = map { "%zmm" . (12 * $h + 8 + $_) } 0 .. 3;
+    my $s = "";
+    $s .= "\tvgf2p8affineinvqb\t\$$GF_C2,%zmm$A2,$p[$_],$t[$_]\n" for 0 .. 3;
+    $s .= "\tvmovdqa64\t$t[$_],$a[$_]\n\tvpternlogd\t\$0x96,$t[($_ + 3) % 4],$t[($_ + 2) % 4],$a[$_]\n"
+        for 0 .. 3;
+    my $ga = sub { my ($k) = @_;
+        return "\tvgf2p8affineqb\t\$0,%zmm27,$a[$k],$t[$k]\n"
+            . "\tvpxord\t" . b_key(1 + $i, $k) . ",$t[$k],$t[$k]\n"; };
+    my $gc = sub { my ($k) = @_; return "\tvgf2p8affineqb\t\$0,%zmm28,$a[$k],$a[$k]\n"; };
+    $s .= $ga->(0) . $ga->(3) . $gc->(3) . $ga->(1) . $gc->(0) . $ga->(2) . $gc->(1) . $gc->(2);
+    for my $k (0 .. 3) {
+        $s .= "\tvpternlogd\t\$0x96," . b_y($h, $i, $k) . ",$a[($k + 3) % 4],$t[$k]\n";
+        $s .= "\tvpternlogd\t\$0x96," . b_y($h, $i + 1, $k) . ",$t[$k],$p[$k]\n" if $i < 31;
+        $s .= "\tvmovdqa64\t$t[$k]," . b_y($h, $i + 4, $k) . "\n";
+    }
+    return $s;
+}
+
+sub b_rounds {
+    my $name = ".Lsm4_bs_rounds";
+    my $s = local_function_begin($name);
+    $s .= "\tvpbroadcastq\t.Lsm4_bs_ma(%rip),%zmm27\n";
+    $s .= "\tvpbroadcastq\t.Lsm4_bs_mc(%rip),%zmm28\n";
+    for my $h (0 .. 1) {
+        for my $k (0 .. 3) {
+            my $p = "%zmm" . (12 * $h + $k);
+            $s .= "\tvmovdqa64\t" . b_y($h, 1, $k) . ",$p\n"
+                . "\tvpxord\t" . b_y($h, 2, $k) . ",$p,$p\n"
+                . "\tvpxord\t" . b_y($h, 3, $k) . ",$p,$p\n";
+        }
+    }
+    for my $i (0 .. 31) {
+        $s .= b_round($_, $i) for 0 .. 1;
+    }
+    $s .= "\tret\n" . local_function_end($name);
+    return $s;
+}
+
+$code .= b_in(0) . b_in(1) . b_out(0) . b_out(1) . b_rounds();
+
+# A 128-block pass of a parallel mode through the byte-sliced core: each
+# half loads as the word-sliced 64-block pass does, goes into the state,
+# and comes out into the same registers for the same finishing code (CBC
+# finishes the second half first, so that in place every chunk still finds
+# the ciphertext block before it).
+sub b_pass {
+    my ($mode) = @_;
+    my $s = "";
+    my @chunks = map { my $g = $_; map { [ $g, $_ ] } 0 .. 3 } 0 .. 3;
+    for my $h (0 .. 1) {
+        my $base = 1024 * $h;
+        if ($mode eq 'ctr') {
+            $s .= ctr_words('z', 4) . "\tcall\t.Lsm4_bs_in${h}_t\n";
+            $s .= "\tadd\t\$64,%r10\n\tadc\t\$0,%r9\n";
+            next;
+        }
+        for my $c (@chunks) {
+            my ($g, $k) = @$c;
+            my $r = R('z', 4 * $g + $k);
+            my $o = $base + 64 * (4 * $g + $k);
+            if ($mode eq 'cfb_dec') {
+                $s .= $o == 0 ? e_chain0('z', $r)
+                    : "\tvmovdqu32\t" . ($o - 16) . "(%rsi),$r\n";
+            } else {
+                $s .= "\tvmovdqu32\t$o(%rsi),$r\n";
+            }
+        }
+        $s .= "\tcall\t.Lsm4_bs_in$h\n";
+    }
+    $s .= e_save_last(0, 128, 'z') if $mode ne 'ecb' && $mode ne 'ctr';
+    $s .= "\tcall\t.Lsm4_bs_rounds\n";
+    for my $h ($mode eq 'cbc_dec' ? (1, 0) : (0, 1)) {
+        my $base = 1024 * $h;
+        $s .= "\tcall\t.Lsm4_bs_out$h\n";
+        if ($mode eq 'ctr' || $mode eq 'cfb_dec') {
+            $s .= e_finish($mode, 'z', 4, 0, @$_, 'x', $base) for @chunks;
+            $s .= e_finish($mode, 'z', 4, 0, @$_, 's', $base) for @chunks;
+        } else {
+            my @order = $mode eq 'cbc_dec' ? reverse @chunks : @chunks;
+            $s .= e_finish($mode, 'z', 4, 0, @$_, 'xs', $base) for @order;
+        }
+    }
+    $s .= "\tvmovdqa64\t" . R('z', $IVN) . "," . R('z', $IVB) . "\n"
+        if $mode ne 'ecb' && $mode ne 'ctr';
+    return $s;
+}
+
 # Output register of chunk (g, k) after a core call.
 sub e_out { my ($g, $k) = @_; return 4 * $g + 3 - $k; }
 
@@ -603,11 +834,11 @@ sub e_save_last {
 # the first store, so that no load waits behind a store to an address that
 # matches it in the low 12 bits (out = in + 64 mod 4096 cost 10%).
 sub e_finish {
-    my ($mode, $w, $G, $masked, $g, $k, $part) = @_;
+    my ($mode, $w, $G, $masked, $g, $k, $part, $base) = @_;
     $part //= 'xs';
     my $r = R($w, e_out($g, $k));
     my $m = e_mask($masked, $G, $g, $k, $w);
-    my $o = 16 * $bpr{$w} * (4 * $g + $k);
+    my $o = ($base // 0) + 16 * $bpr{$w} * (4 * $g + $k);
     my $tmp = R($w, 24);
     # what the output is XORed with: previous ciphertext (CBC) or input
     my $src = $mode eq 'cbc_dec' ? $o - 16 : $o;
@@ -625,6 +856,46 @@ sub e_finish {
     return $s;
 }
 
+# CTR: the counter blocks of a pass of G groups, as native words already
+# transposed (the cores' "_t" entry), from the counter in %r9:%r10.
+sub ctr_words {
+    my ($w, $G) = @_;
+    my $n = $bcast{$w};
+    my $s = "";
+    # counter words (big-endian word 0 first) from %r9:%r10
+    my ($c0, $c1, $c2, $c3) = map { R($w, $_) } 20 .. 23;
+    $s .= <<"EOT";
+	vpbroadcastd	%r10d,$c3
+	mov	%r10,%rax
+	shr	\$32,%rax
+	vpbroadcastd	%eax,$c2
+	vpbroadcastd	%r9d,$c1
+	mov	%r9,%rax
+	shr	\$32,%rax
+	vpbroadcastd	%eax,$c0
+EOT
+    my ($w0, $w1, $w2, $w3) = map { R($w, $_) } 20 .. 23;
+    for my $g (0 .. $G - 1) {
+        my ($x0, $x1, $x2, $x3) = map { R($w, $_) } e_data($g);
+        my $io = 4 * $n * $g;
+        # 128-bit increment: a carry leaves word 3 where the sum wrapped
+        # below the base, and moves on while the next word wraps to 0
+        $s .= <<"EOT";
+	vpaddd	.Lsm4_ctr_idx_$w+$io(%rip),$w3,$x3
+	vpcmpud	\$1,$w3,$x3,%k6
+	vmovdqa32	$w2,$x2
+	vpaddd	.Lsm4_one(%rip){1to$n},$w2,$x2\{%k6}
+	vptestnmd	$x2,$x2,%k7{%k6}
+	vmovdqa32	$w1,$x1
+	vpaddd	.Lsm4_one(%rip){1to$n},$w1,$x1\{%k7}
+	vptestnmd	$x1,$x1,%k6{%k7}
+	vmovdqa32	$w0,$x0
+	vpaddd	.Lsm4_one(%rip){1to$n},$w0,$x0\{%k6}
+EOT
+    }
+    return $s;
+}
+
 # One pass of G groups of width w; masked: the last group holds the
 # remaining %rcx blocks (at least one).
 sub e_pass {
@@ -639,37 +910,7 @@ sub e_pass {
     my $off = sub { my ($g, $k) = @_; return 16 * $bp * (4 * $g + $k); };
 
     if ($mode eq 'ctr') {
-        # counter words (big-endian word 0 first) from %r9:%r10
-        my ($c0, $c1, $c2, $c3) = map { R($w, $_) } 20 .. 23;
-        $s .= <<"EOT";
-	vpbroadcastd	%r10d,$c3
-	mov	%r10,%rax
-	shr	\$32,%rax
-	vpbroadcastd	%eax,$c2
-	vpbroadcastd	%r9d,$c1
-	mov	%r9,%rax
-	shr	\$32,%rax
-	vpbroadcastd	%eax,$c0
-EOT
-        my ($w0, $w1, $w2, $w3) = map { R($w, $_) } 20 .. 23;
-        for my $g (0 .. $G - 1) {
-            my ($x0, $x1, $x2, $x3) = map { R($w, $_) } e_data($g);
-            my $io = 4 * $n * $g;
-            # 128-bit increment: a carry leaves word 3 where the sum wrapped
-            # below the base, and moves on while the next word wraps to 0
-            $s .= <<"EOT";
-	vpaddd	.Lsm4_ctr_idx_$w+$io(%rip),$w3,$x3
-	vpcmpud	\$1,$w3,$x3,%k6
-	vmovdqa32	$w2,$x2
-	vpaddd	.Lsm4_one(%rip){1to$n},$w2,$x2\{%k6}
-	vptestnmd	$x2,$x2,%k7{%k6}
-	vmovdqa32	$w1,$x1
-	vpaddd	.Lsm4_one(%rip){1to$n},$w1,$x1\{%k7}
-	vptestnmd	$x1,$x1,%k6{%k7}
-	vmovdqa32	$w0,$x0
-	vpaddd	.Lsm4_one(%rip){1to$n},$w0,$x0\{%k6}
-EOT
-        }
+        $s .= ctr_words($w, $G);
         $s .= "\tcall\t${core}_t\n";
         $s .= e_finish($mode, $w, $G, $masked, @$_, 'x') for @chunks;
         $s .= e_finish($mode, $w, $G, $masked, @$_, 's') for @chunks;
@@ -759,17 +1000,25 @@ sub e_parallel {
     $s .= "\tcmp\t\$8,%rcx\n\tja\t${L}_lean_z\n";
     $s .= e_pass($mode, 'y', 1, 1) . $iv_out . "\tvzeroupper\n\tret\n${L}_lean_z:\n";
     $s .= e_pass($mode, 'z', 1, 1) . $iv_out . "\tvzeroupper\n\tret\n";
-    $s .= "${L}_wide:\n" . e_table() . e_consts() . $iv_in;
+    $s .= "${L}_wide:\n" . e_table($L) . e_consts() . $iv_in;
     $s .= "\tvbroadcasti32x4\t(%r8),%zmm$IVB\n" if $chain;
-    $s .= "\tcmp\t\$64,%rcx\n\tjb\t${L}_32\n";
+    $s .= "\tcmp\t\$128,%rcx\n\tjb\t${L}_64\n";
     $s .= ".p2align\t5\n${L}_loop:\n";
+    $s .= b_pass($mode);
+    $s .= <<"EOT";
+	add	\$2048,%rsi
+	add	\$2048,%rdx
+	sub	\$128,%rcx
+	cmp	\$128,%rcx
+	jae	${L}_loop
+EOT
+    # the byte-sliced core took zmm27/28 for its matrices
+    $s .= e_consts() . "${L}_64:\n\tcmp\t\$64,%rcx\n\tjb\t${L}_32\n";
     $s .= e_pass($mode, 'z', 4, 0);
     $s .= <<"EOT";
 	add	\$1024,%rsi
 	add	\$1024,%rdx
 	sub	\$64,%rcx
-	cmp	\$64,%rcx
-	jae	${L}_loop
 ${L}_32:
 	cmp	\$32,%rcx
 	jb	${L}_tail
