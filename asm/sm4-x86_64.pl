@@ -589,14 +589,9 @@ $code .= rodata_begin() . ".p2align\t6\n";
 # byte k of dword slot l of the table replicated over dword k of lane l
 $code .= ".Lsm4_bs_rep:\n";
 $code .= ".byte\t" . join(",", map { my $l = $_; map { (4 * $l + $_) x 4 } 0 .. 3 } 0 .. 3) . "\n";
-# in a lane: dword k gathers byte k of the four native words (the byte
-# swap first for raw blocks), and back with the swap for the output
+# CTR's entry: in a lane, dword k gathers byte k of the four native words
 my @bs_t   = map { my $k = $_; map { 4 * $_ + $k } 0 .. 3 } 0 .. 3;
-my @bs_in  = map { my $k = $_; map { 4 * $_ + 3 - $k } 0 .. 3 } 0 .. 3;
-my @bs_out = map { my $m = $_; map { 4 * (3 - $_) + $m } 0 .. 3 } 0 .. 3;
 $code .= ".Lsm4_bs_t:\n.byte\t" . join(",", @bs_t) . "\n";
-$code .= ".Lsm4_bs_in:\n.byte\t" . join(",", @bs_in) . "\n";
-$code .= ".Lsm4_bs_out:\n.byte\t" . join(",", @bs_out) . "\n";
 $code .= ".p2align\t3\n";
 $code .= sprintf(".Lsm4_bs_m%s:\n.quad\t0x%016x\n", $_, $B_M{$_}) for sort keys %B_M;
 $code .= text_begin();
@@ -606,55 +601,107 @@ sub b_y { my ($h, $j, $k) = @_; return ($B_STATE + 1024 * $h + 256 * ($j % 4) + 
 # d/c constant of table slot t, byte k, broadcast
 sub b_key { my ($t, $k) = @_; return ($B_KEY + 16 * $t + 4 * $k) . "(%rdi){1to16}"; }
 
-# Half h of a pass in: chunk k of group g in zmm 4g+k (raw blocks; or with
-# the "_t" entry native words, word j in zmm 4g+j) -> state, byte-sliced
-# and in the A1 image, word 3 with c_3 folded in.
+# 16x16 byte transpose inside every 128-bit lane: zmm $rows->[r] holds row
+# r (byte c of its lanes is element (r, c)); afterwards $out[c] holds row c
+# of the transpose.  Four levels of unpacks (bytes, words, dwords, qwords),
+# each pairing the rows that differ in one bit; one spare register.
+sub bt16 {
+    my ($rows, $spare) = @_;
+    my @x = @$rows;
+    my $s = "";
+    my @u = qw(bw wd dq qdq);
+    for my $l (0 .. 3) {
+        for my $a (grep { !($_ & (1 << $l)) } 0 .. 15) {
+            my $b = $a | (1 << $l);
+            my ($ra, $rb, $rt) = map { "%zmm$_" } $x[$a], $x[$b], $spare;
+            $s .= "\tvpunpckl$u[$l]\t$rb,$ra,$rt\n\tvpunpckh$u[$l]\t$rb,$ra,$rb\n";
+            ($x[$a], $spare) = ($spare, $x[$a]);
+        }
+    }
+    # position p now holds column c = p with its four bits reversed
+    my @out = map { my $c = $_; $x[ oct("0b" . reverse sprintf("%04b", $c)) ] } 0 .. 15;
+    return ($s, \@out);
+}
+
+# Half h of a pass in: chunk k of group g in zmm 4g+k (raw blocks) ->
+# state, byte-sliced and in the A1 image, word 3 with c_3 folded in.  Byte
+# c of a raw block is byte 3-(c&3) of native word c>>2, so the byte
+# transpose leaves the state registers with the byte swap done by their
+# naming.  The "_t" entry (CTR) takes native words instead, word j of
+# group g in zmm 4g+j, and gets the same layout from a byte shuffle and a
+# dword transpose across the groups.
 sub b_in {
     my ($h) = @_;
     my $name = ".Lsm4_bs_in$h";
     my $s = local_function_begin($name);
-    $s .= "\tvbroadcasti32x4\t.Lsm4_bs_in(%rip),%zmm16\n";
-    $s .= transpose((map { R('z', $_) } 4 * $_ .. 4 * $_ + 3), '%zmm17', '%zmm18') for 0 .. 3;
-    $s .= "\tjmp\t${name}_bytes\n${name}_t:\n";
-    $s .= "\tvbroadcasti32x4\t.Lsm4_bs_t(%rip),%zmm16\n${name}_bytes:\n";
+    my ($t, $out) = bt16([ 0 .. 15 ], 16);
+    $s .= $t;
+    my @reg;    # $reg[j][k]: register of word j, byte k
+    $reg[ $_ >> 2 ][ 3 - ($_ & 3) ] = $out->[$_] for 0 .. 15;
+    $s .= "\tjmp\t${name}_store\n${name}_t:\n";
+    $s .= "\tvbroadcasti32x4\t.Lsm4_bs_t(%rip),%zmm16\n";
     $s .= "\tvpshufb\t%zmm16,%zmm$_,%zmm$_\n" for 0 .. 15;
     for my $j (0 .. 3) {
         $s .= transpose((map { R('z', 4 * $_ + $j) } 0 .. 3), '%zmm17', '%zmm18');
     }
-    # zmm 4k+j = word j, byte k
-    $s .= "\tvgf2p8affineqb\t\$0,%zmm$A1,%zmm$_,%zmm$_\n" for 0 .. 15;
-    $s .= "\tvpxord\t" . b_key(0, $_) . ",%zmm" . (4 * $_ + 3) . ",%zmm" . (4 * $_ + 3) . "\n" for 0 .. 3;
+    # now zmm 4k+j = word j, byte k: moved where the raw entry has them
+    # (a permutation of 16 registers, through zmm31)
+    my %dst = map { my $j = $_; map { (4 * $_ + $j => $reg[$j][$_]) } 0 .. 3 } 0 .. 3;
+    $s .= b_permute(\%dst, 31);
+    $s .= "${name}_store:\n";
+    $s .= "\tvgf2p8affineqb\t\$0,%zmm$A1,%zmm$_,%zmm$_\n" for sort { $a <=> $b } values %dst;
+    $s .= "\tvpxord\t" . b_key(0, $_) . ",%zmm$reg[3][$_],%zmm$reg[3][$_]\n" for 0 .. 3;
     for my $j (0 .. 3) {
-        $s .= "\tvmovdqa64\t%zmm" . (4 * $_ + $j) . "," . b_y($h, $j, $_) . "\n" for 0 .. 3;
+        $s .= "\tvmovdqa64\t%zmm$reg[$j][$_]," . b_y($h, $j, $_) . "\n" for 0 .. 3;
     }
     $s .= "\tret\n" . local_function_end($name);
     return $s;
 }
 
+# Register moves realizing src -> dst (a permutation), cycles through $tmp.
+sub b_permute {
+    my ($dst, $tmp) = @_;
+    my %d = map { $_ => $dst->{$_} } grep { $_ != $dst->{$_} } keys %$dst;
+    my $s = "";
+    while (%d) {
+        # a source whose destination is no longer needed as a source
+        my ($src) = grep { !exists $d{ $d{$_} } } sort { $a <=> $b } keys %d;
+        if (defined $src) {
+            $s .= "\tvmovdqa64\t%zmm$src,%zmm$d{$src}\n";
+            delete $d{$src};
+            next;
+        }
+        # only cycles left: break one through $tmp
+        my ($c) = sort { $a <=> $b } keys %d;
+        $s .= "\tvmovdqa64\t%zmm$c,%zmm$tmp\n";
+        $d{$tmp} = delete $d{$c};
+    }
+    return $s;
+}
+
 # The inverse: state (X_32..X_35 in the A1 image) -> output chunk k of
-# group g in zmm 4g+3-k, as the word-sliced cores leave it.
+# group g in zmm 4g+3-k, as the word-sliced cores leave it.  Output byte c
+# is byte 3-(c&3) of X_{35-(c>>2)}; the registers are named so that the
+# transpose leaves every chunk where it belongs.
 sub b_out {
     my ($h) = @_;
     my $name = ".Lsm4_bs_out$h";
     my $s = local_function_begin($name);
-    $s .= "\tvpbroadcastq\t.Lsm4_gf_a1inv(%rip),%zmm19\n";
-    $s .= "\tvbroadcasti32x4\t.Lsm4_bs_out(%rip),%zmm16\n";
-    for my $j (0 .. 3) {
-        for my $k (0 .. 3) {
-            my $r = "%zmm" . (4 * $k + $j);
-            $s .= "\tvmovdqa64\t" . b_y($h, $j, $k) . ",$r\n";
-            $s .= "\tvpxord\t" . b_key(33 + $j, $k) . ",$r,$r\n" if $j < 3;
-        }
+    my (undef, $f) = bt16([ 0 .. 15 ], 16);
+    my %pi;
+    $pi{ $f->[$_] } = 4 * ($_ >> 2) + 3 - ($_ & 3) for 0 .. 15;
+    my ($left) = grep { !exists $pi{$_} } 0 .. 16;
+    $pi{$left} = 16;
+    my ($t) = bt16([ map { $pi{$_} } 0 .. 15 ], $pi{16});
+    $s .= "\tvpbroadcastq\t.Lsm4_gf_a1inv(%rip),%zmm17\n";
+    for my $c (0 .. 15) {
+        my ($j, $k) = (3 - ($c >> 2), 3 - ($c & 3));
+        my $r = "%zmm$pi{$c}";
+        $s .= "\tvmovdqa64\t" . b_y($h, $j, $k) . ",$r\n";
+        $s .= "\tvpxord\t" . b_key(33 + $j, $k) . ",$r,$r\n" if $j < 3;
+        $s .= "\tvgf2p8affineqb\t\$0,%zmm17,$r,$r\n";
     }
-    $s .= "\tvgf2p8affineqb\t\$0,%zmm19,%zmm$_,%zmm$_\n" for 0 .. 15;
-    for my $j (0 .. 3) {
-        $s .= transpose((map { R('z', 4 * $_ + $j) } 0 .. 3), '%zmm17', '%zmm18');
-    }
-    $s .= "\tvpshufb\t%zmm16,%zmm$_,%zmm$_\n" for 0 .. 15;
-    for my $g (0 .. 3) {
-        $s .= transpose((reverse map { R('z', $_) } 4 * $g .. 4 * $g + 3), '%zmm17', '%zmm18');
-    }
-    $s .= "\tret\n" . local_function_end($name);
+    $s .= $t . "\tret\n" . local_function_end($name);
     return $s;
 }
 
