@@ -23,8 +23,9 @@
 #
 # Batches: calls of 1..4, 5..8 and (AVX-512) 9..16 blocks take one masked
 # pass of a lean core (xmm, ymm, zmm; below), which needs no setup at all.
-# Longer calls run the widest pass in a loop (AVX-512: 64 blocks, then one
-# 32-block pass; AVX2: 24 blocks); the remainder goes to ONE pass of the
+# Longer calls run the widest pass in a loop (AVX-512: 128 blocks through
+# the byte-sliced core, then at most one 64-block and one 32-block pass of
+# the word-sliced one; AVX2: 24 blocks); the remainder goes to ONE pass of the
 # narrowest width that holds it, with masked loads and stores (AVX-512: 32
 # blocks in two zmm groups, then the lean cores; AVX2: 24/16 blocks, then
 # the lean cores), never a per-block loop.  Serial modes (CBC/CFB
@@ -35,13 +36,17 @@
 # calls, best of 3000 single calls, cycles/byte:
 #
 #   kernel                  ECB    CTR    CBC-dec  CFB-dec  CBC-enc  OFB
-#   gfni-avx512 (64 blk)    0.90   0.90   0.89     0.91     16.8     16.7
+#   gfni-avx512 (128 blk)   0.64   0.66   0.66     0.65     17.0     17.0
+#    64-blk word-sliced     0.89   0.87   0.87     0.87
 #   gfni-avx2   (24 blk)    1.66   1.64   1.66     1.69     20.1     20.1
 #   sm4-c (src/sm4.c, -O3)  9.6    9.6    9.8      9.7      23.8     24.1
-#   OpenSSL 3.0 default     26.8   30.7   27.1     27.5     29.6     29.1
+#   OpenSSL 3.0 default     27.5   31.1   27.8     27.8     29.9     29.5
 #
-# i.e. against OpenSSL in the same run: gfni-avx512 29.9x ECB, 34.2x CTR,
-# 30.5x CBC-dec, 30.2x CFB-dec; gfni-avx2 16.2x, 18.7x, 16.4x, 16.2x.
+# (the second row: the same calls with the 64-block word-sliced loop the
+# byte-sliced core replaced, alternated with it in one process), i.e.
+# against OpenSSL in one make bench run: gfni-avx512 40.1x ECB, 44.0x CTR,
+# 40.6x CBC-dec, 40.6x CFB-dec (before: 28.0x, 31.5x, 27.9x, 28.1x); in an
+# earlier run gfni-avx2 16.2x, 18.7x, 16.4x, 16.2x.
 #
 # Short calls and serial modes are latency-bound.  The lean body keeps the
 # state in the A1 image so that each S-box costs one affine-inverse on the
@@ -187,12 +192,14 @@ EOT
 # round temps zmm20..23 shared by the groups (renaming keeps them
 # independent), driver scratch zmm24, CBC/CFB chaining blocks zmm25/26,
 # constants zmm28 (rol24 shuffle), zmm29 (A1), zmm30 (A2), zmm31 (bswap).
+# The byte-sliced core uses zmm0..23, zmm27/28 (its matrices), zmm30 and
+# (CTR) zmm31; the 128-block loop reloads the constants when it ends.
 # k1..k4: tail masks of the last group's four registers; k6/k7: CTR carries.
 #
-# Zen 4 runs vgf2p8affine*, vprold and vpmulld on one pair of 256-bit pipes
-# and a zmm op occupies the pair for a cycle (measured), so those ops bound
-# the round: 2 affine + 3 rotates, with rol24 as a shuffle on the other
-# pair; the rest of the round is kept to 4 logic ops:
+# These word-sliced rounds serve the passes of 16 to 64 blocks (calls of
+# 17..127 blocks and the remainders of longer ones; the byte-sliced core
+# below takes 128 at a time).  A round of a group is 10 zmm ops: 2 affine,
+# 3 rotates, rol24 as a shuffle, and 4 logic ops:
 #  - the round keys are folded into the state: with Y_j = X_j ^ c_j, where
 #    c_0 = c_1 = c_2 = 0 and c_{i+3} = rk_i ^ c_{i+1} ^ c_{i+2}, the S-box
 #    input of round i is just Y_{i+1} ^ Y_{i+2} ^ Y_{i+3}, kept as a running
@@ -559,28 +566,31 @@ $code .= lean_body('avx512', 'z') . lean_core('avx512', 'z');
 
 # ---------------------------------------------------------------------------
 # Byte-sliced core: the 128-block passes of the parallel modes (calls of 128
-# blocks or more).  The word-sliced rounds above cost 10 zmm ops a group of
-# 16 blocks, and on Zen 4 a zmm op of any kind occupies two of the four
-# 256-bit pipes for a cycle (GFNI, VPROLD and VPMULTISHIFTQB one pair,
-# shifts another, shuffles and unpacks straddle them; measured with
-# independent ops), so the mix is bound at 5 cycles and runs at 6.6 with
-# the dependencies.  Here register (j, k) of a half holds byte k of native
-# word j of 64 blocks, so that the rotations by whole bytes are a choice of
+# blocks or more).  What bounds the word-sliced rounds above, measured on
+# Zen 4 with loops of independent zmm ops: every zmm op takes two of the
+# four 256-bit pipes for a cycle, and none is free of the others: GFNI,
+# VPROLD/VPROLVD and VPMULTISHIFTQB share one pair (1 a cycle together),
+# VPSLLD and VPSRLD another, VPSHUFB and the unpacks straddle them, the
+# ternary XOR goes anywhere (1.7 a cycle, 2 for two-source XORs).  So 10
+# ops a group of 16 blocks is 5 cycles at best (5.3 measured without
+# dependencies, 6.6 with them, 7.2 in the 64-block pass): only fewer ops
+# help.  Here register (j, k) of a half holds byte k of native word j of
+# 64 blocks, so that the rotations by whole bytes are a choice of
 # register, and with s_k the S-box output bytes
 #   L(s)_k = A(a_k) ^ C(a_{k-1}),  a_k = s_k ^ s_{k-1} ^ s_{k-2}
 # (A(x) = x ^ x<<2 and C(x) = x ^ x>>6 within the byte, indices mod 4; from
 # rol 2, 10, 18, 24 written byte by byte).  As in the lean cores the state
 # is the A1 image Z = A1 X, so the S-box is one VGF2P8AFFINEINVQB, and A1 A
 # and A1 C are one VGF2P8AFFINEQB each; with the keys folded as in the
-# word-sliced core (K_i = A1 rk_i ^ c1 in place of rk_i) a round is 7 ops
-# per 64 blocks and byte (S-box, three-way XOR, two affine maps, the
-# update, its d_i, the running parity) against 40 for the same work above.
-# The state lives in the frame (it is read twice and written once a round,
-# as memory operands of the ternary XORs), so that two halves of 64 blocks
-# fit in registers and overlap their dependency chains: 4.5 cycles a
-# 16-block round in a loop of rounds, against 6.6 above.
-# Entry and exit transposes: the word-sliced transpose per group, one byte
-# shuffle (with the byte swap) and a dword transpose across the groups.
+# word-sliced core (K_i = A1 rk_i ^ c1 in place of rk_i) a round of 64
+# blocks is 28 zmm ops, 7 a byte (S-box, three-way XOR, two affine maps,
+# the update, its d_i, the running parity), against 40 above.
+# The state lives in the frame (read twice and written once a round, the
+# reads as memory operands of the ternary XORs), so that two halves of 64
+# blocks fit in registers and overlap their dependency chains: 4.2 cycles a
+# 16-block round in a loop of rounds (4.0 without dependencies), against
+# 6.6 above.  Entry and exit are one 16x16 byte transpose of each half
+# (64 unpacks), the A1 map and the folded constants.
 my %B_M = (
     a => gf_mul($GF_A1, $GF_L{a}),
     c => gf_mul($GF_A1, $GF_L{c}),
