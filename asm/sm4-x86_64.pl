@@ -240,13 +240,13 @@ EOT
     return $r;
 }
 
-# The key-constant table for the core from the round keys at (%rdi):
-# slot 0 = c_3, slot 1+j = d_j (j < 32), slots 33..35 = c_32..c_34.  Slot
-# 1+j first receives c_j and later has c_{j+4} XORed in.
+# The key-constant table for the core from 32 round keys at $src(%rdi)
+# into $dst(%rsp): slot 0 = c_3, slot 1+j = d_j (j < 32), slots 33..35 =
+# c_32..c_34.  Slot 1+j first receives c_j and later has c_{j+4} XORed in.
 # The schedule pointer itself stays at $TBL_BYTES(%rsp) for the lean tail
 # passes.
 sub e_ctrick {
-    my ($src, $dst) = @_;    # offsets from %rdi / %rsp of the K and c tables
+    my ($src, $dst) = @_;
     my $s = "\tmov\t$src(%rdi),%eax\n\tmov\t%eax,$dst(%rsp)\n";
     $s .= "\tmovl\t\$0," . ($dst + 4 * $_) . "(%rsp)\n" for 1 .. 3;
     my ($c1, $c2, $c3) = ('%eax', '%r9d', '%r10d');
@@ -261,8 +261,10 @@ sub e_ctrick {
 }
 
 # Frame of the wide path (64-byte aligned, %rdi points at it): the table
-# above, the schedule pointer, then the byte-sliced core's tables and state
-# (B_* below).
+# above, the schedule pointer, then for the byte-sliced core (below) its
+# table with every byte of the slots above replicated over a dword
+# (B_KEY, 16 bytes a slot), the same table as dwords (B_ZT), the K_i it is
+# built from (B_KT) and the state of the two halves (B_STATE).
 my ($B_KEY, $B_ZT, $B_KT, $B_STATE) = (192, 768, 960, 1088);
 my $FRAME = $B_STATE + 2048;
 
@@ -621,11 +623,11 @@ sub bt16 {
     my $s = "";
     my @u = qw(bw wd dq qdq);
     for my $l (0 .. 3) {
-        for my $a (grep { !($_ & (1 << $l)) } 0 .. 15) {
-            my $b = $a | (1 << $l);
-            my ($ra, $rb, $rt) = map { "%zmm$_" } $x[$a], $x[$b], $spare;
+        for my $lo (grep { !($_ & (1 << $l)) } 0 .. 15) {
+            my $hi = $lo | (1 << $l);
+            my ($ra, $rb, $rt) = map { "%zmm$_" } $x[$lo], $x[$hi], $spare;
             $s .= "\tvpunpckl$u[$l]\t$rb,$ra,$rt\n\tvpunpckh$u[$l]\t$rb,$ra,$rb\n";
-            ($x[$a], $spare) = ($spare, $x[$a]);
+            ($x[$lo], $spare) = ($spare, $x[$lo]);
         }
     }
     # position p now holds column c = p with its four bits reversed
