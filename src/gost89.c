@@ -175,6 +175,9 @@ static void gost_build_tables(GOST_SBOX_TABLES *tab, const GOST_PARAMSET *ps)
             tab->t[j][b] = v << 11 | v >> 21;
         }
     }
+#ifdef GOST_X86_ASM
+    gost_scalar_tables_build(tab);
+#endif
 #ifdef GOST_X86_SIMD
     gost_simd_tables_build(tab, ps);
 #endif
@@ -803,8 +806,8 @@ static void imit_be(const GOST_KEY *k, unsigned char *state,
     imit_body(k, state, in, n, 1);
 }
 
-void gost_imit_blocks(const GOST_KEY *enc, unsigned char state[8],
-                      const unsigned char *in, size_t nblocks)
+void gost_imit_blocks_c(const GOST_KEY *enc, unsigned char state[8],
+                        const unsigned char *in, size_t nblocks)
 {
     if (enc->big_endian)
         imit_be(enc, state, in, nblocks);
@@ -812,11 +815,21 @@ void gost_imit_blocks(const GOST_KEY *enc, unsigned char state[8],
         imit_le(enc, state, in, nblocks);
 }
 
+void gost_imit_blocks(const GOST_KEY *enc, unsigned char state[8],
+                      const unsigned char *in, size_t nblocks)
+{
+#ifdef GOST_X86_ASM
+    if (gost_imit_blocks_x86(enc, state, in, nblocks))
+        return;
+#endif
+    gost_imit_blocks_c(enc, state, in, nblocks);
+}
+
 /* ---- Kernel choice ---- */
 
 const SMG_BLOCK_KERNEL *gost_kernel(int constant_time)
 {
-#ifdef GOST_X86_SIMD
+#ifdef GOST_X86_ASM
     const SMG_BLOCK_KERNEL *k = gost_kernel_x86(constant_time);
 
     if (k != NULL)

@@ -27,6 +27,14 @@ typedef struct gost_sbox_tables {
     uint32_t t[4][256];
     /* Tables for SIMD kernels; layout documented at their builder. */
     unsigned char simd[320] __attribute__((aligned(64)));
+#if defined(__x86_64__) && !defined(SMG_NO_ASM)
+    /*
+     * t[0] written twice, t0x[i] = t[0][i & 255]: the x86-64 scalar kernel
+     * (asm/gost89-serial-x86_64.pl) indexes it with (n1 & 255) from
+     * &t0x[k & 255], byte 0 of n1 + k without the addition.
+     */
+    uint32_t t0x[512] __attribute__((aligned(64)));
+#endif
 } GOST_SBOX_TABLES;
 
 typedef struct gost_paramset {
@@ -63,9 +71,15 @@ int gost_set_paramset(GOST_KEY *enc, GOST_KEY *dec, const GOST_PARAMSET *ps);
  * iv may be NULL (no IV to carry).
  */
 void gost_key_mesh(GOST_KEY *enc, GOST_KEY *dec, unsigned char iv[8]);
-/* IMIT: the 16-round MAC transformation, folded over nblocks of in. */
+/*
+ * IMIT: the 16-round MAC transformation, folded over nblocks of in, in the
+ * fastest implementation the CPU allows; gost_imit_blocks_c is the portable
+ * one.
+ */
 void gost_imit_blocks(const GOST_KEY *enc, unsigned char state[8],
                       const unsigned char *in, size_t nblocks);
+void gost_imit_blocks_c(const GOST_KEY *enc, unsigned char state[8],
+                        const unsigned char *in, size_t nblocks);
 
 /*
  * The fastest kernel the (masked) CPU allows; with constant_time (the

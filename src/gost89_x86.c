@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * C side of the x86-64 GOST 28147-89 / Magma vector kernels
- * (asm/gost89-x86_64.pl): the layout of GOST_SBOX_TABLES.simd and its
- * builder, the kernel tables (AVX2's serial modes go to the C kernel) and the
- * choice among them from the CPU capabilities.
+ * C side of the x86-64 GOST 28147-89 / Magma kernels: the scalar
+ * serial-mode kernel (asm/gost89-serial-x86_64.pl: CBC and CFB encryption,
+ * OFB, IMIT) and the vector kernels (asm/gost89-x86_64.pl), the builders of
+ * their tables, the kernel tables and the choice among them from the CPU
+ * capabilities.
  */
 #include "gost89_x86.h"
 
-#ifdef GOST_X86_SIMD
+#ifdef GOST_X86_ASM
 
 #include <stddef.h>
 #include "cpu.h"
@@ -17,10 +18,75 @@ _Static_assert(offsetof(GOST_KEY, rk) == 0, "GOST_KEY.rk offset");
 _Static_assert(offsetof(GOST_KEY, tab) == 128, "GOST_KEY.tab offset");
 _Static_assert(offsetof(GOST_KEY, big_endian) == 136,
                "GOST_KEY.big_endian offset");
+_Static_assert(offsetof(GOST_SBOX_TABLES, t) == 0, "GOST_SBOX_TABLES.t offset");
 _Static_assert(offsetof(GOST_SBOX_TABLES, simd) == 4096,
                "GOST_SBOX_TABLES.simd offset");
 _Static_assert(sizeof(((GOST_SBOX_TABLES *)0)->simd) >= 320,
                "GOST_SBOX_TABLES.simd size");
+_Static_assert(offsetof(GOST_SBOX_TABLES, t0x) == 4416,
+               "GOST_SBOX_TABLES.t0x offset");
+
+void gost_scalar_tables_build(GOST_SBOX_TABLES *t)
+{
+    unsigned int i;
+
+    for (i = 0; i < 512; i++)
+        t->t0x[i] = t->t[0][i & 255];
+}
+
+void gost89_cbc_enc_scalar(const void *ks, const unsigned char *in,
+                           unsigned char *out, size_t nblocks,
+                           unsigned char *iv);
+void gost89_cfb_enc_scalar(const void *ks, const unsigned char *in,
+                           unsigned char *out, size_t nblocks,
+                           unsigned char *iv);
+void gost89_ofb_scalar(const void *ks, const unsigned char *in,
+                       unsigned char *out, size_t nblocks, unsigned char *iv);
+void gost89_imit_scalar(const GOST_KEY *ks, unsigned char state[8],
+                        const unsigned char *in, size_t nblocks);
+
+int gost_imit_blocks_x86(const GOST_KEY *enc, unsigned char state[8],
+                         const unsigned char *in, size_t nblocks)
+{
+    if (!smg_cpu_has(SMG_CAP_BMI1))
+        return 0;
+    gost89_imit_scalar(enc, state, in, nblocks);
+    return 1;
+}
+
+/* The parallel modes of the scalar kernel are the C kernel's. */
+static void gost_x86_ecb(const void *ks, const unsigned char *in,
+                         unsigned char *out, size_t n)
+{
+    gost_kernel_c.ecb(ks, in, out, n);
+}
+
+#define GOST_X86_C_CHAIN(mode) \
+    static void gost_x86_##mode(const void *ks, const unsigned char *in, \
+                                unsigned char *out, size_t n, \
+                                unsigned char *iv) \
+    { \
+        gost_kernel_c.mode(ks, in, out, n, iv); \
+    }
+
+GOST_X86_C_CHAIN(cbc_dec)
+GOST_X86_C_CHAIN(cfb_dec)
+GOST_X86_C_CHAIN(ctr)
+GOST_X86_C_CHAIN(cnt)
+
+const SMG_BLOCK_KERNEL gost_kernel_scalar = {
+    "gost89-scalar-bmi1",
+    gost_x86_ecb,
+    gost89_cbc_enc_scalar,
+    gost_x86_cbc_dec,
+    gost89_cfb_enc_scalar,
+    gost_x86_cfb_dec,
+    gost89_ofb_scalar,
+    gost_x86_ctr,
+    gost_x86_cnt
+};
+
+#ifdef GOST_X86_SIMD
 
 /*
  * simd layout (S[i] is the S-box of nibble i, i = 0 least significant):
@@ -80,23 +146,6 @@ void gost89_ofb_avx512(const void *ks, const unsigned char *in,
                        unsigned char *out, size_t nblocks, unsigned char *iv);
 
 /*
- * The serial modes have no parallelism for the vector units; AVX2's lean
- * round is slower than the C kernel's for one block, so AVX2 leaves them to
- * it.
- */
-#define GOST_X86_SERIAL(mode) \
-    static void gost_x86_##mode(const void *ks, const unsigned char *in, \
-                                unsigned char *out, size_t n, \
-                                unsigned char *iv) \
-    { \
-        gost_kernel_c.mode(ks, in, out, n, iv); \
-    }
-
-GOST_X86_SERIAL(cbc_enc)
-GOST_X86_SERIAL(cfb_enc)
-GOST_X86_SERIAL(ofb)
-
-/*
  * Every parallel mode runs in the vector kernel at every block count (each
  * has a lean path for short calls), so no secret reaches a table index.
  */
@@ -115,11 +164,11 @@ const SMG_BLOCK_KERNEL gost_kernel_avx512 = {
 const SMG_BLOCK_KERNEL gost_kernel_avx2 = {
     "gost89-avx2",
     gost89_ecb_avx2,
-    gost_x86_cbc_enc,
+    gost89_cbc_enc_scalar,
     gost89_cbc_dec_avx2,
-    gost_x86_cfb_enc,
+    gost89_cfb_enc_scalar,
     gost89_cfb_dec_avx2,
-    gost_x86_ofb,
+    gost89_ofb_scalar,
     gost89_ctr_avx2,
     gost89_cnt_avx2
 };
@@ -139,15 +188,29 @@ const SMG_BLOCK_KERNEL gost_kernel_avx2_ct = {
     gost89_cnt_avx2
 };
 
+#endif /* GOST_X86_SIMD */
+
 const SMG_BLOCK_KERNEL *gost_kernel_x86(int constant_time)
 {
+#ifdef GOST_X86_SIMD
     /* VL: the lean path runs on ymm registers */
     if (smg_cpu_has(SMG_CAP_AVX512F | SMG_CAP_AVX512BW | SMG_CAP_AVX512VL
                     | SMG_CAP_AVX512VBMI))
         return &gost_kernel_avx512;
-    if (smg_cpu_has(SMG_CAP_AVX2))
-        return constant_time ? &gost_kernel_avx2_ct : &gost_kernel_avx2;
+    if (smg_cpu_has(SMG_CAP_AVX2) && constant_time)
+        return &gost_kernel_avx2_ct;
+    /*
+     * AVX2's serial modes are the scalar kernel's; every AVX2 CPU has BMI1,
+     * so only a capability mask can leave AVX2 without it, and then the C
+     * kernel runs.
+     */
+    if (smg_cpu_has(SMG_CAP_AVX2 | SMG_CAP_BMI1))
+        return &gost_kernel_avx2;
+#endif
+    /* the scalar kernel is table code: no better than C for constant time */
+    if (smg_cpu_has(SMG_CAP_BMI1) && !constant_time)
+        return &gost_kernel_scalar;
     return NULL;
 }
 
-#endif
+#endif /* GOST_X86_ASM */

@@ -1,17 +1,37 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The vectorised GOST 28147-89 / Magma kernels for x86-64
- * (asm/gost89-x86_64.pl) as src/gost89.c sees them: the builder of the
- * per-parameter-set SIMD tables and the kernel chooser.  Both exist only
- * when GOST_X86_SIMD is defined.
+ * The x86-64 GOST 28147-89 / Magma kernels as src/gost89.c sees them: the
+ * scalar serial-mode kernel (asm/gost89-serial-x86_64.pl, GOST_X86_ASM:
+ * any x86-64 build with assembly) and the vectorised kernels
+ * (asm/gost89-x86_64.pl, GOST_X86_SIMD: not with no-gost-simd), the
+ * builders of their per-parameter-set tables and the kernel chooser.
  */
 #ifndef SMGOST_GOST89_X86_H
 #define SMGOST_GOST89_X86_H
 
 #include "gost89.h"
 
-#if defined(__x86_64__) && !defined(SMG_NO_ASM) && !defined(SMG_NO_GOST_SIMD)
-# define GOST_X86_SIMD 1
+#if defined(__x86_64__) && !defined(SMG_NO_ASM)
+# define GOST_X86_ASM 1
+
+/* Fills t->t0x from t->t (layout at the field). */
+void gost_scalar_tables_build(GOST_SBOX_TABLES *t);
+/*
+ * The IMIT rounds in the scalar kernel if the CPU has what it needs
+ * (BMI1); 0 if the caller must run them itself.
+ */
+int gost_imit_blocks_x86(const GOST_KEY *enc, unsigned char state[8],
+                         const unsigned char *in, size_t nblocks);
+/* The C parallel modes with the scalar serial modes (CPUs without AVX2). */
+extern const SMG_BLOCK_KERNEL gost_kernel_scalar;
+/*
+ * The best kernel the CPU allows among the x86-64 ones, or NULL; with
+ * constant_time, the best whose every entry is constant-time.
+ */
+const SMG_BLOCK_KERNEL *gost_kernel_x86(int constant_time);
+
+# if !defined(SMG_NO_GOST_SIMD)
+#  define GOST_X86_SIMD 1
 
 /* Fills t->simd for the parameter set ps (layout at the definition). */
 void gost_simd_tables_build(GOST_SBOX_TABLES *t, const GOST_PARAMSET *ps);
@@ -19,11 +39,7 @@ void gost_simd_tables_build(GOST_SBOX_TABLES *t, const GOST_PARAMSET *ps);
 extern const SMG_BLOCK_KERNEL gost_kernel_avx512;
 extern const SMG_BLOCK_KERNEL gost_kernel_avx2;
 extern const SMG_BLOCK_KERNEL gost_kernel_avx2_ct;
-/*
- * The best vector kernel the CPU allows, or NULL; with constant_time, the
- * best whose every entry is constant-time.
- */
-const SMG_BLOCK_KERNEL *gost_kernel_x86(int constant_time);
+# endif
 #endif
 
 #endif

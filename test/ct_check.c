@@ -122,6 +122,9 @@ static const target targets[] = {
     { T_SM4, &sm4_kernel_aesni_avx_ct, NULL, NULL, MAX_BLOCKS },
 #endif
     { T_GOST, &gost_kernel_c, NULL, NULL, MAX_BLOCKS },
+#ifdef GOST_X86_ASM
+    { T_GOST, &gost_kernel_scalar, NULL, NULL, MAX_BLOCKS },
+#endif
 #ifdef GOST_X86_SIMD
     { T_GOST, &gost_kernel_avx512, NULL, NULL, MAX_BLOCKS },
     { T_GOST, &gost_kernel_avx2, NULL, NULL, MAX_BLOCKS },

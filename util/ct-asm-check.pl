@@ -456,7 +456,7 @@ my $cc = qr/(?:n?[ozscpeb]|n?be|n?ae|n?a|n?l|n?le|n?g|n?ge|nae|nbe|nge|nle|pe|po
 my $jcc = qr/^j$cc$/;
 
 my %gp_known = map { $_ => 1 } qw(mov movabs lea add sub adc sbb and or xor cmp test
-    inc dec neg not shl sal shr sar rol ror bswap rorx shlx shrx sarx andn bzhi
+    inc dec neg not shl sal shr sar rol ror bswap rorx shlx shrx sarx andn bzhi bextr
     movzx movsx movsxd xchg imul popcnt lzcnt tzcnt);
 
 # The general-purpose instruction a mnemonic names (size suffix dropped),
@@ -697,7 +697,7 @@ sub transfer {
     # form writes only, from itself.
     my $dst = $o[-1];
     my @src = @o[0 .. $#o - 1];
-    my $write_only = $base =~ /^(?:rorx|shlx|shrx|sarx|andn|bzhi|popcnt|lzcnt|tzcnt)$/
+    my $write_only = $base =~ /^(?:rorx|shlx|shrx|sarx|andn|bzhi|bextr|popcnt|lzcnt|tzcnt)$/
         || ($base eq 'imul' && @o == 3);
     my @k = map { src_kind($s, $i, $_, $size) } @src;
     push @k, src_kind($s, $i, $dst, $size) unless $write_only;
