@@ -29,15 +29,33 @@
 # first round reads n1, which the previous block finished in its round 30,
 # and the half finished last is only needed at the end of round 0.
 #
-# Cycles per round (core clock) in a one-block dependent chain:
-#   plain round (ADD first, best of 24 orders and extractions)   9.91
+# Core cycles per round in a microbenchmark of one-block chains (rdtsc,
+# best of 60; the variants differ only in the round):
+#   plain round (ADD first; best of 24 orders and extractions)   9.91
 #   early byte 0, BEXTR for bytes 1 and 2                          9.85
 #   early byte 0, %ah for byte 1, BEXTR for byte 2 (this file)     9.24
-#   the C kernel (gcc 12 -O3, src/gost89.c gost_round_serial)     ~11
+# In the kernels a block costs about 5 cycles more (9.4 a round for CBC,
+# 9.6 for IMIT's 16 rounds); moving the XOR of a late chaining half to
+# the end of the block's first round, or the round pointers off %rsp,
+# measured no gain.
 #
-# Through EVP (`make bench`, MB/s at 16 KiB, gostprov alternating in the
-# same process, TSC cycles per byte in parentheses):
-#   (filled in below the wiring, see the table at the end of this header)
+# TSC cycles per byte (2.6 GHz TSC, core 3.7 GHz), kernel calls of 16 KiB
+# (2048 blocks), best of 200:
+#
+#   kernel                      CBC-enc   CFB-enc   OFB     IMIT
+#   this file                   26.4      26.4      26.3    13.6
+#   C kernel (gcc 12 -O3)       30.9      31.0      30.9    15.3
+#   AVX-512 lean rounds (CT)    30.8      30.7      30.8    -
+#
+# Through EVP (`make bench`, 16 KiB calls, MB/s and ratio to gostprov in
+# the same run; gostprov 58.7 / 61.3 / 59.6 / 105.3 MB/s):
+#
+#                       gost89 (CFB-enc)  gost89-cbc enc  magma-cbc enc  gost-mac
+#   this file (avx2)    94.8  1.62x       97.1  1.59x     96.8  1.62x    178.6  1.70x
+#   C kernel            81.2  1.38x       82.9  1.35x     83.2  1.40x    158.7  1.51x
+#   AVX-512 lean (CT)   79.2  1.35x       81.0  1.32x     80.5  1.35x    (IMIT: this file)
+#
+# At 16-byte calls: gost89 86 MB/s (1.61x), gost89-cbc 89 (1.55x).
 #
 # The IMIT loop runs 16 rounds a block, the others 32.
 

@@ -841,5 +841,6 @@ const SMG_BLOCK_KERNEL *gost_kernel(int constant_time)
     if (k != NULL)
         return k;
 #endif
+    (void)constant_time;    /* only the C kernel here: nothing to choose */
     return &gost_kernel_c;
 }
