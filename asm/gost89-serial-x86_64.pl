@@ -33,17 +33,22 @@
 # best of 60; the variants differ only in the round):
 #   plain round (ADD first; best of 24 orders and extractions)   9.91
 #   early byte 0, BEXTR for bytes 1 and 2                          9.85
-#   early byte 0, %ah for byte 1, BEXTR for byte 2 (this file)     9.24
-# In the kernels a block costs about 5 cycles more (9.4 a round for CBC,
-# 9.6 for IMIT's 16 rounds); moving the XOR of a late chaining half to
-# the end of the block's first round, or the round pointers off %rsp,
-# measured no gain.
+#   early byte 0, %ah for byte 1, BEXTR for byte 2                 9.40
+#   the same, best of 504 instruction orders (this file)           9.20
+#   the same with every lookup at one address (zero tables, key)   9.04
+# So the order of issue matters (the worst orders take 10.9: the ALU
+# queues an op lands in), and with random data about 0.2 cycles a round
+# go to the lookups themselves (L1 bank conflicts, presumably), over the
+# 9-cycle chain.  In the kernels a block costs a few cycles more (9.3 a
+# round for CBC, 9.5 for IMIT's 16); moving the XOR of a late chaining
+# half to the end of a block's first round, or the round pointers off
+# %rsp, measured no gain.
 #
 # TSC cycles per byte (2.6 GHz TSC, core 3.7 GHz), kernel calls of 16 KiB
 # (2048 blocks), best of 200:
 #
 #   kernel                      CBC-enc   CFB-enc   OFB     IMIT
-#   this file                   26.4      26.4      26.3    13.6
+#   this file                   26.2      26.2      26.2    13.4
 #   C kernel (gcc 12 -O3)       30.9      31.0      30.9    15.3
 #   AVX-512 lean rounds (CT)    30.8      30.7      30.8    -
 #
@@ -91,9 +96,9 @@ sub round {
     my $p = 8 * $r;
     return <<"EOT";
 	movzbl	$low{$src},%edx
-	mov	$p(%rsp),$PTR
 	mov	$src,%eax
 	add	$k($ks),%eax
+	mov	$p(%rsp),$PTR
 	movzbl	%ah,%ebp
 	bextr	$CTL,%eax,%r13d
 	shr	\$24,%eax
