@@ -22,8 +22,8 @@
 # waiting for the ADD.  n2 ^= T0[x0] then lands as the other three lookups
 # arrive, and the two XORs left make 9 cycles, the floor for four lookups:
 # a second early lookup would need a 16-bit index (512 KiB tables, L2).
-# Byte 1 comes from %ah, byte 2 from BEXTR, byte 3 from SHR: two BEXTRs
-# measured 6% slower (one cycle more per round), SHR+MOVZX for byte 2 too.
+# Byte 1 comes from %ah, byte 2 from BEXTR, byte 3 from SHR: BEXTR for
+# bytes 1 and 2 measured 5% slower, SHR+MOVZX for byte 2 as slow.
 #
 # The chaining XORs between blocks stay off the critical path: a block's
 # first round reads n1, which the previous block finished in its round 30,
@@ -53,14 +53,17 @@
 #   AVX-512 lean rounds (CT)    30.8      30.7      30.8    -
 #
 # Through EVP (`make bench`, 16 KiB calls, MB/s and ratio to gostprov in
-# the same run; gostprov 58.7 / 61.3 / 59.6 / 105.3 MB/s):
+# the same run; gostprov 58.8 / 61.3 / 59.6 / 105.3 MB/s):
 #
 #                       gost89 (CFB-enc)  gost89-cbc enc  magma-cbc enc  gost-mac
-#   this file (avx2)    94.8  1.62x       97.1  1.59x     96.8  1.62x    178.6  1.70x
-#   C kernel            81.2  1.38x       82.9  1.35x     83.2  1.40x    158.7  1.51x
-#   AVX-512 lean (CT)   79.2  1.35x       81.0  1.32x     80.5  1.35x    (IMIT: this file)
+#   this file (avx2)    95.1  1.62x       97.5  1.59x     97.4  1.63x    175.7  1.67x
+#   C kernel            81.2  1.38x       83.1  1.36x     83.3  1.40x    159.2  1.51x
+#   AVX-512 lean (CT)   79.2  1.35x       80.7  1.32x     80.7  1.35x    (IMIT: this file)
 #
-# At 16-byte calls: gost89 86 MB/s (1.61x), gost89-cbc 89 (1.55x).
+# At 16-byte calls: gost89 86 MB/s (1.60x), gost89-cbc 89 (1.53x).  Where
+# the rest goes at 16 KiB: CBC runs at 98% of the kernel alone; gost89
+# (CFB) meshes the key every 1 KiB (about 570 TSC cycles, 2%), gost-mac
+# too (340), and its kernel calls stop at each 1 KiB boundary.
 #
 # The IMIT loop runs 16 rounds a block, the others 32.
 
