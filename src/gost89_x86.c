@@ -135,7 +135,7 @@ void gost_simd_tables_build(GOST_SBOX_TABLES *t, const GOST_PARAMSET *ps)
 GOST_X86_DECLARE(avx512)
 GOST_X86_DECLARE(avx2)
 
-/* AVX-512 also runs the serial modes (the lean rounds once per block). */
+/* AVX-512 also has the serial modes (the lean rounds once per block). */
 void gost89_cbc_enc_avx512(const void *ks, const unsigned char *in,
                            unsigned char *out, size_t nblocks,
                            unsigned char *iv);
@@ -148,9 +148,26 @@ void gost89_ofb_avx512(const void *ks, const unsigned char *in,
 /*
  * Every parallel mode runs in the vector kernel at every block count (each
  * has a lean path for short calls), so no secret reaches a table index.
+ * The serial modes take the scalar kernel by default: a lone block through
+ * its table rounds is about 1.2 times as fast as through the lean vector
+ * rounds (measured at 16 KiB: 26.2 against 30.8 TSC cycles a byte).  The
+ * "-ct" sibling ("constant-time = yes", or a CPU without BMI1) runs them
+ * through the lean rounds, constant-time.
  */
 const SMG_BLOCK_KERNEL gost_kernel_avx512 = {
     "gost89-avx512vbmi",
+    gost89_ecb_avx512,
+    gost89_cbc_enc_scalar,
+    gost89_cbc_dec_avx512,
+    gost89_cfb_enc_scalar,
+    gost89_cfb_dec_avx512,
+    gost89_ofb_scalar,
+    gost89_ctr_avx512,
+    gost89_cnt_avx512
+};
+
+const SMG_BLOCK_KERNEL gost_kernel_avx512_ct = {
+    "gost89-avx512vbmi-ct",
     gost89_ecb_avx512,
     gost89_cbc_enc_avx512,
     gost89_cbc_dec_avx512,
@@ -196,7 +213,8 @@ const SMG_BLOCK_KERNEL *gost_kernel_x86(int constant_time)
     /* VL: the lean path runs on ymm registers */
     if (smg_cpu_has(SMG_CAP_AVX512F | SMG_CAP_AVX512BW | SMG_CAP_AVX512VL
                     | SMG_CAP_AVX512VBMI))
-        return &gost_kernel_avx512;
+        return constant_time || !smg_cpu_has(SMG_CAP_BMI1)
+               ? &gost_kernel_avx512_ct : &gost_kernel_avx512;
     if (smg_cpu_has(SMG_CAP_AVX2) && constant_time)
         return &gost_kernel_avx2_ct;
     /*

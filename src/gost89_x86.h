@@ -37,6 +37,7 @@ const SMG_BLOCK_KERNEL *gost_kernel_x86(int constant_time);
 void gost_simd_tables_build(GOST_SBOX_TABLES *t, const GOST_PARAMSET *ps);
 /* The vector kernel tables (for the chooser and for tests, as for SM4). */
 extern const SMG_BLOCK_KERNEL gost_kernel_avx512;
+extern const SMG_BLOCK_KERNEL gost_kernel_avx512_ct;
 extern const SMG_BLOCK_KERNEL gost_kernel_avx2;
 extern const SMG_BLOCK_KERNEL gost_kernel_avx2_ct;
 # endif

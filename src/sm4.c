@@ -417,6 +417,7 @@ const SMG_BLOCK_KERNEL sm4_kernel_c = {
 /* Kernel choice: an assembly kernel when the CPU allows one. */
 const SMG_BLOCK_KERNEL *sm4_kernel(int constant_time)
 {
+    (void)constant_time;        /* only the x86-64 tiers have "-ct" tables */
 #ifdef SM4_X86_ASM
     const SMG_BLOCK_KERNEL *k = sm4_kernel_x86(constant_time);
 

@@ -127,6 +127,7 @@ static const target targets[] = {
 #endif
 #ifdef GOST_X86_SIMD
     { T_GOST, &gost_kernel_avx512, NULL, NULL, MAX_BLOCKS },
+    { T_GOST, &gost_kernel_avx512_ct, NULL, NULL, MAX_BLOCKS },
     { T_GOST, &gost_kernel_avx2, NULL, NULL, MAX_BLOCKS },
     { T_GOST, &gost_kernel_avx2_ct, NULL, NULL, MAX_BLOCKS },
 #endif
