@@ -233,6 +233,8 @@ SKIP: {
 # ---- 2. the static check over the generated assembly ----
 
 my @asm = glob(File::Spec->catfile($top, 'asm', '*-x86_64.S'));
+# fewer generated files than perlasm sources: a no-asm or no-gost-simd build
+my $reduced = @asm < (() = glob(File::Spec->catfile($top, 'asm', '*-x86_64.pl')));
 my %static;    # function -> 'ok' | 'leak'
 SKIP: {
     skip('no generated x86-64 assembly in this build', 1) unless $x86 && @asm;
@@ -611,8 +613,12 @@ SKIP: {
         if (!$got) { push @diff, "README lacks the row '$text'"; next }
         push @diff, "'$text': README says constant-time '$got->[0]', the results '$ct'"
             if $got->[0] ne $ct;
+        # a build without some assembly (no-asm, no-gost-simd) proves by
+        # fewer methods than README, which describes the full build
+        my %claimed = map { $_ => 1 } split / \+ /, $got->[1];
+        my $fewer = $reduced && !grep { !$claimed{$_} } split / \+ /, $how;
         push @diff, "'$text': README says proved by '$got->[1]', the results '$how'"
-            if $got->[1] ne $how;
+            if $got->[1] ne $how && !$fewer;
     }
     my %ours = map { $_->[0] => 1 } @result_rows;
     push @diff, "README has a row the results do not: '$_'" for grep { !$ours{$_} && !$absent{$_} } sort keys %readme;
