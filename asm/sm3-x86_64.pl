@@ -9,39 +9,58 @@
 #   perl asm/sm3-x86_64.pl elf > asm/sm3-x86_64.S
 #
 # Measured on the development VM (AMD EPYC, Zen 4 class, 2 shared cores),
-# 16 KiB messages, one process alternating the implementations, best of
-# many short runs; cycles/byte at the 3.7 GHz an ADD chain measures there;
-# instructions/byte from callgrind:
+# 16 KiB messages through EVP (make bench, which alternates the
+# implementations and keeps the best round); cycles/byte at the 3.7 GHz an
+# ADD chain measures there; instructions/byte counted in the block loop:
 #
 #   implementation                  MB/s    c/B   instructions/byte
-#   this kernel                      531    6.97   31.0
-#   libgcrypt 1.10 (AVX/BMI2)        496    7.46   34.4
-#   OpenSSL 3.0 default provider     386    9.59   51.2
-#   src/sm3.c (gcc 12 -O3)           394    9.40   49.4
+#   this kernel                      535    6.92   33.1
+#   libgcrypt 1.10 (AVX/BMI2)        490    7.55   34.4
+#   OpenSSL 3.0 default provider     383    9.66   51.2
 #
-# SM3 is one dependency chain per message, so the latency of a round sets
-# the speed.  With a12 = rol(A,12), s = a12 + K + E and SS1 = rol(s,7) the
-# round has two loops:
-#   E: s (K was added to a12 before E arrives), SS1, then
-#      TT2 = (H + W) + GG + SS1 with GG1 = (E & F) + (~E & G) in two parts
-#      that both depend on E (three ADDs after them, ready at cycle 4; GG0
-#      is one XOR term, cycle 3), P0 as two RORX side by side and two XORs:
-#      7 cycles in rounds 16-63, 6 in rounds 0-15;
+# The kernel alone (rdtsc around 256-block calls) takes 6.81 c/B; its
+# previous form, with the 7-cycle E loop below, took 6.92 (526 MB/s).
+#
+# SM3 is one dependency chain per message.  With a12 = rol(A,12),
+# s = a12 + K + E and SS1 = rol(s,7) the round has two loops:
 #   A: a12, + K, + E, SS1, SS2 = SS1 ^ a12, TT1 = (D + W' + FF) + SS2:
-#      6 cycles, so A runs ahead of E in rounds 16-63 and in step with it
-#      in rounds 0-15.
-# That is 16 * 6 + 48 * 7 = 432 cycles a block, 6.75 c/B, as a floor; the
-# kernel runs at 6.4 and 7.1 cycles a round.  Facts measured on Zen 4 that
-# ruled out alternatives: RORX issues 2 per cycle (of 4 ALUs), a three-
-# operand LEA has 2 cycles of latency (so K + a12 + E stays two ADDs), and
-# VPROLD has 2 cycles of latency (so a round in vector registers, where
-# VPTERNLOGD would make P0 and GG single operations, is no shorter).
+#      6 cycles;
+#   E: s, SS1, TT2 = (H + W + GG) + SS1, P0 as two RORX side by side and
+#      two XORs: 6 cycles if H + W + GG is ready with SS1, two cycles after
+#      E.  GG0 = E ^ F ^ G is one XOR after E.  GG1 = (E & F) + (~E & G)
+#      is two operations after E whichever way it is written, which makes
+#      TT2 a cycle late and the loop 7 cycles.  So from round 16 on the
+#      round takes E as T ^ R, T being the previous TT2 and R = rol9(T) ^
+#      rol17(T), which is ready a cycle before E: with M = F ^ G and
+#      V = bitselect(T; F, G), GG1 = V ^ (R & M), two operations after R
+#      and so one after E.
+# That costs three operations (M, V's two) for one ADD saved: rounds 16-63
+# have 26 ALU operations (rounds 0-15: 21), and Zen 4's four ALUs, to whose
+# queues operations are bound at dispatch, carry them at 6.9 cycles a round
+# (94% busy) against a latency floor of 6; rounds 0-15, where both loops
+# are 6 cycles and in step, take 6.4.  The 7-cycle form (24 operations)
+# ran rounds 16-63 at 7.1.  Floors: 6 cycles a round is 6.0 c/B, and the
+# ALU count is 16 * 21 / 4 + 48 * 26 / 4 = 396 cycles a block (6.19 c/B)
+# at every ALU busy every cycle, which the bound queues do not reach.
+#
+# Facts measured on Zen 4 that ruled out other ways: 4 ALU operations a
+# cycle, RORX 2 a cycle; a three-operand LEA has 2 cycles of latency (so
+# K + a12 + E stays two ADDs); a register MOV is eliminated (no ALU) and
+# dispatch takes 6 operations a cycle; VPROLD has 2 cycles of latency (so
+# a round in vector registers, where VPTERNLOGD would make P0 and GG single
+# operations, is no shorter); VMOVD between general and xmm registers
+# takes integer issue slots (4 ADDs and one VMOVD to a general register:
+# 2 cycles), and a word through the stack to xmm and back takes 16 cycles.
+# Moving H + W and D + W' (both ready three rounds ahead) to the vector
+# unit through the stack would leave 24 ALU operations a round, but the
+# two stores and six vector operations it adds made rounds 16-63 slower
+# (7.4 cycles) in a timed model of the loop.
 #
 # BMI2's RORX rotates into a fresh register without a copy; BMI1's ANDN
-# gives ~E & G and B & C = ~(B ^ C) & C in one operation each.  Rotating
-# B and F into fresh registers leaves the old ones free as temporaries, so
-# no round has a MOV; the register allocation is done while generating the
-# rounds, and the block ends with the moves that undo its permutation.
+# gives ~T & M and B & C = ~(B ^ C) & C in one operation each.  Rotating
+# B and F into fresh registers leaves the old ones free as temporaries;
+# the register allocation is done while generating the rounds, and the
+# block ends with the moves that undo its permutation.
 #
 # Message expansion runs in xmm registers, four words of W a step:
 #   W[j..j+3] = P1(W[j-16..] ^ W[j-9..] ^ rol15(W[j-3..])) ^ rol7(W[j-13..])
@@ -52,8 +71,8 @@
 # shuffle.  W and W' = W[j] ^ W[j+4] go to the stack, where the rounds read
 # them as memory operands of their ADDs.  The step for words 4q+16.. is
 # interleaved with rounds 4q..4q+3, three groups of rounds ahead of its
-# first use; the vector work then costs no time at all (generating the
-# rounds alone gives the same speed).
+# first use; the vector work then costs no time at all (the rounds
+# generated without it run no faster).
 
 use strict;
 use warnings;
@@ -70,10 +89,10 @@ my $code = "";
 # live on the stack.  The other fourteen registers hold the eight state
 # words and the round temporaries, allocated while the rounds are generated:
 # a rotation writes a fresh register and the old value dies as a temporary,
-# so no round needs a MOV.  @S names the registers of A..H.
+# so the only MOV is the copy of G in rounds 16-63, which the renamer
+# eliminates.  %S (below) names the registers of the state words.
 my $inp = "%rsi";
 my @canon = qw(ax bx cx dx r8 r9 r10 r11);
-my @S = @canon;
 my @free = qw(r12 r13 r14 r15 di bp);
 
 sub alloc {
@@ -121,16 +140,21 @@ sub kj {
 # @order_* lists give their issue order.  Placeholders:
 # {A}..{H} the state words, {K} the round constant, {W}/{WP} the stack
 # offsets of W[j]/W'[j], other names temporaries; "x<B" creates x in the
-# register of B, whose value dies there.  With E arriving at cycle 0 (A
-# arrives 2-3 cycles earlier): s = a12 + K + E at 1, SS1 at 2, TT2 and TT1
-# at 3 (rounds 0-15) or 4, the next E at 6 or 7.
+# register of B, whose value dies there.
+#
+# From round 16 on, E does not arrive whole: the previous round hands over
+# T = its TT2 and R = rol9(T) ^ rol17(T), and E = T ^ R.  R is ready one
+# cycle before E, and GG1 = bitselect(E; F, G) is taken from it (see the
+# header), so with R arriving at cycle 0: E and R & M at 1, GG1 and s at 2,
+# H + W + GG1 and SS1 at 3, TT2 at 4, the next R at 6.  Rounds 0-15 keep E
+# whole (their GG0 is one XOR after E) and round 15 hands over T and R.
 #
 # The order inside a round is not the dependency order but the one that ran
-# fastest on Zen 4 (a search over the orders, timed on 16 KiB calls): the
-# schedulers prefer older ready operations, so the order decides which of
-# the round's two loops (A -> a12 -> s -> SS1 -> SS2 -> TT1 and E -> s ->
-# SS1 -> TT2 -> P0) loses a cycle when the ALUs are busy.  It took rounds
-# 0-15 from 7.5 to 6.4 cycles and rounds 16-63 from 7.2 to 7.1.
+# fastest on Zen 4 (a search over the orders, timed on 16 KiB calls): each
+# operation is bound to one ALU's queue when it is dispatched and a queue
+# issues its oldest ready operation, so the order decides which of the
+# round's two loops (A -> a12 -> s -> SS1 -> SS2 -> TT1 and R -> E -> s ->
+# SS1 -> TT2 -> R) loses a cycle when the ALUs are busy.
 my @round_common = (
     a12 => ['rorx $20,{A},{a12}', 'a12'],           # rol(A,12)
     lk  => ['lea {K}({a12}q),{s}', 's'],            # + K, before E arrives
@@ -143,9 +167,7 @@ my @round_common = (
     t1  => ['xor {s},{a12}'],                       # SS2
     t2  => ['add {a12},{D}'],
     p1  => ['rorx $23,{H},{p}', 'p'],               # P0: two rotations side
-    p2  => ['rorx $15,{H},{q}', 'q'],               # by side, two XORs
-    p3  => ['xor {p},{H}'],
-    p4  => ['xor {q},{H}'],
+    p2  => ['rorx $15,{H},{q}', 'q'],               # by side
 );
 my %round_00 = (
     @round_common,
@@ -156,9 +178,12 @@ my %round_00 = (
     g2  => ['xor {E},{f}'],
     g3  => ['add {f},{H}'],
     g5  => ['add {s},{H}'],
+    p3  => ['xor {p},{H}'],                         # E' = P0(TT2)
+    p4  => ['xor {q},{H}'],
 );
 my %round_16 = (
     @round_common,
+    e0  => ['xor {R},{E}', 'E<T'],                  # E = T ^ R
     # FF1 = (B & C) + (A & (B ^ C)), B & C = ~(B ^ C) & C: the two parts
     # have no common bit, so they are added to D one by one
     f1  => ['xor {C},{b}', 'b<B'],
@@ -166,17 +191,25 @@ my %round_16 = (
     f3  => ['and {A},{b}'],
     f4  => ['add {z},{D}'],
     f5  => ['add {b},{D}'],
-    # GG1 = (E & F) + (~E & G), likewise
-    g1  => ['andn {G},{E},{x}', 'x'],
-    g2  => ['and {E},{f}', 'f<F'],
-    g3  => ['add {x},{H}'],
-    g4  => ['add {f},{H}'],
-    g5  => ['add {s},{H}'],
+    # GG1 = V ^ (R & M): M = F ^ G, V = bitselect(T; F, G) = F ^ (~T & M);
+    # G lives on as the next H, so M is built in a copy (an eliminated MOV)
+    m0  => ['mov {G},{m}', 'm'],
+    m1  => ['xor {F},{m}'],
+    g1  => ['andn {m},{T},{v}', 'v'],
+    g2  => ['xor {F},{v}'],
+    g3  => ['and {R},{m}'],
+    g4  => ['xor {v},{m}'],
+    g5  => ['add {m},{H}'],
+    g6  => ['add {s},{H}'],
+    p3  => ['xor {q},{p}'],                         # R' (T' stays in H)
 );
 my @order_00 = qw(rB a12 lk sE wH sr f1 wD f2 f4 t1 rF t2 g1 g2 g3 g5
                   p2 p1 p3 p4);
-my @order_16 = qw(a12 wH lk sE sr rB rF f1 f2 f3 f4 f5 wD t1 t2 g1 g2 g3 g4
-                  g5 p1 p2 p3 p4);
+my @order_16 = qw(m0 a12 m1 g1 rB f1 g2 f2 f4 f3 wD g3 lk e0 sE sr t1 g4
+                  wH f5 g5 g6 t2 p1 p2 p3 rF);
+
+# Register of each state word: A..H in rounds 0-15, then A..D, F..H, T, R.
+my %S;
 
 sub round {
     my ($j) = @_;
@@ -184,18 +217,24 @@ sub round {
                                  : (\%round_16, \@order_16);
     die "sm3-x86_64.pl: the order of round $j misses operations\n"
         unless join(',', sort @$order) eq join(',', sort keys %$ops);
-    my %reg;
-    @reg{qw(A B C D E F G H)} = @S;
+    my %op = %$ops;
+    my @ord = @$order;
+    if ($j == 15) {
+        $op{p3} = $round_16{p3};
+        @ord = grep { $_ ne 'p4' } @ord;
+    }
+    my $split = $j >= 15;       # this round hands over T and R
+    my %reg = %S;
     my %last;                   # position of each value's last use
-    for my $n (0 .. $#$order) {
-        $last{$_} = $n for $ops->{ $order->[$n] }[0] =~ /\{(\w+)\}/g;
+    for my $n (0 .. $#ord) {
+        $last{$_} = $n for $op{ $ord[$n] }[0] =~ /\{(\w+)\}/g;
     }
     my @i;
-    for my $n (0 .. $#$order) {
-        my ($t, $def) = @{ $ops->{ $order->[$n] } };
+    for my $n (0 .. $#ord) {
+        my ($t, $def) = @{ $op{ $ord[$n] } };
         if (defined $def && $def =~ /^(\w+)<(\w+)$/) {
             die "sm3-x86_64.pl: round $j overwrites $2 before its last use\n"
-                if $last{$2} > $n;
+                if ($last{$2} // -1) > $n;
             $reg{$1} = delete $reg{$2};
         } elsif (defined $def) {
             $reg{$def} = alloc();
@@ -207,13 +246,20 @@ sub round {
         $line =~ s/\{(\w+)\}(q?)/$2 ? r64($reg{$1}) : r32($reg{$1})/ge;
         push @i, $line =~ s/ /\t/r;
         for my $v ($t =~ /\{(\w+)\}/g) {
-            next if $v =~ /^([A-H]|nB|nF)$/ || $last{$v} != $n;
+            next if $v =~ /^([A-H]|T|nB|nF)$/ || ($v eq 'p' && $split)
+                || $last{$v} != $n;
             release(delete $reg{$v}) if exists $reg{$v};
         }
     }
     # B and F died as temporaries unless an order left them unused
     release(delete $reg{$_}) for grep { exists $reg{$_} } qw(B F);
-    @S = @reg{qw(D A nB C H E nF G)};
+    %S = (A => $reg{D}, B => $reg{A}, C => $reg{nB}, D => $reg{C},
+          F => $reg{E}, G => $reg{nF}, H => $reg{G});
+    if ($split) {
+        @S{qw(T R)} = @reg{qw(H p)};
+    } else {
+        $S{E} = $reg{H};
+    }
     return @i;
 }
 
@@ -319,6 +365,7 @@ EOT
 for my $i (0 .. 7) {
     $code .= "\tmov\t" . (4 * $i) . "(%rdi)," . r32($canon[$i]) . "\n";
 }
+@S{qw(A B C D E F G H)} = @canon;
 $code .= ".p2align\t4\n.Lsm3_loop:\n";
 for my $i (0 .. 3) {
     $code .= "\tvmovdqu\t" . (16 * $i) . "($inp),$ring[$i]\n";
@@ -339,9 +386,13 @@ for my $grp (0 .. 15) {
     $code .= "# rounds " . (4 * $grp) . ".." . (4 * $grp + 3) . "\n";
     $code .= interleave(\@sc, \@vec);
 }
-# V(i+1) = ABCDEFGH ^ V(i), then the words go back to the registers the
-# loop starts with (the allocation has permuted them).
+# V(i+1) = ABCDEFGH ^ V(i), E formed from T and R first; then the words go
+# back to the registers the loop starts with (the allocation has permuted
+# them).
 {
+    $code .= "\txor\t" . r32($S{R}) . "," . r32($S{T}) . "\n";
+    release($S{R});
+    my @S = @S{qw(A B C D T F G H)};
     my $c = r64($free[0]);
     $code .= "\tmov\t$CTXP(%rsp),$c\n";
     for my $i (0 .. 7) {
