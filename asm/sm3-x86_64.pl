@@ -14,11 +14,11 @@
 # ADD chain measures there; instructions/byte counted in the block loop:
 #
 #   implementation                  MB/s    c/B   instructions/byte
-#   this kernel                      535    6.92   33.1
+#   this kernel                      540    6.85   33.1
 #   libgcrypt 1.10 (AVX/BMI2)        490    7.55   34.4
 #   OpenSSL 3.0 default provider     383    9.66   51.2
 #
-# The kernel alone (rdtsc around 256-block calls) takes 6.81 c/B; its
+# The kernel alone (rdtsc around 256-block calls) takes 6.74 c/B; its
 # previous form, with the 7-cycle E loop below, took 6.92 (526 MB/s).
 #
 # SM3 is one dependency chain per message.  With a12 = rol(A,12),
@@ -38,8 +38,9 @@
 # have 26 ALU operations (rounds 0-15: 21), and Zen 4's four ALUs, to whose
 # queues operations are bound at dispatch, carry them at 6.9 cycles a round
 # (94% busy) against a latency floor of 6; rounds 0-15, where both loops
-# are 6 cycles and in step, take 6.4.  The 7-cycle form (24 operations)
-# ran rounds 16-63 at 7.1.  Floors: 6 cycles a round is 6.0 c/B, and the
+# are 6 cycles and in step, take 6.4 (each kind timed alone, 64 rounds of
+# it a block; mixed as in SM3 the block takes 6.74 cycles a round).  The
+# 7-cycle form (24 operations) ran rounds 16-63 at 7.1.  Floors: 6 cycles a round is 6.0 c/B, and the
 # ALU count is 16 * 21 / 4 + 48 * 26 / 4 = 396 cycles a block (6.19 c/B)
 # at every ALU busy every cycle, which the bound queues do not reach.
 #
@@ -203,9 +204,9 @@ my %round_16 = (
     g6  => ['add {s},{H}'],
     p3  => ['xor {q},{p}'],                         # R' (T' stays in H)
 );
-my @order_00 = qw(rB a12 lk sE wH sr f1 wD f2 f4 t1 rF t2 g1 g2 g3 g5
+my @order_00 = qw(rB a12 lk sE wH sr wD f1 f2 f4 t1 rF t2 g1 g2 g3 g5
                   p2 p1 p3 p4);
-my @order_16 = qw(m0 a12 m1 g1 rB f1 g2 f2 f4 f3 wD g3 lk e0 sE sr t1 g4
+my @order_16 = qw(m0 a12 m1 g1 rB f1 g2 f2 wD f4 f3 g3 lk e0 sE sr t1 g4
                   wH f5 g5 g6 t2 p1 p2 p3 rF);
 
 # Register of each state word: A..H in rounds 0-15, then A..D, F..H, T, R.
