@@ -40,9 +40,13 @@
 # (94% busy) against a latency floor of 6; rounds 0-15, where both loops
 # are 6 cycles and in step, take 6.4 (each kind timed alone, 64 rounds of
 # it a block; mixed as in SM3 the block takes 6.74 cycles a round).  The
-# 7-cycle form (24 operations) ran rounds 16-63 at 7.1.  Floors: 6 cycles a round is 6.0 c/B, and the
-# ALU count is 16 * 21 / 4 + 48 * 26 / 4 = 396 cycles a block (6.19 c/B)
-# at every ALU busy every cycle, which the bound queues do not reach.
+# 7-cycle form (24 operations) ran rounds 16-63 at 7.1.  Floors: 6 cycles
+# a round is 6.0 c/B, and the ALU count is 16 * 21 / 4 + 48 * 26 / 4 =
+# 396 cycles a block (6.19 c/B) at every ALU busy every cycle, which the
+# bound queues do not reach.  1.15 times libgcrypt through EVP (6.56 c/B
+# there, about 6.46 for the kernel alone) would need rounds 16-63 at about
+# 6.5 cycles: 26 operations with the ALUs 100% busy, so fewer operations
+# than any form found here.
 #
 # Facts measured on Zen 4 that ruled out other ways: 4 ALU operations a
 # cycle, RORX 2 a cycle; a three-operand LEA has 2 cycles of latency (so
