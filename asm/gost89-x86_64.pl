@@ -7,11 +7,13 @@
 # SMG_BLOCK_KERNEL contract of src/kernel.h: ECB, CTR (Magma), CNT
 # (GOST 28147-89), CBC decryption and CFB decryption over whole 8-byte
 # blocks, for both byte orders and every parameter set.  The serial modes
-# (CBC and CFB encryption, OFB): AVX-512 runs them through its lean rounds
-# once per block (constant-time; 78-81 MB/s through EVP at 16 KiB, the C
-# kernel's 81-83, gostprov's 59-61), AVX2 leaves them to the scalar table
-# kernel of asm/gost89-serial-x86_64.pl (95-97 MB/s; its lean round is
-# slower for one block); src/gost89_x86.c wires the tables.
+# (CBC and CFB encryption, OFB) are here for AVX-512 only, through its lean
+# rounds once per block (constant-time; 78-81 MB/s through EVP at 16 KiB,
+# the C kernel's 81-83, gostprov's 59-61): the "-ct" table that
+# "constant-time = yes" picks.  By default both levels run them in the
+# scalar table kernel of asm/gost89-serial-x86_64.pl (95-97 MB/s; AVX2's
+# lean round is slower still for one block); src/gost89_x86.c wires the
+# tables.
 #
 # Measured at 16 KiB calls on the development VM (AMD EPYC, Zen 4 class,
 # AVX-512 VBMI; 2 shared cores, best of many runs), in TSC cycles per byte
