@@ -34,14 +34,19 @@ void gost_scalar_tables_build(GOST_SBOX_TABLES *t)
         t->t0x[i] = t->t[0][i & 255];
 }
 
-void gost89_cbc_enc_scalar(const void *ks, const unsigned char *in,
-                           unsigned char *out, size_t nblocks,
-                           unsigned char *iv);
-void gost89_cfb_enc_scalar(const void *ks, const unsigned char *in,
-                           unsigned char *out, size_t nblocks,
-                           unsigned char *iv);
-void gost89_ofb_scalar(const void *ks, const unsigned char *in,
-                       unsigned char *out, size_t nblocks, unsigned char *iv);
+/* The serial modes of one kernel in assembly. */
+#define GOST_X86_DECLARE_SERIAL(isa) \
+    void gost89_cbc_enc_##isa(const void *ks, const unsigned char *in, \
+                              unsigned char *out, size_t nblocks, \
+                              unsigned char *iv); \
+    void gost89_cfb_enc_##isa(const void *ks, const unsigned char *in, \
+                              unsigned char *out, size_t nblocks, \
+                              unsigned char *iv); \
+    void gost89_ofb_##isa(const void *ks, const unsigned char *in, \
+                          unsigned char *out, size_t nblocks, \
+                          unsigned char *iv);
+
+GOST_X86_DECLARE_SERIAL(scalar)
 void gost89_imit_scalar(const GOST_KEY *ks, unsigned char state[8],
                         const unsigned char *in, size_t nblocks);
 
@@ -136,14 +141,7 @@ GOST_X86_DECLARE(avx512)
 GOST_X86_DECLARE(avx2)
 
 /* AVX-512 also has the serial modes (the lean rounds once per block). */
-void gost89_cbc_enc_avx512(const void *ks, const unsigned char *in,
-                           unsigned char *out, size_t nblocks,
-                           unsigned char *iv);
-void gost89_cfb_enc_avx512(const void *ks, const unsigned char *in,
-                           unsigned char *out, size_t nblocks,
-                           unsigned char *iv);
-void gost89_ofb_avx512(const void *ks, const unsigned char *in,
-                       unsigned char *out, size_t nblocks, unsigned char *iv);
+GOST_X86_DECLARE_SERIAL(avx512)
 
 /*
  * Every parallel mode runs in the vector kernel at every block count (each

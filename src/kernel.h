@@ -64,35 +64,25 @@ typedef struct smg_block_kernel {
  * whole-block XORs and copies, and the blocks they hold are cleansed.
  * bs is the block size (16 or 8).
  */
-void smg_cbc_enc_by_ecb(smg_ecb_fn ecb, size_t bs, const void *ks,
-                        const unsigned char *in, unsigned char *out,
-                        size_t nblocks, unsigned char *iv);
-void smg_cfb_enc_by_ecb(smg_ecb_fn ecb, size_t bs, const void *ks,
-                        const unsigned char *in, unsigned char *out,
-                        size_t nblocks, unsigned char *iv);
-void smg_ofb_by_ecb(smg_ecb_fn ecb, size_t bs, const void *ks,
-                    const unsigned char *in, unsigned char *out,
-                    size_t nblocks, unsigned char *iv);
+typedef enum {
+    SMG_SERIAL_CBC_ENC, SMG_SERIAL_CFB_ENC, SMG_SERIAL_OFB
+} smg_serial_mode;
+
+void smg_serial_by_ecb(smg_serial_mode mode, smg_ecb_fn ecb, size_t bs,
+                       const void *ks, const unsigned char *in,
+                       unsigned char *out, size_t nblocks, unsigned char *iv);
 
 /* Defines prefix_cbc_enc, prefix_cfb_enc and prefix_ofb over ecb. */
-#define SMG_SERIAL_BY_ECB(prefix, ecb, bs)                                   \
-    static void prefix##_cbc_enc(const void *ks, const unsigned char *in,   \
+#define SMG_SERIAL_BY_ECB_ONE(prefix, entry, mode, ecb, bs)                  \
+    static void prefix##_##entry(const void *ks, const unsigned char *in,   \
                                  unsigned char *out, size_t n,              \
                                  unsigned char *iv)                         \
     {                                                                       \
-        smg_cbc_enc_by_ecb(ecb, bs, ks, in, out, n, iv);                    \
-    }                                                                       \
-    static void prefix##_cfb_enc(const void *ks, const unsigned char *in,   \
-                                 unsigned char *out, size_t n,              \
-                                 unsigned char *iv)                         \
-    {                                                                       \
-        smg_cfb_enc_by_ecb(ecb, bs, ks, in, out, n, iv);                    \
-    }                                                                       \
-    static void prefix##_ofb(const void *ks, const unsigned char *in,       \
-                             unsigned char *out, size_t n,                  \
-                             unsigned char *iv)                             \
-    {                                                                       \
-        smg_ofb_by_ecb(ecb, bs, ks, in, out, n, iv);                        \
+        smg_serial_by_ecb(mode, ecb, bs, ks, in, out, n, iv);               \
     }
+#define SMG_SERIAL_BY_ECB(prefix, ecb, bs)                                   \
+    SMG_SERIAL_BY_ECB_ONE(prefix, cbc_enc, SMG_SERIAL_CBC_ENC, ecb, bs)      \
+    SMG_SERIAL_BY_ECB_ONE(prefix, cfb_enc, SMG_SERIAL_CFB_ENC, ecb, bs)      \
+    SMG_SERIAL_BY_ECB_ONE(prefix, ofb, SMG_SERIAL_OFB, ecb, bs)
 
 #endif

@@ -20,51 +20,35 @@ static void xor_block(unsigned char *r, const unsigned char *a,
         r[i] = a[i] ^ b[i];
 }
 
-/* C_i = E(P_i ^ C_{i-1}); in place works: P_i is read before C_i lands. */
-void smg_cbc_enc_by_ecb(smg_ecb_fn ecb, size_t bs, const void *ks,
-                        const unsigned char *in, unsigned char *out,
-                        size_t nblocks, unsigned char *iv)
+/*
+ * CBC: C_i = E(P_i ^ C_{i-1}); CFB: C_i = P_i ^ E(C_{i-1}); OFB: O_i =
+ * E(O_{i-1}), C_i = P_i ^ O_i.  In place works: P_i is read before C_i
+ * lands.
+ */
+void smg_serial_by_ecb(smg_serial_mode mode, smg_ecb_fn ecb, size_t bs,
+                       const void *ks, const unsigned char *in,
+                       unsigned char *out, size_t nblocks, unsigned char *iv)
 {
     unsigned char v[SMG_MAX_BLOCK];
 
     memcpy(v, iv, bs);
     for (; nblocks > 0; nblocks--, in += bs, out += bs) {
-        xor_block(v, v, in, bs);
-        ecb(ks, v, v, 1);
-        memcpy(out, v, bs);
-    }
-    memcpy(iv, v, bs);
-    OPENSSL_cleanse(v, sizeof(v));
-}
-
-/* C_i = P_i ^ E(C_{i-1}). */
-void smg_cfb_enc_by_ecb(smg_ecb_fn ecb, size_t bs, const void *ks,
-                        const unsigned char *in, unsigned char *out,
-                        size_t nblocks, unsigned char *iv)
-{
-    unsigned char v[SMG_MAX_BLOCK];
-
-    memcpy(v, iv, bs);
-    for (; nblocks > 0; nblocks--, in += bs, out += bs) {
-        ecb(ks, v, v, 1);
-        xor_block(v, v, in, bs);
-        memcpy(out, v, bs);
-    }
-    memcpy(iv, v, bs);
-    OPENSSL_cleanse(v, sizeof(v));
-}
-
-/* O_i = E(O_{i-1}), C_i = P_i ^ O_i. */
-void smg_ofb_by_ecb(smg_ecb_fn ecb, size_t bs, const void *ks,
-                    const unsigned char *in, unsigned char *out,
-                    size_t nblocks, unsigned char *iv)
-{
-    unsigned char v[SMG_MAX_BLOCK];
-
-    memcpy(v, iv, bs);
-    for (; nblocks > 0; nblocks--, in += bs, out += bs) {
-        ecb(ks, v, v, 1);
-        xor_block(out, in, v, bs);
+        switch (mode) {
+        case SMG_SERIAL_CBC_ENC:
+            xor_block(v, v, in, bs);
+            ecb(ks, v, v, 1);
+            memcpy(out, v, bs);
+            break;
+        case SMG_SERIAL_CFB_ENC:
+            ecb(ks, v, v, 1);
+            xor_block(v, v, in, bs);
+            memcpy(out, v, bs);
+            break;
+        case SMG_SERIAL_OFB:
+            ecb(ks, v, v, 1);
+            xor_block(out, in, v, bs);
+            break;
+        }
     }
     memcpy(iv, v, bs);
     OPENSSL_cleanse(v, sizeof(v));
