@@ -14,12 +14,13 @@
 # ADD chain measures there; instructions/byte counted in the block loop:
 #
 #   implementation                  MB/s    c/B   instructions/byte
-#   this kernel                      540    6.85   33.1
+#   this kernel                      541    6.84   32.4
 #   libgcrypt 1.10 (AVX/BMI2)        490    7.55   34.4
 #   OpenSSL 3.0 default provider     383    9.66   51.2
 #
-# The kernel alone (rdtsc around 256-block calls) takes 6.74 c/B; its
-# previous form, with the 7-cycle E loop below, took 6.92 (526 MB/s).
+# The kernel alone (rdtsc around 256-block calls) takes 6.70 c/B (6.74
+# with a MOV a round in rounds 16-63 and the previous order of rounds
+# 0-15); its form with the 7-cycle E loop below took 6.92 (526 MB/s).
 #
 # SM3 is one dependency chain per message.  With a12 = rol(A,12),
 # s = a12 + K + E and SS1 = rol(s,7) the round has two loops:
@@ -32,21 +33,29 @@
 #      TT2 a cycle late and the loop 7 cycles.  So from round 16 on the
 #      round takes E as T ^ R, T being the previous TT2 and R = rol9(T) ^
 #      rol17(T), which is ready a cycle before E: with M = F ^ G and
-#      V = bitselect(T; F, G), GG1 = V ^ (R & M), two operations after R
+#      X = bitselect(T; G, F), GG1 = X ^ (~R & M), two operations after R
 #      and so one after E.
-# That costs three operations (M, V's two) for one ADD saved: rounds 16-63
+# That costs three operations (M, X's two) for one ADD saved: rounds 16-63
 # have 26 ALU operations (rounds 0-15: 21), and Zen 4's four ALUs, to whose
 # queues operations are bound at dispatch, carry them at 6.9 cycles a round
 # (94% busy) against a latency floor of 6; rounds 0-15, where both loops
 # are 6 cycles and in step, take 6.4 (each kind timed alone, 64 rounds of
-# it a block; mixed as in SM3 the block takes 6.74 cycles a round).  The
+# it a block; mixed as in SM3 the block takes 6.70 cycles a round).  The
 # 7-cycle form (24 operations) ran rounds 16-63 at 7.1.  Floors: 6 cycles
 # a round is 6.0 c/B, and the ALU count is 16 * 21 / 4 + 48 * 26 / 4 =
 # 396 cycles a block (6.19 c/B) at every ALU busy every cycle, which the
 # bound queues do not reach.  1.15 times libgcrypt through EVP (6.56 c/B
 # there, about 6.46 for the kernel alone) would need rounds 16-63 at about
 # 6.5 cycles: 26 operations with the ALUs 100% busy, so fewer operations
-# than any form found here.
+# than any form found here.  The 26 are at their floor for this form:
+# TT1 sums five terms (D, W', the two disjoint parts of FF1, SS2: four
+# ADDs, the memory ones included), FF1 takes three (B ^ C, ANDN, AND; no
+# two parts of MAJ that add up are each one operation), s two (the
+# LEA adding K is also the copy of a12), TT2 three, the six rotations, SS2,
+# P0's two XORs, and GG1 five (M, X, ~R & M and the XOR).  Mixing forms
+# does not help either: rounds 16-63 alternating 6- and 7-cycle forms ran
+# 3.2% slower than all 6-cycle rounds, two 6-cycle to one 7-cycle 5.7%;
+# rounds 1-15 taking E as T ^ R (GG0 then one XOR after R) 3.3% slower.
 #
 # Facts measured on Zen 4 that ruled out other ways: 4 ALU operations a
 # cycle, RORX 2 a cycle; a three-operand LEA has 2 cycles of latency (so
@@ -62,7 +71,7 @@
 # (7.4 cycles) in a timed model of the loop.
 #
 # BMI2's RORX rotates into a fresh register without a copy; BMI1's ANDN
-# gives ~T & M and B & C = ~(B ^ C) & C in one operation each.  Rotating
+# gives ~T & M, ~R & M and B & C = ~(B ^ C) & C in one operation each.  Rotating
 # B and F into fresh registers leaves the old ones free as temporaries;
 # the register allocation is done while generating the rounds, and the
 # block ends with the moves that undo its permutation.
@@ -94,8 +103,8 @@ my $code = "";
 # live on the stack.  The other fourteen registers hold the eight state
 # words and the round temporaries, allocated while the rounds are generated:
 # a rotation writes a fresh register and the old value dies as a temporary,
-# so the only MOV is the copy of G in rounds 16-63, which the renamer
-# eliminates.  %S (below) names the registers of the state words.
+# so the rounds have no MOV.  %S (below) names the registers of the state
+# words.
 my $inp = "%rsi";
 my @canon = qw(ax bx cx dx r8 r9 r10 r11);
 my @free = qw(r12 r13 r14 r15 di bp);
@@ -196,22 +205,22 @@ my %round_16 = (
     f3  => ['and {A},{b}'],
     f4  => ['add {z},{D}'],
     f5  => ['add {b},{D}'],
-    # GG1 = V ^ (R & M): M = F ^ G, V = bitselect(T; F, G) = F ^ (~T & M);
-    # G lives on as the next H, so M is built in a copy (an eliminated MOV)
-    m0  => ['mov {G},{m}', 'm'],
-    m1  => ['xor {F},{m}'],
+    # GG1 = X ^ (~R & M): M = F ^ G, X = bitselect(T; G, F) = G ^ (~T & M).
+    # G lives on as the next H but F dies once rotated, so M is built in
+    # F's register and the round needs no MOV
+    m1  => ['xor {G},{m}', 'm<F'],
     g1  => ['andn {m},{T},{v}', 'v'],
-    g2  => ['xor {F},{v}'],
-    g3  => ['and {R},{m}'],
-    g4  => ['xor {v},{m}'],
-    g5  => ['add {m},{H}'],
+    g2  => ['xor {G},{v}'],
+    g3  => ['andn {m},{R},{u}', 'u'],
+    g4  => ['xor {v},{u}'],
+    g5  => ['add {u},{H}'],
     g6  => ['add {s},{H}'],
     p3  => ['xor {q},{p}'],                         # R' (T' stays in H)
 );
-my @order_00 = qw(rB a12 lk sE wH sr wD f1 f2 f4 t1 rF t2 g1 g2 g3 g5
+my @order_00 = qw(rB a12 lk sE wH sr f1 f2 wD f4 t1 rF t2 g1 g2 g3 g5
                   p2 p1 p3 p4);
-my @order_16 = qw(m0 a12 m1 g1 rB f1 g2 f2 wD f4 f3 g3 lk e0 sE sr t1 g4
-                  wH f5 g5 g6 t2 p1 p2 p3 rF);
+my @order_16 = qw(a12 rF m1 g1 rB f1 g2 f2 wD f4 f3 g3 lk e0 sE sr t1 g4
+                  wH f5 g5 g6 t2 p1 p2 p3);
 
 # Register of each state word: A..H in rounds 0-15, then A..D, F..H, T, R.
 my %S;
@@ -404,7 +413,12 @@ for my $grp (0 .. 15) {
         my $r = r32($S[$i]);
         $code .= "\txor\t" . (4 * $i) . "($c),$r\n\tmov\t$r," . (4 * $i) . "($c)\n";
     }
-    $code .= permute(\@S, \@canon, $free[0]);
+    # the spare register of a move cycle must not be one the moves fill
+    my %canon = map { $_ => 1 } @canon;
+    my ($tmp) = grep { !$canon{$_} } @free;
+    die "sm3-x86_64.pl: no spare register for the final moves\n"
+        unless defined $tmp;
+    $code .= permute(\@S, \@canon, $tmp);
 }
 $code .= <<"EOT";
 	add	\$64,$inp
