@@ -58,17 +58,9 @@ void gost89_neon_cfb_dec(const void *ks, const unsigned char *in,
                          unsigned char *iv);
 
 /* The serial modes have no parallelism for the vector unit. */
-#define GOST_ARM_SERIAL(mode) \
-    static void gost_arm_##mode(const void *ks, const unsigned char *in, \
-                                unsigned char *out, size_t n, \
-                                unsigned char *iv) \
-    { \
-        gost_kernel_c.mode(ks, in, out, n, iv); \
-    }
-
-GOST_ARM_SERIAL(cbc_enc)
-GOST_ARM_SERIAL(cfb_enc)
-GOST_ARM_SERIAL(ofb)
+SMG_CHAIN_FROM(gost_arm, cbc_enc, gost_kernel_c)
+SMG_CHAIN_FROM(gost_arm, cfb_enc, gost_kernel_c)
+SMG_CHAIN_FROM(gost_arm, ofb, gost_kernel_c)
 
 const SMG_BLOCK_KERNEL gost_kernel_neon = {
     "gost89-neon",

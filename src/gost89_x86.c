@@ -66,18 +66,10 @@ static void gost_x86_ecb(const void *ks, const unsigned char *in,
     gost_kernel_c.ecb(ks, in, out, n);
 }
 
-#define GOST_X86_C_CHAIN(mode) \
-    static void gost_x86_##mode(const void *ks, const unsigned char *in, \
-                                unsigned char *out, size_t n, \
-                                unsigned char *iv) \
-    { \
-        gost_kernel_c.mode(ks, in, out, n, iv); \
-    }
-
-GOST_X86_C_CHAIN(cbc_dec)
-GOST_X86_C_CHAIN(cfb_dec)
-GOST_X86_C_CHAIN(ctr)
-GOST_X86_C_CHAIN(cnt)
+SMG_CHAIN_FROM(gost_x86, cbc_dec, gost_kernel_c)
+SMG_CHAIN_FROM(gost_x86, cfb_dec, gost_kernel_c)
+SMG_CHAIN_FROM(gost_x86, ctr, gost_kernel_c)
+SMG_CHAIN_FROM(gost_x86, cnt, gost_kernel_c)
 
 const SMG_BLOCK_KERNEL gost_kernel_scalar = {
     "gost89-scalar-bmi1",

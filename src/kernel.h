@@ -56,6 +56,19 @@ typedef struct smg_block_kernel {
 } SMG_BLOCK_KERNEL;
 
 /*
+ * Defines prefix_entry, a chained-mode entry that hands its calls to the
+ * same entry of the table "from" (a table's initialiser cannot name another
+ * table's member): for the entries a kernel leaves to the portable one.
+ */
+#define SMG_CHAIN_FROM(prefix, entry, from)                                  \
+    static void prefix##_##entry(const void *ks, const unsigned char *in,   \
+                                 unsigned char *out, size_t n,              \
+                                 unsigned char *iv)                         \
+    {                                                                       \
+        (from).entry(ks, in, out, n, iv);                                   \
+    }
+
+/*
  * The serial modes (CBC and CFB encryption, OFB) over a constant-time ECB
  * entry, one block a call, for the tables whose own serial entries are
  * faster table code: with "constant-time = yes" in the provider's

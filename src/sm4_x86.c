@@ -49,16 +49,9 @@ const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx2 = {
  * With "constant-time = yes" the "-ct" siblings run them one block at a
  * time through the tier's constant-time ECB core instead (src/kernel.h).
  */
-#define SM4_NI_SERIAL(mode)                                                 \
-    static void sm4_ni_##mode(const void *ks, const unsigned char *in,      \
-                              unsigned char *out, size_t nblocks,           \
-                              unsigned char *iv)                            \
-    {                                                                       \
-        sm4_kernel_c.mode(ks, in, out, nblocks, iv);                        \
-    }
-SM4_NI_SERIAL(cbc_enc)
-SM4_NI_SERIAL(cfb_enc)
-SM4_NI_SERIAL(ofb)
+SMG_CHAIN_FROM(sm4_ni, cbc_enc, sm4_kernel_c)
+SMG_CHAIN_FROM(sm4_ni, cfb_enc, sm4_kernel_c)
+SMG_CHAIN_FROM(sm4_ni, ofb, sm4_kernel_c)
 
 #define SM4_NI_TABLES(tier, label)                                          \
     const SMG_BLOCK_KERNEL sm4_kernel_##tier = {                            \

@@ -12,7 +12,8 @@
 #if defined(__x86_64__) && !defined(SMG_NO_ASM)
 # define SM4_X86_ASM 1
 
-# define SM4_X86_DECLARE(tier)                                               \
+/* The parallel-mode entry points of one tier ... */
+# define SM4_X86_DECLARE_PARALLEL(tier)                                      \
     void sm4_##tier##_ecb(const void *ks, const unsigned char *in,          \
                           unsigned char *out, size_t nblocks);              \
     void sm4_##tier##_ctr(const void *ks, const unsigned char *in,          \
@@ -23,7 +24,11 @@
                               unsigned char *iv);                           \
     void sm4_##tier##_cfb_dec(const void *ks, const unsigned char *in,      \
                               unsigned char *out, size_t nblocks,           \
-                              unsigned char *iv);                           \
+                              unsigned char *iv);
+
+/* ... and the serial modes too. */
+# define SM4_X86_DECLARE(tier)                                               \
+    SM4_X86_DECLARE_PARALLEL(tier)                                          \
     void sm4_##tier##_cbc_enc(const void *ks, const unsigned char *in,      \
                               unsigned char *out, size_t nblocks,           \
                               unsigned char *iv);                           \
@@ -34,9 +39,9 @@
                           unsigned char *out, size_t nblocks,               \
                           unsigned char *iv);
 
-/* GFNI + AVX-512 (F, BW, VL): 32 blocks per pass. */
+/* GFNI + AVX-512 (F, BW, VL): 128-block passes (asm/sm4-x86_64.pl). */
 SM4_X86_DECLARE(gfni_avx512)
-/* GFNI + AVX2: 16 blocks per pass. */
+/* GFNI + AVX2: 24-block passes. */
 SM4_X86_DECLARE(gfni_avx2)
 
 /* The tables, fastest first, and the capabilities each one needs. */
@@ -51,19 +56,6 @@ extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx2;
  * their tables take the serial modes from sm4_kernel_c, their "-ct"
  * siblings run them through the assembly ECB (see sm4_x86.c).
  */
-# define SM4_X86_DECLARE_PARALLEL(tier)                                      \
-    void sm4_##tier##_ecb(const void *ks, const unsigned char *in,          \
-                          unsigned char *out, size_t nblocks);              \
-    void sm4_##tier##_ctr(const void *ks, const unsigned char *in,          \
-                          unsigned char *out, size_t nblocks,               \
-                          unsigned char *iv);                               \
-    void sm4_##tier##_cbc_dec(const void *ks, const unsigned char *in,      \
-                              unsigned char *out, size_t nblocks,           \
-                              unsigned char *iv);                           \
-    void sm4_##tier##_cfb_dec(const void *ks, const unsigned char *in,      \
-                              unsigned char *out, size_t nblocks,           \
-                              unsigned char *iv);
-
 /* VAES + AVX2 (ymm VAESENCLAST): 32 blocks per pass. */
 SM4_X86_DECLARE_PARALLEL(vaes_avx2)
 /* AES-NI + AVX2 (two xmm AESENCLAST per ymm): 32 blocks per pass. */

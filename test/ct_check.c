@@ -206,6 +206,17 @@ static const char *entry_name(const target *t, size_t e)
  * block and the input secret.  ECB runs both directions; CBC decryption is
  * the only entry that takes the decryption schedule.
  */
+/* Entry e of k (0: ECB) over n blocks; iv is not touched by ECB. */
+static void call_entry(const SMG_BLOCK_KERNEL *k, size_t e, const void *ks,
+                       const unsigned char *in, unsigned char *out, size_t n,
+                       unsigned char *iv)
+{
+    if (e == 0)
+        k->ecb(ks, in, out, n);
+    else
+        chain_entry(k, e)(ks, in, out, n, iv);
+}
+
 static void run_block_entry(const SMG_BLOCK_KERNEL *k,
                             const SMG_BLOCK_KERNEL *ref, size_t e,
                             const void *enc, const void *dec, size_t ks_len,
@@ -221,18 +232,12 @@ static void run_block_entry(const SMG_BLOCK_KERNEL *k,
 
         memcpy(iv_ref, iv0, bs);
         memcpy(iv, iv0, bs);
-        if (e == 0)
-            ref->ecb(ks, in_buf, ref_buf, n);
-        else
-            chain_entry(ref, e)(ks, in_buf, ref_buf, n, iv_ref);
+        call_entry(ref, e, ks, in_buf, ref_buf, n, iv_ref);
 
         CT_SECRET(ks, ks_len);
         CT_SECRET(in_buf, n * bs);
         CT_SECRET(iv, bs);
-        if (e == 0)
-            k->ecb(ks, in_buf, out_buf, n);
-        else
-            chain_entry(k, e)(ks, in_buf, out_buf, n, iv);
+        call_entry(k, e, ks, in_buf, out_buf, n, iv);
         CT_PUBLIC(ks, ks_len);
         CT_PUBLIC(in_buf, n * bs);
         CT_PUBLIC(out_buf, n * bs);
@@ -247,10 +252,7 @@ static void run_block_entry(const SMG_BLOCK_KERNEL *k,
             continue;
         memcpy(out_buf, in_buf, n * bs);
         memcpy(iv, iv0, bs);
-        if (e == 0)
-            k->ecb(ks, out_buf, out_buf, n);
-        else
-            chain_entry(k, e)(ks, out_buf, out_buf, n, iv);
+        call_entry(k, e, ks, out_buf, out_buf, n, iv);
         TU_CHECK_MEM("in place: output matches the portable kernel",
                      out_buf, n * bs, ref_buf, n * bs);
         if (e != 0)
