@@ -221,18 +221,27 @@ my %round_16 = (
     g6  => ['add {s},{H}'],
     p3  => ['xor {q},{p}'],                         # R' (T' stays in H)
 );
-my @order_00 = qw(rB a12 lk sE wH sr f1 f2 wD f4 t1 rF t2 g1 g2 g3 g5
-                  p2 p1 p3 p4);
-my @order_16 = qw(a12 rF m1 g1 rB f1 g2 f2 wD f4 f3 g3 lk e0 sE sr t1 g4
-                  wH f5 g5 g6 t2 p1 p2 p3);
+#
+# Even and odd rounds take different orders: a round of rounds 16-63 has
+# 26 operations, two more than a multiple of the four queues, and orders
+# searched for the two parities apart ran 2.6% faster than the best single
+# order.
+my @orders_00 = ([qw(rB a12 lk sE wH sr f1 f2 wD f4 t1 rF t2 g1 g2 g3 g5
+                     p2 p1 p3 p4)],
+                 [qw(rB a12 wH lk sE sr wD f1 f2 t1 f4 rF g1 g2 t2 g3 g5
+                     p2 p1 p3 p4)]);
+my @orders_16 = ([qw(a12 rF m1 g1 rB f1 g2 f2 wD f4 f3 g3 lk e0 sE sr t1
+                     g4 f5 wH g5 g6 t2 p1 p2 p3)],
+                 [qw(rF m1 g1 rB f1 f2 wD a12 f4 f3 g3 lk g2 e0 sE sr g4
+                     g5 wH f5 t1 g6 t2 p1 p2 p3)]);
 
 # Register of each state word: A..H in rounds 0-15, then A..D, F..H, T, R.
 my %S;
 
 sub round {
     my ($j) = @_;
-    my ($ops, $order) = $j < 16 ? (\%round_00, \@order_00)
-                                 : (\%round_16, \@order_16);
+    my ($ops, $order) = $j < 16 ? (\%round_00, $orders_00[$j % 2])
+                                 : (\%round_16, $orders_16[$j % 2]);
     die "sm3-x86_64.pl: the order of round $j misses operations\n"
         unless join(',', sort @$order) eq join(',', sort keys %$ops);
     my %op = %$ops;
