@@ -14,13 +14,14 @@
 # ADD chain measures there; instructions/byte counted in the block loop:
 #
 #   implementation                  MB/s    c/B   instructions/byte
-#   this kernel                      541    6.84   32.4
+#   this kernel                      554    6.68   32.4
 #   libgcrypt 1.10 (AVX/BMI2)        490    7.55   34.4
-#   OpenSSL 3.0 default provider     383    9.66   51.2
+#   OpenSSL 3.0 default provider     382    9.68   51.2
 #
-# The kernel alone (rdtsc around 256-block calls) takes 6.70 c/B (6.74
-# with a MOV a round in rounds 16-63 and the previous order of rounds
-# 0-15); its form with the 7-cycle E loop below took 6.92 (526 MB/s).
+# The kernel alone (rdtsc around 256-block calls) takes 6.53 c/B with the
+# orders chosen per round parity (see @orders_16); one order for every
+# round took 6.70, and 6.74 with a MOV a round in rounds 16-63.  Its form
+# with the 7-cycle E loop below took 6.92 (526 MB/s).
 #
 # SM3 is one dependency chain per message.  With a12 = rol(A,12),
 # s = a12 + K + E and SS1 = rol(s,7) the round has two loops:
@@ -40,15 +41,17 @@
 # queues operations are bound at dispatch, carry them at 6.9 cycles a round
 # (94% busy) against a latency floor of 6; rounds 0-15, where both loops
 # are 6 cycles and in step, take 6.4 (each kind timed alone, 64 rounds of
-# it a block; mixed as in SM3 the block takes 6.70 cycles a round).  The
+# it a block, one order for every round; mixed as in SM3 the block took
+# 6.70 cycles a round, and takes 6.53 with the orders per parity).  The
 # 7-cycle form (24 operations) ran rounds 16-63 at 7.1.  Floors: 6 cycles
 # a round is 6.0 c/B, and the ALU count is 16 * 21 / 4 + 48 * 26 / 4 =
 # 396 cycles a block (6.19 c/B) at every ALU busy every cycle, which the
 # bound queues do not reach.  1.15 times libgcrypt through EVP (6.56 c/B
-# there, about 6.46 for the kernel alone) would need rounds 16-63 at about
-# 6.5 cycles: 26 operations with the ALUs 100% busy, so fewer operations
-# than any form found here.  The 26 are at their floor for this form:
-# TT1 sums five terms (D, W', the two disjoint parts of FF1, SS2: four
+# there, about 6.42 for the kernel alone) is 1.7% past the kernel's
+# 6.53: against the 6.19 floor, 96% of the ALU slots of a block busy,
+# where the kernel is at 95% and the order searches stopped gaining.  So
+# it needs fewer operations than any form found here.  The 26 are at their
+# floor for this form: TT1 sums five terms (D, W', the two disjoint parts of FF1, SS2: four
 # ADDs, the memory ones included), FF1 takes three (B ^ C, ANDN, AND; no
 # two parts of MAJ that add up are each one operation), s two (the
 # LEA adding K is also the copy of a12), TT2 three, the six rotations, SS2,
@@ -225,7 +228,8 @@ my %round_16 = (
 # Even and odd rounds take different orders: a round of rounds 16-63 has
 # 26 operations, two more than a multiple of the four queues, and orders
 # searched for the two parities apart ran 2.6% faster than the best single
-# order.
+# order.  Orders by round mod 4, or of their own for rounds 0-3, 13-18 and
+# 61-63, gained nothing more (4,000 and 2,500 orders timed).
 my @orders_00 = ([qw(rB a12 lk sE wH sr f1 f2 wD f4 t1 rF t2 g1 g2 g3 g5
                      p2 p1 p3 p4)],
                  [qw(rB a12 wH lk sE sr wD f1 f2 t1 f4 rF g1 g2 t2 g3 g5
