@@ -229,7 +229,7 @@ my %round_16 = (
 # 26 operations, two more than a multiple of the four queues, and orders
 # searched for the two parities apart ran 2.6% faster than the best single
 # order.  Orders by round mod 4, or of their own for rounds 0-3, 13-18 and
-# 61-63, gained nothing more (4,000 and 2,500 orders timed).
+# 61-63, gained nothing more (some 1,700 and 900 valid orders timed).
 my @orders_00 = ([qw(rB a12 lk sE wH sr f1 f2 wD f4 t1 rF t2 g1 g2 g3 g5
                      p2 p1 p3 p4)],
                  [qw(rB a12 wH lk sE sr wD f1 f2 t1 f4 rF g1 g2 t2 g3 g5
