@@ -39,26 +39,26 @@
 # That costs three operations (M, X's two) for one ADD saved: rounds 16-63
 # have 26 ALU operations (rounds 0-15: 21), and Zen 4's four ALUs, to whose
 # queues operations are bound at dispatch, carry them at 6.9 cycles a round
-# (94% busy) against a latency floor of 6; rounds 0-15, where both loops
-# are 6 cycles and in step, take 6.4 (each kind timed alone, 64 rounds of
-# it a block, one order for every round; mixed as in SM3 the block took
-# 6.70 cycles a round, and takes 6.53 with the orders per parity).  The
-# 7-cycle form (24 operations) ran rounds 16-63 at 7.1.  Floors: 6 cycles
-# a round is 6.0 c/B, and the ALU count is 16 * 21 / 4 + 48 * 26 / 4 =
-# 396 cycles a block (6.19 c/B) at every ALU busy every cycle, which the
-# bound queues do not reach.  1.15 times libgcrypt through EVP (6.56 c/B
-# there, about 6.42 for the kernel alone) is 1.7% past the kernel's
-# 6.53: against the 6.19 floor, 96% of the ALU slots of a block busy,
-# where the kernel is at 95% and the order searches stopped gaining.  So
-# it needs fewer operations than any form found here.  The 26 are at their
-# floor for this form: TT1 sums five terms (D, W', the two disjoint parts of FF1, SS2: four
-# ADDs, the memory ones included), FF1 takes three (B ^ C, ANDN, AND; no
-# two parts of MAJ that add up are each one operation), s two (the
-# LEA adding K is also the copy of a12), TT2 three, the six rotations, SS2,
-# P0's two XORs, and GG1 five (M, X, ~R & M and the XOR).  Mixing forms
-# does not help either: rounds 16-63 alternating 6- and 7-cycle forms ran
-# 3.2% slower than all 6-cycle rounds, two 6-cycle to one 7-cycle 5.7%;
-# rounds 1-15 taking E as T ^ R (GG0 then one XOR after R) 3.3% slower.
+# (94% busy) against a latency floor of 6; rounds 0-15, where both loops are
+# 6 cycles and in step, take 6.4 (each kind timed alone, 64 rounds of it a
+# block, one order for every round; mixed as in SM3 the block took 6.70
+# cycles a round, and takes 6.53 with the orders per parity).  The 7-cycle
+# form (24 operations) ran rounds 16-63 at 7.1.  Floors: 6 cycles a round is
+# 6.0 c/B, and the ALU count is 16 * 21 / 4 + 48 * 26 / 4 = 396 cycles a
+# block (6.19 c/B) at every ALU busy every cycle, which the bound queues do
+# not reach.  1.15 times libgcrypt through EVP (6.56 c/B there, about 6.42
+# for the kernel alone) is 1.7% past the kernel's 6.53: against the 6.19
+# floor, 96% of the ALU slots of a block busy, where the kernel is at 95%
+# and the order searches stopped gaining.  So it needs fewer operations than
+# any form found here.  The 26 are at their floor for this form: TT1 sums
+# five terms (D, W', the two disjoint parts of FF1, SS2: four ADDs, the
+# memory ones included), FF1 takes three (B ^ C, ANDN, AND; no two parts of
+# MAJ that add up are each one operation), s two (the LEA adding K is also
+# the copy of a12), TT2 three, the six rotations, SS2, P0's two XORs, and
+# GG1 five (M, X, ~R & M and the XOR).  Mixing forms does not help either:
+# rounds 16-63 alternating 6- and 7-cycle forms ran 3.2% slower than all
+# 6-cycle rounds, two 6-cycle to one 7-cycle 5.7%; rounds 1-15 taking E
+# as T ^ R (GG0 then one XOR after R) 3.3% slower.
 #
 # Facts measured on Zen 4 that ruled out other ways: 4 ALU operations a
 # cycle, RORX 2 a cycle; a three-operand LEA has 2 cycles of latency (so
@@ -224,7 +224,7 @@ my %round_16 = (
     g6  => ['add {s},{H}'],
     p3  => ['xor {q},{p}'],                         # R' (T' stays in H)
 );
-#
+
 # Even and odd rounds take different orders: a round of rounds 16-63 has
 # 26 operations, two more than a multiple of the four queues, and orders
 # searched for the two parities apart ran 2.6% faster than the best single
