@@ -140,37 +140,47 @@ sub store_halves {
 
 # After 32 rounds the block E has E.lo in $N2 and E.hi in $N1 (the last
 # round does not swap).  Each mode's block, with the chaining value v in
-# ($N1, $N2) = (v.lo, v.hi) before and after.
+# ($N1, $N2) = (v.lo, v.hi) before and after, is built from these pieces:
+# v ^= in
+sub xor_in_into_v {
+    my ($be) = @_;
+    return load_halves($in, "%ebx", "%r11d", $be)
+        . "\txor\t%ebx,$N1\n\txor\t%r11d,$N2\n";
+}
+
+# E = E(v); out = (%ebx, %r11d) = E ^ in
+sub encrypt_v_xor_in_to_out {
+    my ($be) = @_;
+    return rounds(32) . load_halves($in, "%ebx", "%r11d", $be)
+        . "\txor\t$N2,%ebx\n\txor\t$N1,%r11d\n"
+        . store_halves($out, "%ebx", "%r11d", $be);
+}
+
+# v = E, the halves swapped back into place
+my $v_from_e = "\tmov\t$N1,%ebx\n\tmov\t$N2,$N1\n\tmov\t%ebx,$N2\n";
+
 my %block = (
     # out = v = E(v ^ in)
     cbc_enc => sub {
         my ($be) = @_;
-        return load_halves($in, "%ebx", "%r11d", $be)
-            . "\txor\t%ebx,$N1\n\txor\t%r11d,$N2\n" . rounds(32)
-            . store_halves($out, $N2, $N1, $be)
-            . "\tmov\t$N1,%ebx\n\tmov\t$N2,$N1\n\tmov\t%ebx,$N2\n";
+        return xor_in_into_v($be) . rounds(32)
+            . store_halves($out, $N2, $N1, $be) . $v_from_e;
     },
     # out = v = E(v) ^ in
     cfb_enc => sub {
         my ($be) = @_;
-        return rounds(32) . load_halves($in, "%ebx", "%r11d", $be)
-            . "\txor\t$N2,%ebx\n\txor\t$N1,%r11d\n"
-            . store_halves($out, "%ebx", "%r11d", $be)
+        return encrypt_v_xor_in_to_out($be)
             . "\tmov\t%ebx,$N1\n\tmov\t%r11d,$N2\n";
     },
     # v = E(v), out = v ^ in
     ofb => sub {
         my ($be) = @_;
-        return rounds(32) . load_halves($in, "%ebx", "%r11d", $be)
-            . "\txor\t$N2,%ebx\n\txor\t$N1,%r11d\n"
-            . store_halves($out, "%ebx", "%r11d", $be)
-            . "\tmov\t$N1,%ebx\n\tmov\t$N2,$N1\n\tmov\t%ebx,$N2\n";
+        return encrypt_v_xor_in_to_out($be) . $v_from_e;
     },
     # s = the first 16 rounds of s ^ in, no swap: s.lo stays in $N1
     imit => sub {
         my ($be) = @_;
-        return load_halves($in, "%ebx", "%r11d", $be)
-            . "\txor\t%ebx,$N1\n\txor\t%r11d,$N2\n" . rounds(16);
+        return xor_in_into_v($be) . rounds(16);
     },
 );
 
