@@ -44,21 +44,22 @@
 # block, one order for every round; mixed as in SM3 the block took 6.70
 # cycles a round, and takes 6.53 with the orders per parity).  The 7-cycle
 # form (24 operations) ran rounds 16-63 at 7.1.  Floors: 6 cycles a round is
-# 6.0 c/B, and the ALU count is 16 * 21 / 4 + 48 * 26 / 4 = 396 cycles a
-# block (6.19 c/B) at every ALU busy every cycle, which the bound queues do
-# not reach.  1.15 times libgcrypt through EVP (6.56 c/B there, about 6.42
-# for the kernel alone) is 1.7% past the kernel's 6.53: against the 6.19
-# floor, 96% of the ALU slots of a block busy, where the kernel is at 95%
-# and the order searches stopped gaining.  So it needs fewer operations than
-# any form found here.  The 26 are at their floor for this form: TT1 sums
-# five terms (D, W', the two disjoint parts of FF1, SS2: four ADDs, the
-# memory ones included), FF1 takes three (B ^ C, ANDN, AND; no two parts of
-# MAJ that add up are each one operation), s two (the LEA adding K is also
-# the copy of a12), TT2 three, the six rotations, SS2, P0's two XORs, and
-# GG1 five (M, X, ~R & M and the XOR).  Mixing forms does not help either:
-# rounds 16-63 alternating 6- and 7-cycle forms ran 3.2% slower than all
-# 6-cycle rounds, two 6-cycle to one 7-cycle 5.7%; rounds 1-15 taking E
-# as T ^ R (GG0 then one XOR after R) 3.3% slower.
+# 6.0 c/B; the ALU operations of a block are 1,594 (rounds 0-15: 335, rounds
+# 16-63: 1,248, the block's end: 11), and with rounds 0-15 held to 6 cycles
+# by their loops the other 1,259 take 315 cycles at every ALU busy every
+# cycle: 411 cycles a block (6.42 c/B), which the bound queues do not reach.
+# The kernel takes 418 (its calls timed in ns beside an ADD chain timing the
+# clock at 3.68 GHz).  1.15 times libgcrypt through EVP, which adds 0.9% at
+# 16 KiB with the padding block, is 1.7% past that: the floor itself.  So it
+# needs fewer operations than any form found here.  The 26 are at their floor
+# for this form: TT1 sums five terms (D, W', the two disjoint parts of FF1,
+# SS2: four ADDs, the memory ones included), FF1 takes three (B ^ C, ANDN,
+# AND; no two parts of MAJ that add up are each one operation), s two (the LEA
+# adding K is also the copy of a12), TT2 three, the six rotations, SS2, P0's
+# two XORs, and GG1 five (M, X, ~R & M and the XOR).  Mixing forms does not
+# help either: rounds 16-63 alternating 6- and 7-cycle forms ran 3.2% slower
+# than all 6-cycle rounds, two 6-cycle to one 7-cycle 5.7%; rounds 1-15 taking
+# E as T ^ R (GG0 then one XOR after R) 3.3% slower.
 #
 # Facts measured on Zen 4 that ruled out other ways: 4 ALU operations a
 # cycle, RORX 2 a cycle; a three-operand LEA has 2 cycles of latency (so
@@ -75,7 +76,11 @@
 # operations: A stored, rol9 and + W' in xmm, TT1 adding the result from
 # the stack) made the kernel 10% slower; without the vector work, the
 # store and the new order cost 5.5%, and the 25 operations alone, in the
-# order of the 26 less one, 3.6%.
+# order of the 26 less one, 3.6%.  Taking D from the store of rol9(B) two
+# rounds ahead (no vector rotation; 22 cycles to reach the stack through
+# xmm) and starting TT1 with a load of D + W', orders searched for the two
+# parities (2,500 timed), was still 4.4% slower, and the 25 operations in
+# that order without the store and the vector work 6.9%.
 #
 # BMI2's RORX rotates into a fresh register without a copy; BMI1's ANDN
 # gives ~T & M, ~R & M and B & C = ~(B ^ C) & C in one operation each.  Rotating
