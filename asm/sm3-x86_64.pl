@@ -77,10 +77,10 @@
 # the stack) made the kernel 10% slower; without the vector work, the
 # store and the new order cost 5.5%, and the 25 operations alone, in the
 # order of the 26 less one, 3.6%.  Taking D from the store of rol9(B) two
-# rounds ahead (no vector rotation; 22 cycles to reach the stack through
-# xmm) and starting TT1 with a load of D + W', orders searched for the two
-# parities (2,500 timed), was still 4.4% slower, and the 25 operations in
-# that order without the store and the vector work 6.9%.
+# rounds ahead (no vector rotation; 22 cycles for the trip through xmm)
+# and starting TT1 with a load of D + W', orders searched for the two
+# parities (3,100 orders tried), was still 4.4% slower, and the 25
+# operations in that order without the store and the vector work 6.9%.
 #
 # BMI2's RORX rotates into a fresh register without a copy; BMI1's ANDN
 # gives ~T & M, ~R & M and B & C = ~(B ^ C) & C in one operation each.  Rotating
