@@ -53,7 +53,68 @@ typedef struct smg_block_kernel {
     smg_chain_fn ofb;          /* ks: encryption schedule */
     smg_chain_fn ctr;          /* ks: encryption schedule */
     smg_chain_fn cnt;          /* GOST 28147-89 CNT; NULL for SM4 */
+    /* SM4's GCM, CCM and XTS entries (below); NULL for GOST. */
+    const struct smg_aead_kernel *aead;
 } SMG_BLOCK_KERNEL;
+
+/*
+ * SM4's authenticated and disk modes (16-byte blocks only).  The mode layer
+ * owns IVs, nonces, AAD, lengths, tags, ciphertext stealing and partial
+ * blocks; these entries see whole blocks only, as the others do.
+ *
+ * GHASH (NIST SP 800-38D, its bit order): for each 16-byte block,
+ * xi = (xi ^ in[i]) * H.  htable holds what ghash_init derives from
+ * H = E_K(0^128), in a layout private to the table's kernels; it is
+ * SMG_GHASH_TABLE_SIZE bytes, 64-byte aligned, and secret (cleansed with the
+ * key schedule).
+ */
+#define SMG_GHASH_TABLE_SIZE 512
+
+typedef void (*smg_ghash_init_fn)(void *htable, const unsigned char h[16]);
+typedef void (*smg_ghash_fn)(const void *htable, unsigned char xi[16],
+                             const unsigned char *in, size_t nblocks);
+/*
+ * GCM bulk, CTR fused with GHASH: out[i] = in[i] ^ E(ctr), then the last
+ * four bytes of ctr += 1 as a big-endian integer mod 2^32 (the first twelve
+ * never change), and xi absorbs each ciphertext block (out[i] on encrypt,
+ * in[i] on decrypt).  ks is the encryption schedule; ctr and xi are written
+ * back.
+ */
+typedef void (*smg_gcm_fn)(const void *ks, const void *htable,
+                           const unsigned char *in, unsigned char *out,
+                           size_t nblocks, unsigned char ctr[16],
+                           unsigned char xi[16]);
+/*
+ * CCM bulk, CBC-MAC fused with CTR (RFC 3610, NIST SP 800-38C).  Encrypt:
+ * mac = E(mac ^ in[i]), out[i] = in[i] ^ E(ctr).  Decrypt: out[i] = in[i] ^
+ * E(ctr), mac = E(mac ^ out[i]).  After each block the last eight bytes of
+ * ctr += 1 as a big-endian integer (the mode layer keeps the count inside
+ * CCM's L-byte counter).  ks is the encryption schedule.
+ */
+typedef void (*smg_ccm_fn)(const void *ks, const unsigned char *in,
+                           unsigned char *out, size_t nblocks,
+                           unsigned char ctr[16], unsigned char mac[16]);
+/*
+ * XTS bulk: out[i] = C(in[i] ^ T) ^ T with C the cipher under ks (the
+ * encryption schedule to encrypt, the decryption one to decrypt), then T is
+ * multiplied by x: IEEE 1619 in its little-endian bit order (reduction
+ * 0x87), GB/T 17964-2021 in the reflected bit order OpenSSL 3.5 uses for
+ * xts_standard=GB.  tweak holds T in and out.
+ */
+typedef void (*smg_xts_fn)(const void *ks, const unsigned char *in,
+                           unsigned char *out, size_t nblocks,
+                           unsigned char tweak[16]);
+
+typedef struct smg_aead_kernel {
+    const char *name;          /* reported beside the block kernel's name */
+    smg_ghash_init_fn ghash_init;
+    smg_ghash_fn ghash;
+    /* NULL entries are composed by the mode layer from the ones above and
+     * the block table's ecb and ctr. */
+    smg_gcm_fn gcm_enc, gcm_dec;
+    smg_ccm_fn ccm_enc, ccm_dec;
+    smg_xts_fn xts_enc_ieee, xts_dec_ieee, xts_enc_gb, xts_dec_gb;
+} SMG_AEAD_KERNEL;
 
 /*
  * Defines prefix_entry, a chained-mode entry that hands its calls to the
