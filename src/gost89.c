@@ -671,7 +671,8 @@ const SMG_BLOCK_KERNEL gost_kernel_c = {
     gost_c_cfb_dec,
     gost_c_ofb,
     gost_c_ctr,
-    gost_c_cnt
+    gost_c_cnt,
+    NULL
 };
 
 /* ---- Key setup, meshing, IMIT ---- */

@@ -71,7 +71,8 @@ const SMG_BLOCK_KERNEL gost_kernel_neon = {
     gost89_neon_cfb_dec,
     gost_arm_ofb,
     gost89_neon_ctr,
-    gost89_neon_cnt
+    gost89_neon_cnt,
+    NULL
 };
 
 /* "constant-time = yes": the serial modes through the NEON ECB. */
@@ -86,7 +87,8 @@ const SMG_BLOCK_KERNEL gost_kernel_neon_ct = {
     gost89_neon_cfb_dec,
     gost89_neon_ct_ofb,
     gost89_neon_ctr,
-    gost89_neon_cnt
+    gost89_neon_cnt,
+    NULL
 };
 
 const SMG_BLOCK_KERNEL *gost_kernel_arm(int constant_time)

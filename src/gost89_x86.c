@@ -80,7 +80,8 @@ const SMG_BLOCK_KERNEL gost_kernel_scalar = {
     gost_x86_cfb_dec,
     gost89_ofb_scalar,
     gost_x86_ctr,
-    gost_x86_cnt
+    gost_x86_cnt,
+    NULL
 };
 
 #ifdef GOST_X86_SIMD
@@ -153,7 +154,8 @@ const SMG_BLOCK_KERNEL gost_kernel_avx512 = {
     gost89_cfb_dec_avx512,
     gost89_ofb_scalar,
     gost89_ctr_avx512,
-    gost89_cnt_avx512
+    gost89_cnt_avx512,
+    NULL
 };
 
 const SMG_BLOCK_KERNEL gost_kernel_avx512_ct = {
@@ -165,7 +167,8 @@ const SMG_BLOCK_KERNEL gost_kernel_avx512_ct = {
     gost89_cfb_dec_avx512,
     gost89_ofb_avx512,
     gost89_ctr_avx512,
-    gost89_cnt_avx512
+    gost89_cnt_avx512,
+    NULL
 };
 
 const SMG_BLOCK_KERNEL gost_kernel_avx2 = {
@@ -177,7 +180,8 @@ const SMG_BLOCK_KERNEL gost_kernel_avx2 = {
     gost89_cfb_dec_avx2,
     gost89_ofb_scalar,
     gost89_ctr_avx2,
-    gost89_cnt_avx2
+    gost89_cnt_avx2,
+    NULL
 };
 
 /* "constant-time = yes": the serial modes through the AVX2 ECB. */
@@ -192,7 +196,8 @@ const SMG_BLOCK_KERNEL gost_kernel_avx2_ct = {
     gost89_cfb_dec_avx2,
     gost89_avx2_ct_ofb,
     gost89_ctr_avx2,
-    gost89_cnt_avx2
+    gost89_cnt_avx2,
+    NULL
 };
 
 #endif /* GOST_X86_SIMD */

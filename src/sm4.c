@@ -411,6 +411,7 @@ const SMG_BLOCK_KERNEL sm4_kernel_c = {
     sm4_c_cfb_dec,
     sm4_c_ofb,
     sm4_c_ctr,
+    NULL,
     NULL
 };
 

@@ -22,6 +22,7 @@ const SMG_BLOCK_KERNEL sm4_kernel_sm4e = {
     sm4_sm4e_cfb_dec,
     sm4_sm4e_ofb,
     sm4_sm4e_ctr,
+    NULL,
     NULL
 };
 
@@ -34,6 +35,7 @@ const SMG_BLOCK_KERNEL sm4_kernel_neon = {
     sm4_neon_cfb_dec,
     sm4_neon_ofb,
     sm4_neon_ctr,
+    NULL,
     NULL
 };
 
