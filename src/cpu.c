@@ -13,6 +13,7 @@
 #include <string.h>
 
 static uint32_t caps;
+static struct smg_cpu_id cpu_id;
 static pthread_once_t caps_once = PTHREAD_ONCE_INIT;
 
 #if defined(__x86_64__)
@@ -93,6 +94,34 @@ static int bit(uint64_t w, unsigned int n)
     return (int)((w >> n) & 1);
 }
 
+/*
+ * Display family and model (Intel SDM vol. 2 CPUID.01H:EAX; AMD APM vol. 3
+ * E.3.2): the extended family adds to a base family of 15; the extended
+ * model is the high nibble when the base family is 6 or 15.
+ */
+static void probe_id(unsigned int ebx, unsigned int ecx, unsigned int edx)
+{
+    unsigned int eax1, base, r[12], i, ext;
+    const char *p;
+
+    __cpuid(1, eax1, r[0], r[1], r[2]);
+    base = (eax1 >> 8) & 0xf;
+    memcpy(cpu_id.vendor, &ebx, 4);
+    memcpy(cpu_id.vendor + 4, &edx, 4);
+    memcpy(cpu_id.vendor + 8, &ecx, 4);
+    cpu_id.family = base + (base == 0xf ? (eax1 >> 20) & 0xff : 0);
+    cpu_id.model = ((eax1 >> 4) & 0xf)
+                   | (base == 0x6 || base == 0xf ? (eax1 >> 12) & 0xf0 : 0);
+    if (__get_cpuid(0x80000000, &ext, &ebx, &ecx, &edx) && ext >= 0x80000004) {
+        for (i = 0; i < 3; i++)
+            __cpuid(0x80000002 + i, r[4 * i], r[4 * i + 1], r[4 * i + 2],
+                    r[4 * i + 3]);
+        for (p = (const char *)r; *p == ' '; p++)
+            ;
+        memcpy(cpu_id.name, p, sizeof(r) - (size_t)(p - (const char *)r));
+    }
+}
+
 static void probe(void)
 {
     unsigned int eax, ebx, ecx, edx, max;
@@ -103,6 +132,7 @@ static void probe(void)
 
     if (!__get_cpuid(0, &max, &ebx, &ecx, &edx))
         return;
+    probe_id(ebx, ecx, edx);
     __cpuid(1, eax, ebx, ecx, edx);
     a = (uint64_t)edx | (uint64_t)ecx << 32;
     if (max >= 7) {
@@ -258,6 +288,12 @@ uint32_t smg_cpu_caps(void)
 {
     pthread_once(&caps_once, probe);
     return caps;
+}
+
+const struct smg_cpu_id *smg_cpu_id(void)
+{
+    pthread_once(&caps_once, probe);
+    return &cpu_id;
 }
 
 static const struct {

@@ -48,4 +48,19 @@ static inline int smg_cpu_has(uint32_t need)
 /* Human-readable list of the capabilities seen, for the provider params. */
 const char *smg_cpu_caps_string(void);
 
+/*
+ * Who made the CPU and which core it is, for choosing among schedules of
+ * one kernel that differ only in speed, and for naming the CPU beside
+ * measurements.  x86-64: CPUID leaf 0's vendor, the display family and
+ * model of leaf 1 (extended fields folded in, as the vendors' manuals
+ * define them), and the brand string of leaves 0x80000002-4.  Elsewhere
+ * all empty or zero.  Never masked: it selects no feature.
+ */
+struct smg_cpu_id {
+    char vendor[13];
+    unsigned int family, model;
+    char name[49];
+};
+const struct smg_cpu_id *smg_cpu_id(void);
+
 #endif

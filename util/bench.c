@@ -13,6 +13,12 @@
  * best round of each is kept: a noisy neighbour slows all of them alike,
  * and only ever slows.  Levels that end up with the same kernel as an
  * earlier level are measured once.
+ *
+ * Other libgcrypt builds are measured the same way: `make bench GCRYPT=DIR`
+ * links this file against DIR's libgcrypt as util/bench-gcrypt, named to
+ * this process in SMGOST_BENCH_GCRYPT, and that binary serves with
+ * --serve-gcrypt: one more column per family, titled with its version,
+ * beside the libgcrypt this binary is linked with.
  */
 #define _GNU_SOURCE     /* FNM_CASEFOLD, pipe2, environ */
 #include <errno.h>
@@ -32,6 +38,8 @@
 #include <openssl/evp.h>
 #include <openssl/params.h>
 #include <openssl/provider.h>
+
+#include "cpu.h"
 
 #ifdef HAVE_GCRYPT
 # include <gcrypt.h>
@@ -235,6 +243,15 @@ static void *fetch(enum impl impl, const struct alg *a)
 }
 
 #ifdef HAVE_GCRYPT
+static int gcrypt_init(void)
+{
+    if (gcry_check_version(NULL) == NULL)
+        return 0;
+    gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
+    gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+    return 1;
+}
+
 static int gcrypt_has(const struct alg *a)
 {
     if (a->gc_algo == 0)
@@ -466,20 +483,55 @@ static void fetch_all(enum impl impl)
 /* --- the child: smgost at one capability level ----------------------- */
 
 /*
- * Protocol on stdin/stdout: first "K <kernels>" (or "E <why>"), then for
- * each "M <row> <bytes> <seconds>" one "R <bytes per second>".
+ * Protocol on stdin/stdout: first "K <kernels>" (libgcrypt: "K <version>
+ * <one 0/1 per row: has it>") or "E <why>", then for each "M <row> <bytes>
+ * <seconds>" one "R <bytes per second>".
  */
+static int serve_requests(enum impl impl)
+{
+    char line[128];
+    unsigned int row;
+    size_t n;
+    double secs;
+
+    while (fgets(line, sizeof(line), stdin) != NULL
+           && sscanf(line, "M %u %zu %lf", &row, &n, &secs) == 3
+           && row < N_ALGS && n <= MAX_SIZE) {
+        printf("R %.6e\n", measure(impl, &algs[row], n, secs));
+        fflush(stdout);
+    }
+    return 0;
+}
+
+static int serve_gcrypt(void)
+{
+#ifdef HAVE_GCRYPT
+    size_t i;
+
+    if (!gcrypt_init()) {
+        printf("E libgcrypt did not initialise\n");
+        return 1;
+    }
+    printf("K %s ", gcry_check_version(NULL));
+    for (i = 0; i < N_ALGS; i++)
+        putchar(gcrypt_has(&algs[i]) ? '1' : '0');
+    printf("\n");
+    fflush(stdout);
+    return serve_requests(I_GCRYPT);
+#else
+    printf("E built without libgcrypt\n");
+    return 1;
+#endif
+}
+
 static int serve(void)
 {
     const char *dir = getenv("SMGOST_MODULES");
     OSSL_PROVIDER *prov = NULL;
-    char line[128], *kernels = NULL;
+    char *kernels = NULL;
     OSSL_PARAM params[] = {
         OSSL_PARAM_utf8_ptr("kernels", &kernels, 0), OSSL_PARAM_END
     };
-    unsigned int row;
-    size_t n;
-    double secs;
 
     if (dir == NULL || *dir == '\0')
         dir = "providers";
@@ -496,28 +548,28 @@ static int serve(void)
     fetch_all(I_SMG);
     printf("K %s\n", kernels);
     fflush(stdout);
-    while (fgets(line, sizeof(line), stdin) != NULL
-           && sscanf(line, "M %u %zu %lf", &row, &n, &secs) == 3
-           && row < N_ALGS && n <= MAX_SIZE) {
-        printf("R %.6e\n", measure(I_SMG, &algs[row], n, secs));
-        fflush(stdout);
-    }
-    return 0;
+    return serve_requests(I_SMG);
 }
 
 /* --- the parent ------------------------------------------------------ */
 
+/* A child process: smgost at a level, or another libgcrypt build. */
 struct child {
-    const struct level *lv;
+    enum impl impl;             /* I_SMG or I_GCRYPT */
+    const struct level *lv;     /* smgost's level */
+    const char *prog;           /* libgcrypt's: the binary */
     pid_t pid;
     FILE *to, *from;
-    char kernels[300];
+    char kernels[300];          /* smgost's kernels param; libgcrypt's version */
     /* this level's kernel per family, and whether an earlier level had it */
     char kernel[N_FAMILY][64];
     int dup[N_FAMILY];
+    char has[N_ALGS + 1];       /* libgcrypt's: '1' per row it can run */
+    char title[40];             /* libgcrypt's column title */
 };
 
-static struct child children[N_LEVELS];
+#define MAX_GCRYPT_CHILDREN 4
+static struct child children[N_LEVELS + MAX_GCRYPT_CHILDREN];
 static size_t nchildren;
 
 static void child_stop(struct child *c)
@@ -551,17 +603,17 @@ static char **child_environ(char *entry)
     return env;
 }
 
-/* Runs self --serve with stdin/stdout on new pipes; 0 or an errno. */
-static int child_spawn(struct child *c, const char *self, char **env,
-                       int *to, int *from)
+/* Runs self arg with stdin/stdout on new pipes; 0 or an errno. */
+static int child_spawn(struct child *c, const char *self, char *arg,
+                       char **env, int *to, int *from)
 {
     int down[2], up[2], err;
     const char *runner = getenv("SMGOST_RUNNER");
     /* a cross build runs under the same emulator as the parent */
     int emulated = runner != NULL && *runner != '\0';
-    char *argv_direct[] = { (char *)self, "--serve", NULL };
-    char *argv_runner[] = { "sh", "-c", "exec $SMGOST_RUNNER \"$0\" --serve",
-                            (char *)self, NULL };
+    char *argv_direct[] = { (char *)self, arg, NULL };
+    char *argv_runner[] = { "sh", "-c", "exec $SMGOST_RUNNER \"$0\" \"$1\"",
+                            (char *)self, arg, NULL };
     posix_spawn_file_actions_t fa;
 
     /* close-on-exec: a later child must not hold this one's pipes open */
@@ -596,17 +648,21 @@ static int child_spawn(struct child *c, const char *self, char **env,
 static int child_start(struct child *c, const char *self)
 {
     char line[300] = "", entry[128], **env;
+    const char *value = c->lv != NULL ? c->lv->value : NULL;
+    const char *what = c->lv != NULL ? c->lv->name : self;
     int to = -1, from = -1, err = ENOMEM;
 
-    if (c->lv->value != NULL)
-        snprintf(entry, sizeof(entry), CAP_VAR "=%s", c->lv->value);
-    env = child_environ(c->lv->value != NULL ? entry : NULL);
+    if (value != NULL)
+        snprintf(entry, sizeof(entry), CAP_VAR "=%s", value);
+    env = child_environ(value != NULL ? entry : NULL);
     if (env != NULL)
-        err = child_spawn(c, self, env, &to, &from);
+        err = child_spawn(c, self,
+                          c->impl == I_SMG ? "--serve" : "--serve-gcrypt",
+                          env, &to, &from);
     free(env);
     if (err != 0) {
-        fprintf(stderr, "bench: level %s: cannot start %s: %s\n",
-                c->lv->name, self, strerror(err));
+        fprintf(stderr, "bench: %s: cannot start %s: %s\n", what, self,
+                strerror(err));
         c->pid = 0;
         return 0;
     }
@@ -617,7 +673,7 @@ static int child_start(struct child *c, const char *self)
     if (c->to == NULL || c->from == NULL
         || fgets(line, sizeof(line), c->from) == NULL
         || strncmp(line, "K ", 2) != 0) {
-        fprintf(stderr, "bench: level %s: %s", c->lv->name,
+        fprintf(stderr, "bench: %s: %s", what,
                 line[0] == 'E' ? line + 2 : "the child did not start\n");
         child_stop(c);
         return 0;
@@ -662,10 +718,13 @@ static double child_measure(struct child *c, size_t row, size_t n,
 /* A column of a family's table: a distinct smgost kernel or a reference. */
 struct column {
     enum impl impl;
-    struct child *c;
+    struct child *c;            /* NULL: measured in this process */
     const char *title;
     int width;
 };
+
+/* libgcrypt's column title: the version it reports. */
+static char gcrypt_title[40];
 
 /* The implementation ratios are taken against, or N_IMPL if none. */
 static enum impl reference(const struct alg *a)
@@ -690,6 +749,14 @@ static int ref_available(enum impl impl, const struct alg *a)
         return gcrypt_has(a);
 #endif
     return fetched[impl][a - algs] != NULL;
+}
+
+/* Whether child c measures row a: a new smgost kernel, or libgcrypt has it. */
+static int child_has(const struct child *c, const struct alg *a)
+{
+    if (c->impl == I_SMG)
+        return !c->dup[a->family];
+    return c->has[a - algs] == '1';
 }
 
 static int selected(const char *patterns, const struct alg *a)
@@ -742,7 +809,10 @@ static void usage(FILE *f)
                 levels[i].value != NULL ? ": " CAP_VAR "=" : "",
                 levels[i].value != NULL ? levels[i].value : "");
     fprintf(f, "SMGOST_MODULES names smgost.so's folder, SMGOST_GOSTPROV "
-               "gostprov.so's (empty: no gostprov).\n");
+               "gostprov.so's (empty: no gostprov).\n"
+               "SMGOST_BENCH_GCRYPT: space-separated bench binaries linked "
+               "with other libgcrypt\nbuilds (make bench GCRYPT=DIR builds "
+               "util/bench-gcrypt), measured as more columns.\n");
 }
 
 /* What the run was asked for, and how far its time budget has gone. */
@@ -840,11 +910,10 @@ static void load_references(void)
         }
     }
 #ifdef HAVE_GCRYPT
-    if (gcry_check_version(NULL) != NULL) {
-        gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
-        gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
-        impl_loaded[I_GCRYPT] = 1;
-    }
+    impl_loaded[I_GCRYPT] = gcrypt_init();
+    if (impl_loaded[I_GCRYPT])
+        snprintf(gcrypt_title, sizeof(gcrypt_title), "gcrypt %s",
+                 gcry_check_version(NULL));
 #endif
 }
 
@@ -870,6 +939,7 @@ static void start_levels(const char *levelsel, char *skipped, size_t size)
 
         if (!level_selected(levelsel, &levels[i]))
             continue;
+        c->impl = I_SMG;
         c->lv = &levels[i];
         if (!child_start(c, self))
             continue;
@@ -895,6 +965,43 @@ static void start_levels(const char *levelsel, char *skipped, size_t size)
     }
 }
 
+/*
+ * One child per binary in SMGOST_BENCH_GCRYPT (space-separated), each
+ * linked with another libgcrypt; started after the levels, unmasked.
+ */
+static void start_gcrypts(void)
+{
+    const char *env = getenv("SMGOST_BENCH_GCRYPT");
+    static char list[1024];
+    char *tok, *save = NULL, *sp;
+
+    if (env == NULL)
+        return;
+    snprintf(list, sizeof(list), "%s", env);
+    for (tok = strtok_r(list, " ", &save); tok != NULL
+         && nchildren < sizeof(children) / sizeof(children[0]);
+         tok = strtok_r(NULL, " ", &save)) {
+        struct child *c = &children[nchildren];
+
+        memset(c, 0, sizeof(*c));
+        c->impl = I_GCRYPT;
+        c->prog = tok;
+        if (!child_start(c, tok))
+            continue;
+        sp = strrchr(c->kernels, ' ');
+        if (sp == NULL || strlen(sp + 1) != N_ALGS) {
+            fprintf(stderr, "bench: %s: built from another bench.c\n", tok);
+            child_stop(c);
+            continue;
+        }
+        memcpy(c->has, sp + 1, N_ALGS + 1);
+        *sp = '\0';
+        strcpy(c->title, "gcrypt ");
+        strncat(c->title, c->kernels, sizeof(c->title) - sizeof("gcrypt "));
+        nchildren++;
+    }
+}
+
 static size_t count_measurements(const struct run *r)
 {
     size_t i, k, n = 0;
@@ -903,7 +1010,7 @@ static size_t count_measurements(const struct run *r)
         if (!selected(r->algsel, &algs[i]))
             continue;
         for (k = 0; k < nchildren; k++)
-            n += !children[k].dup[algs[i].family];
+            n += child_has(&children[k], &algs[i]);
         for (k = I_OSSL; k < N_IMPL; k++)
             n += impl_loaded[k] && ref_available(k, &algs[i]);
     }
@@ -912,6 +1019,7 @@ static size_t count_measurements(const struct run *r)
 
 static void print_header(const struct run *r, const char *skipped)
 {
+    const struct smg_cpu_id *id = smg_cpu_id();
     const char *v;
     size_t k;
 
@@ -919,7 +1027,17 @@ static void print_header(const struct run *r, const char *skipped)
 #ifdef HAVE_GCRYPT
     printf(", libgcrypt %s", gcry_check_version(NULL));
 #endif
+    for (k = 0; k < nchildren; k++)
+        if (children[k].impl == I_GCRYPT)
+            printf(", libgcrypt %s (%s)", children[k].kernels,
+                   children[k].prog);
     printf(", gostprov %s\n", impl_loaded[I_GOSTPROV] ? "loaded" : "absent");
+    if (id->vendor[0] != '\0')
+        printf("CPU: %s family %u (0x%x) model %u (0x%x), \"%s\"\n",
+               id->vendor, id->family, id->family, id->model, id->model,
+               id->name);
+    else
+        printf("CPU: not identified (no CPUID on this architecture)\n");
     printf("MB/s (10^6 bytes per second of the measuring thread's CPU time) "
            "through EVP,\nbest of %d alternating rounds; about %.0f s in "
            "all (-t, BENCH_SECONDS).\n", r->rounds, r->total);
@@ -927,6 +1045,8 @@ static void print_header(const struct run *r, const char *skipped)
            "init+update+final\nper call; gost-mac: keyed init+update+final "
            "per call.\n\nsmgost levels (" CAP_VAR "):\n");
     for (k = 0; k < nchildren; k++) {
+        if (children[k].impl != I_SMG)
+            continue;
         v = children[k].lv->value;
         if (v == NULL)
             v = getenv(CAP_VAR) != NULL ? getenv(CAP_VAR) : "unset";
@@ -970,7 +1090,7 @@ static size_t family_columns(enum family f, struct column *cols)
     int has;
 
     for (k = 0; k < nchildren; k++)
-        if (!children[k].dup[f]) {
+        if (children[k].impl == I_SMG && !children[k].dup[f]) {
             cols[n].impl = I_SMG;
             cols[n].c = &children[k];
             cols[n].title = children[k].kernel[f];
@@ -986,8 +1106,23 @@ static size_t family_columns(enum family f, struct column *cols)
         if (impl_loaded[k] && has) {
             cols[n].impl = k;
             cols[n].c = NULL;
-            cols[n].title = impl_name[k];
-            cols[n].width = 10;
+            cols[n].title = k == I_GCRYPT ? gcrypt_title : impl_name[k];
+            cols[n].width = (int)strlen(cols[n].title) + 2;
+            if (cols[n].width < 10)
+                cols[n].width = 10;
+            n++;
+        }
+    }
+    for (k = 0; k < nchildren; k++) {
+        has = 0;
+        for (i = 0; i < N_ALGS; i++)
+            has |= algs[i].family == f && children[k].impl == I_GCRYPT
+                   && child_has(&children[k], &algs[i]);
+        if (has) {
+            cols[n].impl = I_GCRYPT;
+            cols[n].c = &children[k];
+            cols[n].title = children[k].title;
+            cols[n].width = (int)strlen(cols[n].title) + 2;
             n++;
         }
     }
@@ -998,29 +1133,31 @@ static size_t family_columns(enum family f, struct column *cols)
 static void bench_row(struct run *r, const struct column *cols, size_t ncols,
                       const struct alg *a, const char *label, size_t n)
 {
-    double best[N_LEVELS + N_IMPL], v, refv = -1, secs;
+    double best[N_LEVELS + N_IMPL + MAX_GCRYPT_CHILDREN], v, refv = -1, secs;
     enum impl ref = reference(a);
     size_t k, m = 0;
     int round;
 
     for (k = 0; k < ncols; k++) {
         best[k] = -1;
-        m += cols[k].impl == I_SMG || ref_available(cols[k].impl, a);
+        m += cols[k].c != NULL ? child_has(cols[k].c, a)
+                               : ref_available(cols[k].impl, a);
     }
     secs = pace(r, m * (size_t)r->rounds);
     for (round = 0; round < r->rounds; round++)
         for (k = 0; k < ncols; k++) {
-            if (cols[k].impl == I_SMG)
+            if (cols[k].c != NULL && child_has(cols[k].c, a))
                 v = child_measure(cols[k].c, (size_t)(a - algs), n, secs);
-            else if (ref_available(cols[k].impl, a))
+            else if (cols[k].c == NULL && ref_available(cols[k].impl, a))
                 v = measure(cols[k].impl, a, n, secs);
             else
                 continue;
             if (v > best[k])
                 best[k] = v;
         }
+    /* the reference measured here (libgcrypt: the one linked in) */
     for (k = 0; k < ncols; k++)
-        if (cols[k].impl == ref)
+        if (cols[k].impl == ref && cols[k].c == NULL)
             refv = best[k];
     printf("%-18s %6zu", label, n);
     for (k = 0; k < ncols; k++) {
@@ -1040,7 +1177,7 @@ static void bench_row(struct run *r, const struct column *cols, size_t ncols,
 
 static void bench_family(struct run *r, enum family f)
 {
-    struct column cols[N_LEVELS + N_IMPL];
+    struct column cols[N_LEVELS + N_IMPL + MAX_GCRYPT_CHILDREN];
     size_t i, k, s, ncols;
     char label[40];
     int any = 0;
@@ -1082,6 +1219,8 @@ int main(int argc, char **argv)
         return 1;
     if (argc == 2 && strcmp(argv[1], "--serve") == 0)
         return serve();
+    if (argc == 2 && strcmp(argv[1], "--serve-gcrypt") == 0)
+        return serve_gcrypt();
     if ((rc = parse_args(&r, argc, argv)) >= 0)
         return rc;
     load_references();
@@ -1090,6 +1229,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench: smgost did not load at any level\n");
         return 1;
     }
+    start_gcrypts();
     if ((r.left = count_measurements(&r)) == 0) {
         fprintf(stderr, "bench: nothing selected\n");
         return 2;
