@@ -425,11 +425,11 @@ EOT
     return $s;
 }
 
-# 32 lean rounds on $np pairs; key schedule and tables from (%rdi);
-# clobbers rax, r10, r11.
+# $nr (32, or IMIT's 16) lean rounds on $np pairs; key schedule and tables
+# from (%rdi); clobbers rax, r10, r11.
 sub lean_rounds512 {
-    my ($np) = @_;
-    my $name = "gost89_avx512_lean$np";
+    my ($np, $nr) = @_;
+    my $name = "gost89_avx512_lean$np" . ($nr == 32 ? "" : "_$nr");
     my $s = local_function_begin($name);
     $s .= "\tmov\t$KEY_TAB($ks),%rax\n";
     $s .= "\tvmovdqu64\t" . ($TAB_SIMD + 32 * $_) . "(%rax)," . ly(18 + $_) . "\n"
@@ -437,7 +437,7 @@ sub lean_rounds512 {
     $s .= "\tvpbroadcastd\t.Lg_m0f(%rip)," . ly(13) . "\n"
         . "\tvpbroadcastd\t.Lg_pos(%rip)," . ly(14) . "\n";
     $s .= "\tvprord\t\$11," . ly($_) . "," . ly($_) . "\n" for 0 .. 2 * $np - 1;
-    $s .= "\tmov\t%rdi,%r11\n\tmov\t\$8,%r10d\n.L${name}_loop:\n";
+    $s .= "\tmov\t%rdi,%r11\n\tmov\t\$" . ($nr / 4) . ",%r10d\n.L${name}_loop:\n";
     $s .= lean_round512(4 * $_, $_ & 1, $np) for 0 .. 3;
     $s .= "\tadd\t\$16,%r11\n\tdec\t%r10d\n\tjnz\t.L${name}_loop\n";
     $s .= "\tvprold\t\$11," . ly($_) . "," . ly($_) . "\n" for 0 .. 2 * $np - 1;
@@ -445,7 +445,7 @@ sub lean_rounds512 {
     return $s;
 }
 
-$code .= lean_rounds512(1) . lean_rounds512(2);
+$code .= lean_rounds512(1, 32) . lean_rounds512(2, 32) . lean_rounds512(1, 16);
 
 # The lean pass of one mode over the %rcx (at most 8 $np) blocks at in:
 # k1.. mask the memory registers (4 blocks each).  The input byte order as
@@ -573,6 +573,46 @@ EOT
 }
 
 $code .= serial512($_) for qw(cbc_enc cfb_enc ofb);
+
+# IMIT (src/gost89.c, imit_body): state ^= block, then the first 16
+# encryption rounds with no final swap, once per block through the
+# one-pair lean rounds: constant-time, for "constant-time = yes" (the
+# scalar table kernel is the default).  Arguments (GOST_KEY *, state,
+# in, nblocks); the state in xmm30.
+{
+    my $name = "gost89_imit_avx512";
+    my ($st, $src, $cnt) = ("%rsi", "%rdx", "%rcx");
+    my $s = function_begin($name);
+    $s .= "\ttest\t$cnt,$cnt\n\tjz\t.L${name}_done\n";
+    $s .= "\tmov\t$KEY_BE($ks),%eax\n\tand\t\$1,%eax\n\tshl\t\$7,%eax\n"
+        . "\tlea\t.Lg_lean_perm(%rip),%r9\n";
+    $s .= "\tvmovdqa64\t" . (32 * $_) . "(%r9,%rax)," . ($LPX, $LPY, $LPA)[$_] . "\n"
+        for 0 .. 2;
+    # back to memory form with n1 in the low half: the index vector of
+    # (n2, n1) with its two tables exchanged
+    $s .= <<"EOT";
+	vmovq	($st),%xmm30
+.p2align	4
+.L${name}_loop:
+	vmovq	($src),%xmm31
+	vpxorq	%ymm30,%ymm31,%ymm16
+	vmovdqa64	$LPX,%ymm0
+	vpermi2b	%ymm16,%ymm16,%ymm0
+	vmovdqa64	$LPY,%ymm1
+	vpermi2b	%ymm16,%ymm16,%ymm1
+	call	gost89_avx512_lean1_16
+	vmovdqa64	$LPA,%ymm30
+	vpermi2b	%ymm1,%ymm0,%ymm30
+	add	\$8,$src
+	dec	$cnt
+	jnz	.L${name}_loop
+	vmovq	%xmm30,($st)
+	vzeroupper
+.L${name}_done:
+	ret
+EOT
+    $code .= $s . function_end($name);
+}
 
 
 
@@ -799,10 +839,10 @@ EOT
     return $s . "\tvpxor\t$acc[0],$dst,$dst\n\tvpxor\t$acc[1],$dst,$dst\n";
 }
 
-# 32 lean rounds on ymm0/ymm1; key schedule and tables from (%rdi);
-# clobbers rax, r10, r11.
-{
-    my $name = "gost89_avx2_lean";
+# $nr (32, or IMIT's 16) lean rounds on ymm0/ymm1; key schedule and
+# tables from (%rdi); clobbers rax, r10, r11.
+for my $nr (32, 16) {
+    my $name = "gost89_avx2_lean" . ($nr == 32 ? "" : "_$nr");
     my $s = local_function_begin($name);
     $s .= "\tmov\t$KEY_TAB($ks),%rax\n\tadd\t\$$TAB_SIMD,%rax\n";
     $s .= "\tvmovdqa\t.Lg2_m0f(%rip),%ymm5\n";
@@ -812,7 +852,7 @@ EOT
         my $x = ym($h);
         $s .= "\tvpsrld\t\$11,$x,%ymm2\n\tvpslld\t\$21,$x,$x\n\tvpor\t%ymm2,$x,$x\n";
     }
-    $s .= "\tmov\t%rdi,%r11\n\tmov\t\$8,%r10d\n.L${name}_loop:\n";
+    $s .= "\tmov\t%rdi,%r11\n\tmov\t\$" . ($nr / 4) . ",%r10d\n.L${name}_loop:\n";
     $s .= lean_round256(4 * $_, $_ & 1) for 0 .. 3;
     $s .= "\tadd\t\$16,%r11\n\tdec\t%r10d\n\tjnz\t.L${name}_loop\n";
     for my $h (0, 1) {
@@ -946,6 +986,28 @@ sub entry256 {
 }
 
 $code .= entry256($_) for qw(ecb ctr cnt cbc_dec cfb_dec);
+
+# IMIT through the AVX2 lean rounds, once per block, as gost89_imit_avx512
+# does (constant-time, for "constant-time = yes"); the state in xmm12.
+{
+    my $name = "gost89_imit_avx2";
+    my ($st, $src, $cnt) = ("%rsi", "%rdx", "%rcx");
+    my $s = function_begin($name);
+    $s .= "\ttest\t$cnt,$cnt\n\tjz\t.L${name}_done\n";
+    $s .= "\tvmovq\t($st),%xmm12\n.p2align\t4\n.L${name}_loop:\n";
+    $s .= "\tvmovq\t($src),%xmm8\n\tvpxor\t%xmm12,%xmm8,%xmm8\n";
+    $s .= order256("key");
+    $s .= "\tvpshufb\t(%r10),%xmm8,%xmm8\n"
+        . "\tvshufps\t\$0x88,%xmm8,%xmm8,%xmm0\n\tvshufps\t\$0xdd,%xmm8,%xmm8,%xmm1\n";
+    $s .= "\tcall\tgost89_avx2_lean_16\n";
+    $s .= order256("key");
+    # n1 back in the low half: (n1, n2), not the cipher's (n2, n1)
+    $s .= "\tvunpcklps\t%xmm1,%xmm0,%xmm10\n\tvpshufb\t(%r10),%xmm10,%xmm12\n";
+    $s .= "\tadd\t\$8,$src\n\tdec\t$cnt\n\tjnz\t.L${name}_loop\n";
+    $s .= "\tvmovq\t%xmm12,($st)\n\tvzeroupper\n";
+    $s .= ".L${name}_done:\n\tret\n" . function_end($name);
+    $code .= $s;
+}
 
 ##########################################################################
 # Constants

@@ -87,7 +87,8 @@ static int gost_restore_key(SMG_CIPHER_CTX *ctx)
 
 static void gost_mesh(SMG_CIPHER_CTX *ctx)
 {
-    gost_key_mesh((GOST_KEY *)ctx->ks_enc, (GOST_KEY *)ctx->ks_dec, ctx->iv);
+    gost_key_mesh(ctx->kernel, (GOST_KEY *)ctx->ks_enc, (GOST_KEY *)ctx->ks_dec,
+                  ctx->iv);
     ((GOST_CIPHER_CTX *)ctx)->meshed = 1;
 }
 

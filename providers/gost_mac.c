@@ -33,6 +33,9 @@ typedef struct gost_mac_ctx {
     size_t size;                /* MAC bytes to output */
     int key_set;
     int finalised;
+    /* the provider's "constant-time" setting, and the kernel that meshes */
+    int constant_time;
+    const SMG_BLOCK_KERNEL *kernel;
 } GOST_MAC_CTX;
 
 static void *gost_mac_newctx_with(void *provctx, const GOST_PARAMSET *ps)
@@ -46,6 +49,8 @@ static void *gost_mac_newctx_with(void *provctx, const GOST_PARAMSET *ps)
     ctx->provctx = provctx;
     ctx->paramset = ps;
     ctx->size = GOST_MAC_DEFAULT_SIZE;
+    ctx->constant_time = smg_prov_constant_time(provctx);
+    ctx->kernel = gost_kernel(ctx->constant_time);
     return ctx;
 }
 
@@ -169,11 +174,11 @@ static void gost_mac_blocks(GOST_MAC_CTX *ctx, const unsigned char *in,
         size_t room, n;
 
         if (ctx->nbytes != 0 && ctx->nbytes % GOST_MAC_MESH_PERIOD == 0)
-            gost_key_mesh(&ctx->enc, &ctx->dec, NULL);
+            gost_key_mesh(ctx->kernel, &ctx->enc, &ctx->dec, NULL);
         room = (GOST_MAC_MESH_PERIOD - ctx->nbytes % GOST_MAC_MESH_PERIOD)
                / GOST_BLOCK_SIZE;
         n = nblocks < room ? nblocks : room;
-        gost_imit_blocks(&ctx->enc, ctx->state, in, n);
+        gost_imit_blocks(ctx->constant_time, &ctx->enc, ctx->state, in, n);
         ctx->nbytes += n * GOST_BLOCK_SIZE;
         in += n * GOST_BLOCK_SIZE;
         nblocks -= n;

@@ -733,34 +733,57 @@ int gost_set_paramset(GOST_KEY *enc, GOST_KEY *dec, const GOST_PARAMSET *ps)
     return 1;
 }
 
-/* RFC 4357 section 2.3.2, the CryptoPro key meshing constant C. */
-static const unsigned char gost_mesh_c[GOST_KEY_SIZE] = {
-    0x69, 0x00, 0x72, 0x22, 0x64, 0xC9, 0x04, 0x23,
-    0x8D, 0x3A, 0xDB, 0x96, 0x46, 0xE9, 0x2A, 0xC4,
-    0x18, 0xFE, 0xAC, 0x94, 0x00, 0xED, 0x07, 0x12,
-    0xC0, 0x86, 0xDC, 0xC2, 0xEF, 0x4C, 0xA9, 0x2B
+/*
+ * RFC 4357 section 2.3.2, the CryptoPro key meshing constant C; [1] is each
+ * 8-byte block of it reversed, for a Magma-order schedule (below).
+ */
+static const unsigned char gost_mesh_c[2][GOST_KEY_SIZE] = {
+    {
+        0x69, 0x00, 0x72, 0x22, 0x64, 0xC9, 0x04, 0x23,
+        0x8D, 0x3A, 0xDB, 0x96, 0x46, 0xE9, 0x2A, 0xC4,
+        0x18, 0xFE, 0xAC, 0x94, 0x00, 0xED, 0x07, 0x12,
+        0xC0, 0x86, 0xDC, 0xC2, 0xEF, 0x4C, 0xA9, 0x2B
+    }, {
+        0x23, 0x04, 0xC9, 0x64, 0x22, 0x72, 0x00, 0x69,
+        0xC4, 0x2A, 0xE9, 0x46, 0x96, 0xDB, 0x3A, 0x8D,
+        0x12, 0x07, 0xED, 0x00, 0x94, 0xAC, 0xFE, 0x18,
+        0x2B, 0xA9, 0x4C, 0xEF, 0xC2, 0xDC, 0x86, 0xC0
+    }
 };
 
 /*
  * K' = D_K(C) read back as a key, then iv = E_K'(iv) (RFC 4357 2.3.2,
- * gost-engine's cryptopro_key_meshing).  C and K' are always taken in the
- * GOST 28147-89 byte order: a Magma-order key then meshes to the same round
- * keys, keeping Magma exactly the byte-reversed image of GOST 28147-89
- * (meshing is defined for GOST 28147-89 only).  The iv is data and uses
- * the key's own byte order.
+ * gost-engine's cryptopro_key_meshing), both through kernel k's ECB, so
+ * that meshing is constant-time wherever that ECB is.  C and K' are always
+ * taken in the GOST 28147-89 byte order: a Magma-order key then meshes to
+ * the same round keys, keeping Magma exactly the byte-reversed image of
+ * GOST 28147-89 (meshing is defined for GOST 28147-89 only).  A
+ * Magma-order ECB of a reversed block is the reversed GOST 28147-89 ECB
+ * (same round keys), hence gost_mesh_c[1] and the reversal of K'.  The iv
+ * is data and uses the key's own byte order.
  */
-void gost_key_mesh(GOST_KEY *enc, GOST_KEY *dec, unsigned char iv[8])
+void gost_key_mesh(const SMG_BLOCK_KERNEL *k, GOST_KEY *enc, GOST_KEY *dec,
+                   unsigned char iv[8])
 {
     unsigned char nk[GOST_KEY_SIZE];
     uint32_t kw[8];
+    const int be = dec->big_endian != 0;
+    int i;
 
-    ecb_le(dec, gost_mesh_c, nk, GOST_KEY_SIZE / GOST_BLOCK_SIZE);
-    gost_key_words(nk, 0, kw);
+    k->ecb(dec, gost_mesh_c[be], nk, GOST_KEY_SIZE / GOST_BLOCK_SIZE);
+    /* the reversed block holds its two key words in the other order */
+    gost_key_words(nk, be, kw);
+    for (i = 0; be && i < 8; i += 2) {
+        uint32_t w = kw[i];
+
+        kw[i] = kw[i + 1];
+        kw[i + 1] = w;
+    }
     gost_schedule(kw, enc, dec);
     OPENSSL_cleanse(kw, sizeof(kw));
     OPENSSL_cleanse(nk, sizeof(nk));
     if (iv != NULL)
-        gost_c_ecb(enc, iv, iv, 1);
+        k->ecb(enc, iv, iv, 1);
 }
 
 /*
@@ -816,13 +839,15 @@ void gost_imit_blocks_c(const GOST_KEY *enc, unsigned char state[8],
         imit_le(enc, state, in, nblocks);
 }
 
-void gost_imit_blocks(const GOST_KEY *enc, unsigned char state[8],
-                      const unsigned char *in, size_t nblocks)
+void gost_imit_blocks(int constant_time, const GOST_KEY *enc,
+                      unsigned char state[8], const unsigned char *in,
+                      size_t nblocks)
 {
 #ifdef GOST_X86_ASM
-    if (gost_imit_blocks_x86(enc, state, in, nblocks))
+    if (gost_imit_blocks_x86(constant_time, enc, state, in, nblocks))
         return;
 #endif
+    (void)constant_time;
     gost_imit_blocks_c(enc, state, in, nblocks);
 }
 

@@ -67,17 +67,20 @@ int gost_set_key(const unsigned char key[GOST_KEY_SIZE],
 /* Switches both schedules to another parameter set, keeping the key. */
 int gost_set_paramset(GOST_KEY *enc, GOST_KEY *dec, const GOST_PARAMSET *ps);
 /*
- * CryptoPro key meshing (RFC 4357 2.3): K' = D_K(C), then iv = E_K'(iv).
- * iv may be NULL (no IV to carry).
+ * CryptoPro key meshing (RFC 4357 2.3): K' = D_K(C), then iv = E_K'(iv),
+ * both through k's ECB.  iv may be NULL (no IV to carry).
  */
-void gost_key_mesh(GOST_KEY *enc, GOST_KEY *dec, unsigned char iv[8]);
+void gost_key_mesh(const SMG_BLOCK_KERNEL *k, GOST_KEY *enc, GOST_KEY *dec,
+                   unsigned char iv[8]);
 /*
  * IMIT: the 16-round MAC transformation, folded over nblocks of in, in the
- * fastest implementation the CPU allows; gost_imit_blocks_c is the portable
- * one.
+ * fastest implementation the CPU allows; with constant_time (the
+ * provider's "constant-time = yes"), the fastest constant-time one if the
+ * CPU has one.  gost_imit_blocks_c is the portable one.
  */
-void gost_imit_blocks(const GOST_KEY *enc, unsigned char state[8],
-                      const unsigned char *in, size_t nblocks);
+void gost_imit_blocks(int constant_time, const GOST_KEY *enc,
+                      unsigned char state[8], const unsigned char *in,
+                      size_t nblocks);
 void gost_imit_blocks_c(const GOST_KEY *enc, unsigned char state[8],
                         const unsigned char *in, size_t nblocks);
 

@@ -47,13 +47,31 @@ void gost_scalar_tables_build(GOST_SBOX_TABLES *t)
                           unsigned char *iv);
 
 GOST_X86_DECLARE_SERIAL(scalar)
-void gost89_imit_scalar(const GOST_KEY *ks, unsigned char state[8],
-                        const unsigned char *in, size_t nblocks);
 
-int gost_imit_blocks_x86(const GOST_KEY *enc, unsigned char state[8],
-                         const unsigned char *in, size_t nblocks)
+/*
+ * IMIT is serial: one block's 16 rounds wait for the one before.  The
+ * scalar table kernel's rounds are the fastest, so they are the default;
+ * the lean vector rounds are constant-time.
+ */
+int gost_imit_blocks_x86(int constant_time, const GOST_KEY *enc,
+                         unsigned char state[8], const unsigned char *in,
+                         size_t nblocks)
 {
-    if (!smg_cpu_has(SMG_CAP_BMI1))
+#ifdef GOST_X86_SIMD
+    if (constant_time || !smg_cpu_has(SMG_CAP_BMI1)) {
+        /* as gost_kernel_x86 chooses its lean rounds */
+        if (smg_cpu_has(SMG_CAP_AVX512F | SMG_CAP_AVX512BW | SMG_CAP_AVX512VL
+                        | SMG_CAP_AVX512VBMI)) {
+            gost89_imit_avx512(enc, state, in, nblocks);
+            return 1;
+        }
+        if (smg_cpu_has(SMG_CAP_AVX2)) {
+            gost89_imit_avx2(enc, state, in, nblocks);
+            return 1;
+        }
+    }
+#endif
+    if (!smg_cpu_has(SMG_CAP_BMI1) || constant_time)
         return 0;
     gost89_imit_scalar(enc, state, in, nblocks);
     return 1;

@@ -17,11 +17,16 @@
 /* Fills t->t0x from t->t (layout at the field). */
 void gost_scalar_tables_build(GOST_SBOX_TABLES *t);
 /*
- * The IMIT rounds in the scalar kernel if the CPU has what it needs
- * (BMI1); 0 if the caller must run them itself.
+ * The IMIT rounds in assembly if the CPU has what it needs: by default the
+ * scalar table kernel (BMI1), with constant_time the AVX-512 or AVX2 lean
+ * rounds; 0 if the caller must run them itself.
  */
-int gost_imit_blocks_x86(const GOST_KEY *enc, unsigned char state[8],
-                         const unsigned char *in, size_t nblocks);
+int gost_imit_blocks_x86(int constant_time, const GOST_KEY *enc,
+                         unsigned char state[8], const unsigned char *in,
+                         size_t nblocks);
+/* The IMIT entries (for the chooser above and for tests). */
+void gost89_imit_scalar(const GOST_KEY *ks, unsigned char state[8],
+                        const unsigned char *in, size_t nblocks);
 /* The C parallel modes with the scalar serial modes (CPUs without AVX2). */
 extern const SMG_BLOCK_KERNEL gost_kernel_scalar;
 /*
@@ -40,6 +45,10 @@ extern const SMG_BLOCK_KERNEL gost_kernel_avx512;
 extern const SMG_BLOCK_KERNEL gost_kernel_avx512_ct;
 extern const SMG_BLOCK_KERNEL gost_kernel_avx2;
 extern const SMG_BLOCK_KERNEL gost_kernel_avx2_ct;
+void gost89_imit_avx512(const GOST_KEY *ks, unsigned char state[8],
+                        const unsigned char *in, size_t nblocks);
+void gost89_imit_avx2(const GOST_KEY *ks, unsigned char state[8],
+                      const unsigned char *in, size_t nblocks);
 # endif
 #endif
 

@@ -4,7 +4,7 @@
 # ways and checked against the table itself, so that it cannot drift:
 #
 #  - ctgrind: test/ct_check runs every entry of every kernel table (and the
-#    key schedules, IMIT, key meshing) under valgrind's memcheck with the
+#    key schedules, IMIT, and each GOST table's key meshing) under valgrind's memcheck with the
 #    key schedule, IV/counter and data marked undefined, over every block
 #    count from 1 to 130 (every tail of each table; 25-sweep.t checks every
 #    count to 300 natively, past two passes of the widest loop).
@@ -481,14 +481,17 @@ my %asm_name = (
     'gost89-avx2' => sub { ("gost89_$_[0]_avx2", "gost89_$_[0]_scalar") },
     'gost89-avx2-ct' => sub { "gost89_$_[0]_avx2" },
     'gost89-scalar-bmi1' => sub { "gost89_$_[0]_scalar" },
-    'gost89-imit' => sub { 'gost89_imit_scalar' },
+    'gost89-imit-scalar' => sub { 'gost89_imit_scalar' },
+    'gost89-imit-avx512' => sub { 'gost89_imit_avx512' },
+    'gost89-imit-avx2' => sub { 'gost89_imit_avx2' },
     'sm3-avx-bmi2' => sub { 'sm3_avx_bmi2_blocks' },
 );
 my %asm_fns = map { $_ => 1 } map { slurp($_) =~ /^\.globl\s+(\w+)/mg } @asm;
 sub asm_fn {
     my ($t, $e) = @_;
     my $f = $asm_name{$t} or return undef;
-    my ($fn) = grep { $asm_fns{$_} } $f->($e);
+    # key meshing runs in the table's ECB
+    my ($fn) = grep { $asm_fns{$_} } $f->($e eq 'mesh' ? 'ecb' : $e);
     return $fn;
 }
 
@@ -510,18 +513,23 @@ my @rows = (
     [ 'SM4 key schedule', [ qr/^sm4-keysched$/, 'all', 'all' ] ],
     [ 'SM3 avx-bmi2', [ qr/^sm3-avx-bmi2$/, 'all', 'all' ] ],
     [ 'SM3 C', [ qr/^sm3-c$/, 'all', 'all' ] ],
-    [ 'GOST/Magma avx512vbmi (ECB, CNT, CTR, CBC-dec, CFB-dec), and every mode of avx512vbmi-ct',
+    [ 'GOST/Magma avx512vbmi (ECB, CNT, CTR, CBC-dec, CFB-dec, key meshing), and every mode of avx512vbmi-ct',
       [ qr/^gost89-avx512vbmi$/, qr/_avx512$/, 'all' ], [ qr/^gost89-avx512vbmi-ct$/, 'asm', 'all' ] ],
-    [ 'GOST/Magma avx2 (ECB, CNT, CTR, CBC-dec, CFB-dec)',
+    [ 'GOST/Magma avx2 (ECB, CNT, CTR, CBC-dec, CFB-dec, key meshing)',
       [ qr/^gost89-avx2(?:-ct)?$/, qr/_avx2$/, 'all' ] ],
-    [ 'GOST/Magma C kernel, and the parallel modes of scalar-bmi1',
-      [ qr/^gost89-c$/, 'all', 'all' ], [ qr/^gost89-scalar-bmi1$/, 'noasm', 'all' ] ],
+    [ 'GOST/Magma C kernel (IMIT included), and the parallel modes and key meshing of scalar-bmi1',
+      [ qr/^gost89-c$/, 'all', 'all' ], [ qr/^gost89-scalar-bmi1$/, 'noasm', 'all' ],
+      [ qr/^gost89-imit-c$/, 'all', 'all' ] ],
     [ 'GOST/Magma scalar-bmi1 serial modes (CBC-enc, CFB-enc, OFB), also those of avx512vbmi and avx2',
       [ qr/^gost89-scalar-bmi1$/, 'asm', 'all' ], [ qr/^gost89-avx(?:2|512vbmi)$/, qr/_scalar$/, 'all' ] ],
     [ 'GOST/Magma gost89-avx2-ct: the serial modes (CBC-enc, CFB-enc, OFB), with constant-time = yes',
       [ qr/^gost89-avx2-ct$/, 'noasm', 'all' ] ],
-    [ 'GOST/Magma IMIT (gost-mac)', [ qr/^gost89-imit$/, 'all', 'all' ] ],
-    [ 'GOST/Magma key meshing', [ qr/^gost89-mesh$/, 'all', 'all' ] ],
+    [ 'GOST/Magma IMIT (gost-mac) by default: the scalar kernel (x86-64 with BMI1)',
+      [ qr/^gost89-imit-scalar$/, 'all', 'all' ] ],
+    [ 'GOST/Magma IMIT with constant-time = yes, avx512vbmi: lean rounds',
+      [ qr/^gost89-imit-avx512$/, 'all', 'all' ] ],
+    [ 'GOST/Magma IMIT with constant-time = yes, avx2: lean rounds',
+      [ qr/^gost89-imit-avx2$/, 'all', 'all' ] ],
     [ 'GOST/Magma key schedule', [ qr/^gost89-keysched$/, 'all', 'all' ] ],
 );
 

@@ -31,7 +31,9 @@
  *
  * Key schedules are built before the marks, except in the pseudo tables
  * sm4-keysched and gost89-keysched, which mark the raw key and run only the
- * schedule.  gost89-imit and gost89-mesh are IMIT and key meshing.
+ * schedule.  gost89-imit-* are the IMIT implementations; each GOST table
+ * also has the entry "mesh", key meshing through its ECB (twice, so that
+ * the second runs under a meshed key).
  */
 #include "testutil.h"
 
@@ -97,8 +99,7 @@ static void fill(unsigned char *p, size_t n, uint32_t seed)
 /* ---- the tables ---- */
 
 typedef enum {
-    T_SM4, T_GOST, T_SM3, T_SM4_KEYSCHED, T_GOST_KEYSCHED, T_GOST_IMIT,
-    T_GOST_MESH
+    T_SM4, T_GOST, T_SM3, T_SM4_KEYSCHED, T_GOST_KEYSCHED, T_GOST_IMIT
 } target_kind;
 
 typedef struct {
@@ -107,38 +108,47 @@ typedef struct {
     const SM3_KERNEL *k3;            /* T_SM3 */
     const char *name;                /* pseudo tables only */
     size_t max;                      /* largest block count (or key count) */
+    /* T_GOST_IMIT: the implementation */
+    void (*imit)(const GOST_KEY *, unsigned char *, const unsigned char *,
+                 size_t);
 } target;
 
 static const target targets[] = {
-    { T_SM4, &sm4_kernel_c, NULL, NULL, MAX_BLOCKS },
+    { T_SM4, &sm4_kernel_c, NULL, NULL, MAX_BLOCKS, NULL },
 #ifdef SM4_X86_ASM
-    { T_SM4, &sm4_kernel_gfni_avx512, NULL, NULL, MAX_BLOCKS },
-    { T_SM4, &sm4_kernel_gfni_avx2, NULL, NULL, MAX_BLOCKS },
-    { T_SM4, &sm4_kernel_vaes_avx2, NULL, NULL, MAX_BLOCKS },
-    { T_SM4, &sm4_kernel_aesni_avx2, NULL, NULL, MAX_BLOCKS },
-    { T_SM4, &sm4_kernel_aesni_avx, NULL, NULL, MAX_BLOCKS },
-    { T_SM4, &sm4_kernel_vaes_avx2_ct, NULL, NULL, MAX_BLOCKS },
-    { T_SM4, &sm4_kernel_aesni_avx2_ct, NULL, NULL, MAX_BLOCKS },
-    { T_SM4, &sm4_kernel_aesni_avx_ct, NULL, NULL, MAX_BLOCKS },
+    { T_SM4, &sm4_kernel_gfni_avx512, NULL, NULL, MAX_BLOCKS, NULL },
+    { T_SM4, &sm4_kernel_gfni_avx2, NULL, NULL, MAX_BLOCKS, NULL },
+    { T_SM4, &sm4_kernel_vaes_avx2, NULL, NULL, MAX_BLOCKS, NULL },
+    { T_SM4, &sm4_kernel_aesni_avx2, NULL, NULL, MAX_BLOCKS, NULL },
+    { T_SM4, &sm4_kernel_aesni_avx, NULL, NULL, MAX_BLOCKS, NULL },
+    { T_SM4, &sm4_kernel_vaes_avx2_ct, NULL, NULL, MAX_BLOCKS, NULL },
+    { T_SM4, &sm4_kernel_aesni_avx2_ct, NULL, NULL, MAX_BLOCKS, NULL },
+    { T_SM4, &sm4_kernel_aesni_avx_ct, NULL, NULL, MAX_BLOCKS, NULL },
 #endif
-    { T_GOST, &gost_kernel_c, NULL, NULL, MAX_BLOCKS },
+    { T_GOST, &gost_kernel_c, NULL, NULL, MAX_BLOCKS, NULL },
 #ifdef GOST_X86_ASM
-    { T_GOST, &gost_kernel_scalar, NULL, NULL, MAX_BLOCKS },
+    { T_GOST, &gost_kernel_scalar, NULL, NULL, MAX_BLOCKS, NULL },
 #endif
 #ifdef GOST_X86_SIMD
-    { T_GOST, &gost_kernel_avx512, NULL, NULL, MAX_BLOCKS },
-    { T_GOST, &gost_kernel_avx512_ct, NULL, NULL, MAX_BLOCKS },
-    { T_GOST, &gost_kernel_avx2, NULL, NULL, MAX_BLOCKS },
-    { T_GOST, &gost_kernel_avx2_ct, NULL, NULL, MAX_BLOCKS },
+    { T_GOST, &gost_kernel_avx512, NULL, NULL, MAX_BLOCKS, NULL },
+    { T_GOST, &gost_kernel_avx512_ct, NULL, NULL, MAX_BLOCKS, NULL },
+    { T_GOST, &gost_kernel_avx2, NULL, NULL, MAX_BLOCKS, NULL },
+    { T_GOST, &gost_kernel_avx2_ct, NULL, NULL, MAX_BLOCKS, NULL },
 #endif
-    { T_SM3, NULL, &sm3_kernel_c, NULL, 6 },
+    { T_SM3, NULL, &sm3_kernel_c, NULL, 6, NULL },
 #ifdef SM3_X86_ASM
-    { T_SM3, NULL, &sm3_kernel_avx_bmi2, NULL, 6 },
+    { T_SM3, NULL, &sm3_kernel_avx_bmi2, NULL, 6, NULL },
 #endif
-    { T_SM4_KEYSCHED, NULL, NULL, "sm4-keysched", 3 },
-    { T_GOST_KEYSCHED, NULL, NULL, "gost89-keysched", 3 },
-    { T_GOST_IMIT, NULL, NULL, "gost89-imit", 20 },
-    { T_GOST_MESH, NULL, NULL, "gost89-mesh", 3 },
+    { T_SM4_KEYSCHED, NULL, NULL, "sm4-keysched", 3, NULL },
+    { T_GOST_KEYSCHED, NULL, NULL, "gost89-keysched", 3, NULL },
+    { T_GOST_IMIT, NULL, NULL, "gost89-imit-c", 20, gost_imit_blocks_c },
+#ifdef GOST_X86_ASM
+    { T_GOST_IMIT, NULL, NULL, "gost89-imit-scalar", 20, gost89_imit_scalar },
+#endif
+#ifdef GOST_X86_SIMD
+    { T_GOST_IMIT, NULL, NULL, "gost89-imit-avx512", 20, gost89_imit_avx512 },
+    { T_GOST_IMIT, NULL, NULL, "gost89-imit-avx2", 20, gost89_imit_avx2 },
+#endif
 };
 #define NTARGETS (sizeof(targets) / sizeof(targets[0]))
 
@@ -174,12 +184,17 @@ static smg_chain_fn chain_entry(const SMG_BLOCK_KERNEL *k, size_t e)
     return NULL;
 }
 
+/* GOST tables have one more entry: key meshing through their ECB. */
+#define MESH_ENTRY NBLOCK_ENTRIES
+
 /* The name of entry e of t, or NULL past the last one or for an absent one. */
 static const char *entry_name(const target *t, size_t e)
 {
     switch (t->kind) {
     case T_SM4:
     case T_GOST:
+        if (t->kind == T_GOST && e == MESH_ENTRY)
+            return "mesh";
         if (e >= NBLOCK_ENTRIES)
             return NULL;
         if (e > 0 && chain_entry(t->k, e) == NULL)
@@ -192,8 +207,6 @@ static const char *entry_name(const target *t, size_t e)
         return e == 0 ? "set_key" : NULL;
     case T_GOST_IMIT:
         return e == 0 ? "imit" : NULL;
-    case T_GOST_MESH:
-        return e == 0 ? "mesh" : NULL;
     }
     return NULL;
 }
@@ -287,28 +300,57 @@ static void run_gost(const target *t, size_t e, size_t n)
         TU_CHECK(gost_set_key(key, &gost_paramset_z, be, &enc, &dec),
                  "gost_set_key");
         /* Only rk is secret: the table pointer and byte order are public. */
-        switch (t->kind) {
-        case T_GOST_IMIT:
+        if (t->kind == T_GOST_IMIT) {
+            unsigned char ref[8];
+
             fill(in_buf, n * GOST_BLOCK_SIZE, (uint32_t)n);
-            memset(state, 0, sizeof(state));
+            fill(state, sizeof(state), (uint32_t)n + 3u);
+            memcpy(ref, state, sizeof(ref));
+            gost_imit_blocks_c(&enc, ref, in_buf, n);
             CT_SECRET(enc.rk, sizeof(enc.rk));
             CT_SECRET(in_buf, n * GOST_BLOCK_SIZE);
             CT_SECRET(state, sizeof(state));
-            gost_imit_blocks(&enc, state, in_buf, n);
+            t->imit(&enc, state, in_buf, n);
             CT_PUBLIC(enc.rk, sizeof(enc.rk));
             CT_PUBLIC(in_buf, n * GOST_BLOCK_SIZE);
             CT_PUBLIC(state, sizeof(state));
-            break;
-        case T_GOST_MESH:
+            TU_CHECK_MEM("IMIT state matches the portable one", state,
+                         sizeof(state), ref, sizeof(ref));
+            continue;
+        }
+        if (e == MESH_ENTRY) {
+            GOST_KEY renc, rdec;
+            unsigned char riv[8];
+
+            /* a key of its own per count, meshed twice */
+            key[0] = (unsigned char)n;
+            TU_CHECK(gost_set_key(key, &gost_paramset_z, be, &enc, &dec),
+                     "gost_set_key");
+            renc = enc;
+            rdec = dec;
             fill(iv, sizeof(iv), (uint32_t)n);
+            memcpy(riv, iv, sizeof(riv));
+            gost_key_mesh(&gost_kernel_c, &renc, &rdec, riv);
+            gost_key_mesh(&gost_kernel_c, &renc, &rdec, riv);
             CT_SECRET(enc.rk, sizeof(enc.rk));
             CT_SECRET(dec.rk, sizeof(dec.rk));
             CT_SECRET(iv, sizeof(iv));
-            gost_key_mesh(&enc, &dec, iv);
+            gost_key_mesh(t->k, &enc, &dec, iv);
+            gost_key_mesh(t->k, &enc, &dec, iv);
             CT_PUBLIC(enc.rk, sizeof(enc.rk));
             CT_PUBLIC(dec.rk, sizeof(dec.rk));
             CT_PUBLIC(iv, sizeof(iv));
-            break;
+            TU_CHECK_MEM("meshed schedule matches the portable kernel's",
+                         (unsigned char *)enc.rk, sizeof(enc.rk),
+                         (unsigned char *)renc.rk, sizeof(renc.rk));
+            TU_CHECK_MEM("meshed decryption schedule matches",
+                         (unsigned char *)dec.rk, sizeof(dec.rk),
+                         (unsigned char *)rdec.rk, sizeof(rdec.rk));
+            TU_CHECK_MEM("meshed iv matches", iv, sizeof(iv), riv,
+                         sizeof(riv));
+            continue;
+        }
+        switch (t->kind) {
         default:
             /* rk is first in GOST_KEY (src/gost89_x86.c asserts it) */
             run_block_entry(t->k, &gost_kernel_c, e, &enc, &dec,
@@ -472,6 +514,36 @@ static int scan(const char *name, int code)
     return ok ? 0 : 1;
 }
 
+/* IMIT as the provider runs it at this level, against the portable one. */
+static int sweep_imit(int ct)
+{
+    unsigned char state[8], ref[8];
+    GOST_KEY enc, dec;
+    size_t n;
+    int be;
+
+    for (be = 0; be < 2; be++) {
+        TU_CHECK(gost_set_key(gost_key0, &gost_paramset_cpa, be, &enc, &dec),
+                 "gost_set_key");
+        for (n = 1; n <= SWEEP_BLOCKS && tu_failures == 0; n++) {
+            fill(in_buf, n * GOST_BLOCK_SIZE, (uint32_t)n * 7u);
+            fill(state, sizeof(state), (uint32_t)n);
+            memcpy(ref, state, sizeof(ref));
+            gost_imit_blocks_c(&enc, ref, in_buf, n);
+            gost_imit_blocks(ct, &enc, state, in_buf, n);
+            TU_CHECK_MEM("IMIT matches the portable one", state,
+                         sizeof(state), ref, sizeof(ref));
+        }
+        if (tu_failures != 0) {
+            printf("# IMIT (constant-time %d, byte order %d): first failure "
+                   "at %zu blocks\n", ct, be, n - 1);
+            return 0;
+        }
+    }
+    printf("# IMIT (constant-time %d): 1..%d blocks\n", ct, SWEEP_BLOCKS);
+    return 1;
+}
+
 static int sweep(void)
 {
     int ct;
@@ -481,8 +553,8 @@ static int sweep(void)
     also_in_place = 1;
     for (ct = 0; ct < 2; ct++) {
         const target tables[] = {
-            { T_SM4, sm4_kernel(ct), NULL, NULL, SWEEP_BLOCKS },
-            { T_GOST, gost_kernel(ct), NULL, NULL, SWEEP_BLOCKS },
+            { T_SM4, sm4_kernel(ct), NULL, NULL, SWEEP_BLOCKS, NULL },
+            { T_GOST, gost_kernel(ct), NULL, NULL, SWEEP_BLOCKS, NULL },
         };
 
         for (j = 0; j < sizeof(tables) / sizeof(tables[0]); j++) {
@@ -500,6 +572,8 @@ static int sweep(void)
             printf("# %s: every entry, 1..%d blocks\n",
                    target_name(&tables[j]), SWEEP_BLOCKS);
         }
+        if (!sweep_imit(ct))
+            return tu_report("sweep");
     }
     return tu_report("sweep");
 }

@@ -194,7 +194,7 @@ static int add_gost(const KEY *k)
 
             if (first_mesh < 0)
                 first_mesh = g;
-            gost_key_mesh(&enc, &dec, NULL);
+            gost_key_mesh(&gost_kernel_c, &enc, &dec, NULL);
             add_windows(g, enc.rk, sizeof(enc.rk), 4);
         }
     }
