@@ -156,6 +156,23 @@ EOS
 .Lleak_cmov_branch_out:
 	ret
 EOS
+    # what gcc 14 and clang write: the secret shifted in by SHLD, and one
+    # loaded byte-swapped
+    [ 'leak_shld', <<'EOS', qr/load address uses tainted %rcx/ ],
+	mov	(%rsi),%rax
+	xor	%ecx,%ecx
+	shldq	$2,%rax,%rcx
+	lea	.Ltab(%rip),%rdx
+	mov	(%rdx,%rcx,4),%eax
+	ret
+EOS
+    [ 'leak_movbe', <<'EOS', qr/load address uses tainted %rax/ ],
+	movbel	(%rsi),%eax
+	and	$3,%eax
+	lea	.Ltab(%rip),%rcx
+	mov	(%rcx,%rax,4),%eax
+	ret
+EOS
     # The GOST public fields are public, the round keys next to them not.
     [ 'gost89_leak_rk', <<'EOS', qr/branch on tainted flags/ ],
 	testl	$1,0(%rdi)
@@ -166,6 +183,20 @@ EOS
 EOS
     # clean: pointer and counter spills, a counter-indexed table, a
     # length-derived mask, a public GOST field, a subroutine, zero idioms
+    # clean: a pointer spilled through a frame pointer, the frame left by
+    # LEAVE (--debug builds), a secret rotated by SHRD
+    [ 'clean_frame', <<'EOS', undef ],
+	push	%rbp
+	mov	%rsp,%rbp
+	sub	$32,%rsp
+	mov	%rdi,-8(%rbp)
+	mov	(%rsi),%eax
+	shrdl	$19,%eax,%eax
+	mov	-8(%rbp),%rcx
+	mov	%eax,(%rcx)
+	leave
+	ret
+EOS
     [ 'gost89_clean', <<'EOS', undef ],
 	push	%rbx
 	sub	$16,%rsp

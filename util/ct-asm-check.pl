@@ -113,6 +113,7 @@ sub parse_operand {
         elsif ($d =~ /^1to(\d+)$/) { $o{bcst} = $1 }
         else { $o{deco} = $d }
     }
+    $s =~ s/\s+$//;
     if ($s =~ /^\*/) {
         $o{type} = 'indirect';
     } elsif ($s =~ /^\$/) {
@@ -456,8 +457,8 @@ my $cc = qr/(?:n?[ozscpeb]|n?be|n?ae|n?a|n?l|n?le|n?g|n?ge|nae|nbe|nge|nle|pe|po
 my $jcc = qr/^j$cc$/;
 
 my %gp_known = map { $_ => 1 } qw(mov movabs lea add sub adc sbb and or xor cmp test
-    inc dec neg not shl sal shr sar rol ror bswap rorx shlx shrx sarx andn bzhi bextr
-    movzx movsx movsxd xchg imul popcnt lzcnt tzcnt);
+    inc dec neg not shl sal shr sar rol ror shld shrd bswap rorx shlx shrx sarx andn bzhi bextr
+    movbe movzx movsx movsxd xchg imul popcnt lzcnt tzcnt);
 
 # The general-purpose instruction a mnemonic names (size suffix dropped),
 # or undef.
@@ -480,7 +481,7 @@ my $vec_refuse = qr/^v(?:pcmp[ei]str[im]|maskmovdqu|ldmxcsr|stmxcsr)$/;
 my $vec_flags = qr/^v(?:ptest|testps|testpd|u?comis[sdh])$/;
 # Legacy (non-VEX) SSE instructions; the destination is also a source
 # unless the instruction is one of $sse_write_only.
-my $sse = qr/^(?:p(?!ush|op|ause)\w+|movdq[au]|mov[au]p[sd]|mov[dq]|movs[sd]|mov[hl]p[sd]|movmskp[sd]|shufp[sd]|unpck[hl]p[sd]|(?:xor|and|andn|or)p[sd]|aes\w+|pclmul\w+|sha\w+|cvt\w+)$/;
+my $sse = qr/^(?:p(?!ush|op|ause)\w+|movdq[au]|mov[au]p[sd]|mov[dq]|movs[sd]|mov[hl]p[sd]|mov(?:hl|lh)ps|movmskp[sd]|shufp[sd]|unpck[hl]p[sd]|(?:xor|and|andn|or)p[sd]|aes\w+|pclmul\w+|sha\w+|cvt\w+)$/;
 my $sse_write_only = qr/^(?:movdq[au]|mov[au]p[sd]|mov[dq]|pshuf[dhl]w?|pmov[sz]x\w+|pmovmskb|movmskp[sd]|pextr\w|cvt\w+)$/;
 # Register-only forms whose result does not depend on the register.
 my $zero_idiom = qr/^v?(?:p?xor\w*|xorp[sd]|psub[bwdq]|pcmpeq[bwdq]|pcmpgt[bwdq]|pandn\w*|andnp[sd])$/;
@@ -529,6 +530,15 @@ sub transfer {
         $s->{sp} -= 8;
         $g->{rsp} = "S:$s->{sp}";
         store($s, { type => 'mem', base => 'rsp', disp => 0 }, $v, 8, 1);
+        return ('next');
+    }
+    # leave: rsp from rbp, then pop rbp
+    if ($mn =~ /^leaveq?$/) {
+        set_rsp($s, $g->{rbp}, $i);
+        my $v = load_kind($s, { type => 'mem', base => 'rsp', disp => 0 }, 8);
+        $s->{sp} += 8;
+        $g->{rsp} = "S:$s->{sp}";
+        $g->{rbp} = $v;
         return ('next');
     }
     if ($mn =~ /^popq?$/) {
@@ -662,9 +672,10 @@ sub transfer {
         set_gp($s, $d, $v, $i);
         return ('next');
     }
-    if ($base =~ /^(?:mov|movabs|movzx|movsx|movsxd|mov[sz][bwl][wlq])$/) {
+    # movbe: a load or store that swaps the bytes (no pointer survives it)
+    if ($base =~ /^(?:mov|movabs|movbe|movzx|movsx|movsxd|mov[sz][bwl][wlq])$/) {
         my ($src, $dst) = @o;
-        my $v = src_kind($s, $i, $src, $base eq 'mov' || $base eq 'movabs' ? $size : 8);
+        my $v = src_kind($s, $i, $src, $base =~ /^mov(?:abs|be)?$/ ? $size : 8);
         $v = clean($v) if $base !~ /^mov(?:abs)?$/;
         put($s, $i, $dst, $v, $size);
         return ('next');
