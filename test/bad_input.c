@@ -10,7 +10,8 @@
  *   final    partial final blocks with padding off, corrupt padding
  *   outsize  output buffers too small for update, final and cipher
  *   lengths  input lengths near SIZE_MAX
- *   sm3      digest misuse
+ *   sm3      digest misuse, through EVP (where libcrypto 3.2 and later
+ *            refuse first, with their own reason) and straight at smgost
  *
  * Most cases use EVP as applications do.  EVP always offers the provider
  * enough output room and the cipher's own key and IV lengths, so the
@@ -535,12 +536,86 @@ static void group_lengths(void)
     }
 }
 
+/*
+ * libcrypto 3.2 and later refuse an update or a final after final in EVP
+ * itself ("update error", "final error") and never call the provider; 3.0
+ * and 3.1 pass the call on, and the provider must refuse it.
+ */
+static int evp_refuses_after_final(void)
+{
+    return OPENSSL_version_major() > 3 || OPENSSL_version_minor() >= 2;
+}
+
+/* The provider's own SM3 functions, reached whatever EVP refuses first. */
+typedef struct {
+    OSSL_FUNC_digest_newctx_fn *newctx;
+    OSSL_FUNC_digest_freectx_fn *freectx;
+    OSSL_FUNC_digest_init_fn *init;
+    OSSL_FUNC_digest_update_fn *update;
+    OSSL_FUNC_digest_final_fn *final;
+    void *provctx;
+} RAW_MD;
+
+static int raw_md_get(const EVP_MD *md, RAW_MD *r)
+{
+    const OSSL_PROVIDER *prov = EVP_MD_get0_provider(md);
+    const OSSL_ALGORITHM *algs, *a;
+    const OSSL_DISPATCH *d;
+    int no_cache = 0;
+
+    memset(r, 0, sizeof(*r));
+    if (prov == NULL)
+        return 0;
+    r->provctx = OSSL_PROVIDER_get0_provider_ctx(prov);
+    algs = OSSL_PROVIDER_query_operation(prov, OSSL_OP_DIGEST, &no_cache);
+    for (a = algs; a != NULL && a->algorithm_names != NULL; a++) {
+        if (!tu_names_include(a->algorithm_names, "SM3"))
+            continue;
+        for (d = a->implementation; d->function_id != 0; d++) {
+            switch (d->function_id) {
+            case OSSL_FUNC_DIGEST_NEWCTX:
+                r->newctx = OSSL_FUNC_digest_newctx(d);
+                break;
+            case OSSL_FUNC_DIGEST_FREECTX:
+                r->freectx = OSSL_FUNC_digest_freectx(d);
+                break;
+            case OSSL_FUNC_DIGEST_INIT:
+                r->init = OSSL_FUNC_digest_init(d);
+                break;
+            case OSSL_FUNC_DIGEST_UPDATE:
+                r->update = OSSL_FUNC_digest_update(d);
+                break;
+            case OSSL_FUNC_DIGEST_FINAL:
+                r->final = OSSL_FUNC_digest_final(d);
+                break;
+            }
+        }
+        break;
+    }
+    OSSL_PROVIDER_unquery_operation(prov, OSSL_OP_DIGEST, algs);
+    return r->newctx && r->freectx && r->init && r->update && r->final;
+}
+
+/* True if n bytes at p all hold the fill byte f (nothing was written). */
+static int untouched(const unsigned char *p, size_t n, unsigned char f)
+{
+    while (n-- > 0)
+        if (*p++ != f)
+            return 0;
+    return 1;
+}
+
 static void group_sm3(void)
 {
     EVP_MD *md = EVP_MD_fetch(libctx, "SM3", tu_target_propq());
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    int evp_first = evp_refuses_after_final();
+    const char *who = evp_first ? "digital envelope routines" : tu_target();
     unsigned char out[32];
     unsigned int outl = 0;
+    RAW_MD r;
+    void *rctx = NULL;
+    size_t routl;
 
     if (!TU_CHECK(md != NULL && ctx != NULL, "fetch SM3"))
         goto end;
@@ -550,16 +625,51 @@ static void group_sm3(void)
     ERR_clear_error();
     TU_CHECK(!EVP_DigestUpdate(ctx, "abc", 3), "SM3 update after final "
              "accepted");
-    TU_CHECK_ERR(tu_target(),
-                 "update after final|operation already finalised");
+    TU_CHECK_ERR(who, evp_first ? "update error"
+                 : "update after final|operation already finalised");
     outl = 0;
+    memset(out, 0xa5, sizeof(out));
     TU_CHECK(!EVP_DigestFinal_ex(ctx, out, &outl), "SM3 final twice "
              "accepted");
-    TU_CHECK_ERR(tu_target(), "operation already finalised");
-    TU_CHECK(outl == 0, "SM3 second final reported %u bytes", outl);
+    TU_CHECK_ERR(who, evp_first ? "final error"
+                 : "operation already finalised");
+    TU_CHECK(outl == 0 && untouched(out, sizeof(out), 0xa5),
+             "SM3 second final reported %u bytes or wrote some", outl);
     TU_CHECK(EVP_DigestInit_ex2(ctx, NULL, NULL)
              && EVP_DigestUpdate(ctx, "abc", 3), "SM3 re-init");
+
+    /* The same misuse straight at the provider, on every libcrypto. */
+    if (!TU_CHECK(raw_md_get(md, &r), "SM3: dispatch functions"))
+        goto end;
+    rctx = r.newctx(r.provctx);
+    if (!TU_CHECK(rctx != NULL && r.init(rctx, NULL)
+                  && r.update(rctx, (const unsigned char *)"abc", 3),
+                  "raw SM3 init and update"))
+        goto end;
+    routl = 1;
+    memset(out, 0xa5, sizeof(out));
+    TU_CHECK(!r.final(rctx, out, &routl, sizeof(out) - 1),
+             "raw SM3 final into 31 bytes accepted");
+    TU_CHECK_ERR(tu_target(), "output buffer too small");
+    TU_CHECK(routl == 0 && untouched(out, sizeof(out), 0xa5),
+             "raw SM3 final into 31 bytes reported %zu bytes or wrote some",
+             routl);
+    TU_CHECK(r.final(rctx, out, &routl, sizeof(out)) && routl == 32,
+             "raw SM3 final");
+    ERR_clear_error();
+    TU_CHECK(!r.update(rctx, (const unsigned char *)"abc", 3),
+             "raw SM3 update after final accepted");
+    TU_CHECK_ERR(tu_target(), "update after final|operation already finalised");
+    routl = 1;
+    memset(out, 0xa5, sizeof(out));
+    TU_CHECK(!r.final(rctx, out, &routl, sizeof(out)),
+             "raw SM3 final twice accepted");
+    TU_CHECK_ERR(tu_target(), "operation already finalised");
+    TU_CHECK(routl == 0 && untouched(out, sizeof(out), 0xa5),
+             "raw SM3 second final reported %zu bytes or wrote some", routl);
  end:
+    if (rctx != NULL)
+        r.freectx(rctx);
     EVP_MD_CTX_free(ctx);
     EVP_MD_free(md);
 }
