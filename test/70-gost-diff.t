@@ -27,8 +27,16 @@ sub run_group {
 }
 
 SKIP: {
-    skip('gostprov is not installed (SMGOST_GOSTPROV is empty)', 1)
-        if gostprov_dir() eq '';
+    # Debian 13 has no gost-engine package.  What only gostprov
+    # implements keeps its known answers (60-gost-kat.t).  Said with diag
+    # too, as prove shows no skip reason unless verbose.
+    if (gostprov_dir() eq '') {
+        my $why = 'gostprov is not installed (SMGOST_GOSTPROV is empty): gost89-cnt, '
+            . 'gost89-cnt-12 and magma-ctr are left to their known answers, the '
+            . 'others are compared with libgcrypt below';
+        diag("skipped: $why");
+        skip($why, 1);
+    }
     run_group('gostprov', 'against gostprov: gost89, gost89-cnt, gost89-cnt-12, '
               . 'gost89-cbc, magma-cbc, magma-ctr, gost-mac, gost-mac-12');
 }
