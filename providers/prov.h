@@ -16,6 +16,9 @@ extern const OSSL_DISPATCH smg_sm4_cbc_functions[];
 extern const OSSL_DISPATCH smg_sm4_ofb_functions[];
 extern const OSSL_DISPATCH smg_sm4_cfb_functions[];
 extern const OSSL_DISPATCH smg_sm4_ctr_functions[];
+extern const OSSL_DISPATCH smg_sm4_gcm_functions[];
+extern const OSSL_DISPATCH smg_sm4_ccm_functions[];
+extern const OSSL_DISPATCH smg_sm4_xts_functions[];
 /* providers/gost_ciphers.c */
 extern const OSSL_DISPATCH smg_gost89_functions[];
 extern const OSSL_DISPATCH smg_gost89_cnt_functions[];

@@ -32,6 +32,12 @@ static const OSSL_ALGORITHM smg_ciphers[] = {
       smg_sm4_cfb_functions, "SM4 in CFB-128 mode" },
     { "SM4-CTR:1.2.156.10197.1.104.7", SMG_PROPS, smg_sm4_ctr_functions,
       "SM4 in CTR mode" },
+    { "SM4-GCM:1.2.156.10197.1.104.8", SMG_PROPS, smg_sm4_gcm_functions,
+      "SM4 in GCM mode" },
+    { "SM4-CCM:1.2.156.10197.1.104.9", SMG_PROPS, smg_sm4_ccm_functions,
+      "SM4 in CCM mode" },
+    { "SM4-XTS:1.2.156.10197.1.104.10", SMG_PROPS, smg_sm4_xts_functions,
+      "SM4 in XTS mode (GB/T 17964-2021 or IEEE 1619)" },
     { "gost89:GOST 28147-89:1.2.643.2.2.21", SMG_PROPS, smg_gost89_functions,
       "GOST 28147-89 in CFB mode with CryptoPro key meshing" },
     { "gost89-cnt", SMG_PROPS, smg_gost89_cnt_functions,
@@ -106,8 +112,10 @@ static const OSSL_PARAM *smg_gettable_params(void *provctx)
  */
 static void describe_kernels(SMG_PROV_CTX *ctx)
 {
-    snprintf(ctx->kernels, sizeof(ctx->kernels), "sm4=%s sm3=%s gost=%s",
-             sm4_kernel(ctx->constant_time)->name, sm3_kernel()->name,
+    const SMG_BLOCK_KERNEL *sm4 = sm4_kernel(ctx->constant_time);
+
+    snprintf(ctx->kernels, sizeof(ctx->kernels), "sm4=%s+%s sm3=%s gost=%s",
+             sm4->name, sm4->aead->name, sm3_kernel()->name,
              gost_kernel(ctx->constant_time)->name);
     /*
      * `openssl list -providers -verbose` prints the build info but not our

@@ -35,6 +35,22 @@ const OSSL_ITEM smg_reason_strings[] = {
     { SMG_R_ALREADY_FINALISED, "operation already finalised" },
     { SMG_R_PARTIALLY_OVERLAPPING, "partially overlapping buffers" },
     { SMG_R_INVALID_CONFIG_VALUE, "invalid configuration value" },
+    { SMG_R_INVALID_TAG_LENGTH, "invalid tag length" },
+    { SMG_R_TAG_NOT_SET, "tag not set" },
+    { SMG_R_TAG_NOT_NEEDED, "tag not needed when encrypting" },
+    { SMG_R_TAG_MISMATCH, "tag mismatch" },
+    { SMG_R_IV_NOT_SET, "iv not set" },
+    { SMG_R_AAD_AFTER_DATA, "aad after data" },
+    { SMG_R_MESSAGE_LENGTH_NOT_SET, "message length not set" },
+    { SMG_R_MESSAGE_LENGTH_MISMATCH, "data length differs from the message length set" },
+    { SMG_R_CCM_ONE_UPDATE, "ccm takes the aad and the data in one update each" },
+    { SMG_R_INVALID_DATA_UNIT_LENGTH, "invalid xts data unit length" },
+    { SMG_R_INVALID_XTS_STANDARD, "invalid xts standard" },
+    { SMG_R_INVALID_TLS_AAD, "invalid tls aad" },
+    { SMG_R_INVALID_TLS_RECORD, "invalid tls record" },
+    { SMG_R_TLS_IV_NOT_CONFIGURED, "tls iv not configured" },
+    { SMG_R_TOO_MANY_RECORDS, "too many records" },
+    { SMG_R_IV_GENERATION_FAILED, "iv generation failed" },
     { 0, NULL }
 };
 

@@ -33,6 +33,23 @@
 #define SMG_R_ALREADY_FINALISED           120
 #define SMG_R_PARTIALLY_OVERLAPPING       121
 #define SMG_R_INVALID_CONFIG_VALUE        122
+/* The authenticated and disk modes (src/aead.c). */
+#define SMG_R_INVALID_TAG_LENGTH          140
+#define SMG_R_TAG_NOT_SET                 141
+#define SMG_R_TAG_NOT_NEEDED              142
+#define SMG_R_TAG_MISMATCH                143
+#define SMG_R_IV_NOT_SET                  144
+#define SMG_R_AAD_AFTER_DATA              145
+#define SMG_R_MESSAGE_LENGTH_NOT_SET      146
+#define SMG_R_MESSAGE_LENGTH_MISMATCH     147
+#define SMG_R_CCM_ONE_UPDATE              148
+#define SMG_R_INVALID_DATA_UNIT_LENGTH    149
+#define SMG_R_INVALID_XTS_STANDARD        150
+#define SMG_R_INVALID_TLS_AAD             151
+#define SMG_R_INVALID_TLS_RECORD          152
+#define SMG_R_TLS_IV_NOT_CONFIGURED       153
+#define SMG_R_TOO_MANY_RECORDS            154
+#define SMG_R_IV_GENERATION_FAILED        155
 
 /* The reason table handed to the core, terminated by {0, NULL}. */
 extern const OSSL_ITEM smg_reason_strings[];

@@ -162,8 +162,8 @@ static int overlap_ok(const unsigned char *out, const unsigned char *in,
  * No object is larger than PTRDIFF_MAX, nor does one wrap around the
  * address space: a length beyond that is a caller's bug, never data.
  */
-static int length_ok(SMG_CIPHER_CTX *ctx, const unsigned char *in,
-                     const unsigned char *out, size_t inl)
+int smg_length_ok(SMG_CIPHER_CTX *ctx, const unsigned char *in,
+                  const unsigned char *out, size_t inl)
 {
     if (inl > PTRDIFF_MAX || inl > UINTPTR_MAX - (uintptr_t)in
         || inl > UINTPTR_MAX - (uintptr_t)out) {
@@ -175,9 +175,9 @@ static int length_ok(SMG_CIPHER_CTX *ctx, const unsigned char *in,
 }
 
 /* Room and placement for an output exactly as long as the input. */
-static int same_length_output_ok(SMG_CIPHER_CTX *ctx, unsigned char *out,
-                                 size_t outsize, const unsigned char *in,
-                                 size_t inl)
+int smg_same_length_output_ok(SMG_CIPHER_CTX *ctx, unsigned char *out,
+                              size_t outsize, const unsigned char *in,
+                              size_t inl)
 {
     if (inl > outsize) {
         SMG_RAISE_DATA(ctx->provctx, SMG_R_OUTPUT_BUFFER_TOO_SMALL,
@@ -303,7 +303,7 @@ static int stream_mode_update(SMG_CIPHER_CTX *ctx, unsigned char *out,
     size_t bs = ctx->bs, done = inl;
     smg_chain_fn blocks = stream_kernel(ctx);
 
-    if (!same_length_output_ok(ctx, out, outsize, in, inl))
+    if (!smg_same_length_output_ok(ctx, out, outsize, in, inl))
         return 0;
     for (; ctx->num != 0 && inl > 0; inl--)
         *out++ = stream_byte(ctx, *in++), ctx->num = (ctx->num + 1) % bs;
@@ -358,7 +358,7 @@ int smg_cipher_update(void *vctx, unsigned char *out, size_t *outl,
     }
     if (inl == 0)
         return 1;
-    if (!length_ok(ctx, in, out, inl))
+    if (!smg_length_ok(ctx, in, out, inl))
         return 0;
     if (is_stream_mode(ctx->alg->mode))
         return stream_mode_update(ctx, out, outl, outsize, in, inl);
@@ -460,7 +460,7 @@ int smg_cipher_cipher(void *vctx, unsigned char *out, size_t *outl,
     SMG_CIPHER_CTX *ctx = vctx;
 
     *outl = 0;
-    if (!check_ready(ctx) || !length_ok(ctx, in, out, inl))
+    if (!check_ready(ctx) || !smg_length_ok(ctx, in, out, inl))
         return 0;
     if (is_stream_mode(ctx->alg->mode))
         return stream_mode_update(ctx, out, outl, outsize, in, inl);
@@ -469,7 +469,7 @@ int smg_cipher_cipher(void *vctx, unsigned char *out, size_t *outl,
         SMG_RAISE(ctx->provctx, SMG_R_NOT_A_MULTIPLE_OF_BLOCK);
         return 0;
     }
-    if (!same_length_output_ok(ctx, out, outsize, in, inl))
+    if (!smg_same_length_output_ok(ctx, out, outsize, in, inl))
         return 0;
     block_mode_blocks(ctx, in, out, inl / ctx->bs);
     *outl = inl;

@@ -19,7 +19,9 @@
 
 typedef enum {
     SMG_MODE_ECB, SMG_MODE_CBC, SMG_MODE_CFB, SMG_MODE_OFB, SMG_MODE_CTR,
-    SMG_MODE_CNT
+    SMG_MODE_CNT,
+    /* SM4's authenticated and disk modes: src/aead.c, not this layer. */
+    SMG_MODE_GCM, SMG_MODE_CCM, SMG_MODE_XTS
 } smg_mode;
 
 /* Room for one key schedule of any family, kernels' extras included. */
@@ -102,6 +104,17 @@ OSSL_FUNC_cipher_get_ctx_params_fn smg_cipher_get_ctx_params;
 OSSL_FUNC_cipher_set_ctx_params_fn smg_cipher_set_ctx_params;
 OSSL_FUNC_cipher_gettable_params_fn smg_cipher_gettable_params;
 int smg_cipher_get_params(const SMG_CIPHER_ALG *alg, OSSL_PARAM params[]);
+
+/*
+ * Checks the mode layers share (raising what is wrong): a length no object
+ * can have, and an output of inl bytes that does not fit or that partially
+ * overlaps the input.
+ */
+int smg_length_ok(SMG_CIPHER_CTX *ctx, const unsigned char *in,
+                  const unsigned char *out, size_t inl);
+int smg_same_length_output_ok(SMG_CIPHER_CTX *ctx, unsigned char *out,
+                              size_t outsize, const unsigned char *in,
+                              size_t inl);
 
 /* The generic parameter tables, for families that add their own. */
 #define SMG_CIPHER_GENERIC_GETTABLE_CTX                                      \

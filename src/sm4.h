@@ -33,5 +33,8 @@ void sm4_encrypt_block(const SM4_KEY *ks, const unsigned char in[16],
 const SMG_BLOCK_KERNEL *sm4_kernel(int constant_time);
 /* Every kernel this build has, fastest first, for tests and reporting. */
 extern const SMG_BLOCK_KERNEL sm4_kernel_c;
+/* The portable AEAD table (C GHASH, composed modes), which tables without
+ * AEAD kernels of their own point to. */
+extern const SMG_AEAD_KERNEL sm4_aead_c;
 
 #endif

@@ -23,7 +23,7 @@ const SMG_BLOCK_KERNEL sm4_kernel_sm4e = {
     sm4_sm4e_ofb,
     sm4_sm4e_ctr,
     NULL,
-    NULL
+    &sm4_aead_c
 };
 
 const SMG_BLOCK_KERNEL sm4_kernel_neon = {
@@ -36,7 +36,7 @@ const SMG_BLOCK_KERNEL sm4_kernel_neon = {
     sm4_neon_ofb,
     sm4_neon_ctr,
     NULL,
-    NULL
+    &sm4_aead_c
 };
 
 const SMG_BLOCK_KERNEL *sm4_kernel_arm(void)

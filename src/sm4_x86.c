@@ -25,7 +25,7 @@ const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx512 = {
     sm4_gfni_avx512_ofb,
     sm4_gfni_avx512_ctr,
     NULL,
-    NULL
+    &sm4_aead_c
 };
 
 const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx2 = {
@@ -38,7 +38,7 @@ const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx2 = {
     sm4_gfni_avx2_ofb,
     sm4_gfni_avx2_ctr,
     NULL,
-    NULL
+    &sm4_aead_c
 };
 
 /* ---- AES-NI tiers ---- */
@@ -65,7 +65,7 @@ SMG_CHAIN_FROM(sm4_ni, ofb, sm4_kernel_c)
         sm4_##tier##_cfb_dec,                                               \
         sm4_ni_ofb,                                                         \
         sm4_##tier##_ctr,                                                   \
-        NULL, NULL                                                          \
+        NULL, &sm4_aead_c                                                   \
     };                                                                      \
     SMG_SERIAL_BY_ECB(sm4_##tier##_ct, sm4_##tier##_ecb, SM4_BLOCK_SIZE)    \
     const SMG_BLOCK_KERNEL sm4_kernel_##tier##_ct = {                       \
@@ -77,7 +77,7 @@ SMG_CHAIN_FROM(sm4_ni, ofb, sm4_kernel_c)
         sm4_##tier##_cfb_dec,                                               \
         sm4_##tier##_ct_ofb,                                                \
         sm4_##tier##_ctr,                                                   \
-        NULL, NULL                                                          \
+        NULL, &sm4_aead_c                                                   \
     };
 SM4_NI_TABLES(vaes_avx2, "vaes-avx2")
 SM4_NI_TABLES(aesni_avx2, "aesni-avx2")

@@ -22,7 +22,7 @@ sub count_entries {
 }
 
 my %files = (
-    'evpciph_sm4.txt' => qr/^SM4-(?:ECB|CBC|OFB|CFB|CTR)$/i,
+    'evpciph_sm4.txt' => qr/^SM4-(?:ECB|CBC|OFB|CFB|CTR|GCM|CCM|XTS)$/i,
     'evpmd_sm3.txt'   => qr/^SM3$/i,
 );
 

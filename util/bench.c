@@ -125,7 +125,10 @@ struct level {
 };
 
 #if defined(__x86_64__)
-/* Bit positions: /work/shared/references.md section 6 (libcrypto syntax). */
+/*
+ * libcrypto's OPENSSL_ia32cap syntax and bit positions (OPENSSL_ia32cap(3)):
+ * A = CPUID.1 EDX | ECX << 32, B = CPUID.7.0 EBX | ECX << 32.
+ */
 # define CAP_VAR "OPENSSL_ia32cap"
 static const struct level levels[] = {
     { "all", NULL, "what the CPU has" },

@@ -1,0 +1,1467 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * SM4's authenticated and disk modes (see aead.h): GCM (NIST SP 800-38D),
+ * CCM (NIST SP 800-38C, RFC 3610) and XTS (IEEE 1619-2018, GB/T
+ * 17964-2021), with the behaviour of OpenSSL 3.5's default provider.
+ *
+ * The file has four parts: the composed kernel entries (what a table leaves
+ * NULL, built from its ecb, cbc_enc, ctr and ghash); the GCM and CCM
+ * message engines; the one AEAD part (init, update, final, tags, TLS
+ * records, params) over both; and XTS.
+ *
+ * Where OpenSSL's behaviour is an accident of its state machine this layer
+ * refuses with a specific error instead: a second CCM AAD update (OpenSSL
+ * lets the last one win), CCM AAD after the data, a CCM message length the
+ * nonce's L bytes cannot hold (OpenSSL truncates it and fails later).
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include <openssl/rand.h>
+#include "aead.h"
+#include "err.h"
+
+#define BS 16
+/* XTS: at most 2^20 blocks per data unit (IEEE 1619-2018, 5.1). */
+#define XTS_MAX_UNIT ((size_t)1 << 24)
+/* GCM: at most 2^36 - 32 bytes of data and 2^61 - 1 of AAD (SP 800-38D). */
+#define GCM_MAX_DATA (((uint64_t)1 << 36) - 32)
+#define GCM_MAX_AAD (((uint64_t)1 << 61) - 1)
+#define TLS_EXPLICIT_IV_LEN 8       /* EVP_GCM_TLS_EXPLICIT_IV_LEN */
+#define TLS_FIXED_IV_LEN 4          /* EVP_GCM_TLS_FIXED_IV_LEN */
+#define TLS_GCM_TAG_LEN 16          /* EVP_GCM_TLS_TAG_LEN */
+/* Blocks a composed entry handles per step: its scratch stays on the stack. */
+#define CHUNK 32
+
+/* Param names OpenSSL 3.0's headers lack (3.1's core_names.h has them). */
+#ifndef OSSL_CIPHER_PARAM_AEAD_IV_GENERATED
+# define OSSL_CIPHER_PARAM_AEAD_IV_GENERATED "iv-generated"
+#endif
+#ifndef OSSL_CIPHER_PARAM_XTS_STANDARD
+# define OSSL_CIPHER_PARAM_XTS_STANDARD "xts_standard"
+#endif
+
+enum { IV_UNSET, IV_BUFFERED, IV_COPIED, IV_FINISHED };
+
+static int is_mode(const SMG_AEAD_CTX *c, smg_mode m)
+{
+    return c->base.alg->mode == m;
+}
+
+static void xor_block(unsigned char *d, const unsigned char *a,
+                      const unsigned char *b)
+{
+    int i;
+
+    for (i = 0; i < BS; i++)
+        d[i] = a[i] ^ b[i];
+}
+
+static void *aead_htable(SMG_AEAD_CTX *c)
+{
+    uintptr_t p = (uintptr_t)c->htable_space;
+
+    return c->htable_space + ((64 - (p & 63)) & 63);
+}
+
+/* ------------------------------------------------ composed kernel entries */
+
+static void ctr32_add(unsigned char ctr[16], uint32_t n)
+{
+    uint32_t v = ((uint32_t)ctr[12] << 24 | (uint32_t)ctr[13] << 16
+                  | (uint32_t)ctr[14] << 8 | ctr[15]) + n;
+
+    ctr[12] = (unsigned char)(v >> 24);
+    ctr[13] = (unsigned char)(v >> 16);
+    ctr[14] = (unsigned char)(v >> 8);
+    ctr[15] = (unsigned char)v;
+}
+
+/*
+ * GCM's 32-bit counter from the block table's 128-bit one: each call stops
+ * at the 32-bit wrap, and the carry the 128-bit counter took into the
+ * twelve fixed bytes is undone.
+ */
+static void gcm_ctr32(SMG_AEAD_CTX *c, const unsigned char *in,
+                      unsigned char *out, size_t n)
+{
+    unsigned char fixed[12];
+
+    memcpy(fixed, c->ctr, 12);
+    while (n > 0) {
+        uint64_t room = ((uint64_t)1 << 32)
+                        - ((uint32_t)c->ctr[12] << 24 | (uint32_t)c->ctr[13] << 16
+                           | (uint32_t)c->ctr[14] << 8 | c->ctr[15]);
+        size_t step = (uint64_t)n < room ? n : (size_t)room;
+
+        c->base.kernel->ctr(c->base.ks_enc, in, out, step, c->ctr);
+        memcpy(c->ctr, fixed, 12);
+        in += step * BS;
+        out += step * BS;
+        n -= step;
+    }
+}
+
+/* n whole blocks of GCM data, through the fused entry or composed. */
+static void gcm_blocks(SMG_AEAD_CTX *c, const unsigned char *in,
+                       unsigned char *out, size_t n)
+{
+    const SMG_AEAD_KERNEL *ak = c->ak;
+    smg_gcm_fn fused = c->base.enc ? ak->gcm_enc : ak->gcm_dec;
+
+    if (n == 0)
+        return;
+    if (fused != NULL) {
+        fused(c->base.ks_enc, aead_htable(c), in, out, n, c->ctr, c->xi);
+        return;
+    }
+    /* Decryption hashes the ciphertext before an in-place pass replaces it. */
+    if (!c->base.enc)
+        ak->ghash(aead_htable(c), c->xi, in, n);
+    gcm_ctr32(c, in, out, n);
+    if (c->base.enc)
+        ak->ghash(aead_htable(c), c->xi, out, n);
+}
+
+/* The CBC-MAC over n whole blocks through the table's cbc_enc, whose last
+ * output block is the MAC. */
+static void cbc_mac(SMG_AEAD_CTX *c, const unsigned char *in, size_t n)
+{
+    unsigned char scratch[CHUNK * BS];
+
+    while (n > 0) {
+        size_t step = n < CHUNK ? n : CHUNK;
+
+        c->base.kernel->cbc_enc(c->base.ks_enc, in, scratch, step, c->mac);
+        in += step * BS;
+        n -= step;
+    }
+    OPENSSL_cleanse(scratch, sizeof(scratch));
+}
+
+/*
+ * n whole blocks of CCM data, fused or composed: the CBC-MAC as above, the
+ * CTR through the table's ctr, whose 128-bit increment is CCM's as the
+ * counter never leaves its L bytes (ccm_start bounds the length).
+ */
+static void ccm_blocks(SMG_AEAD_CTX *c, const unsigned char *in,
+                       unsigned char *out, size_t n)
+{
+    smg_ccm_fn fused = c->base.enc ? c->ak->ccm_enc : c->ak->ccm_dec;
+
+    if (n == 0)
+        return;
+    if (fused != NULL) {
+        fused(c->base.ks_enc, in, out, n, c->ctr, c->mac);
+    } else if (c->base.enc) {
+        cbc_mac(c, in, n);
+        c->base.kernel->ctr(c->base.ks_enc, in, out, n, c->ctr);
+    } else {
+        c->base.kernel->ctr(c->base.ks_enc, in, out, n, c->ctr);
+        cbc_mac(c, out, n);
+    }
+}
+
+/*
+ * T * x: IEEE 1619 takes the block as a little-endian integer (reduction
+ * 0x87 into byte 0); GB/T 17964-2021, as OpenSSL's xts_standard=GB does, in
+ * GCM's reflected order (shift towards byte 15, 0xe1 into byte 0).
+ */
+static void xts_mul_x(unsigned char t[16], int ieee)
+{
+    unsigned int carry;
+    int i;
+
+    if (ieee) {
+        carry = t[15] >> 7;
+        for (i = 15; i > 0; i--)
+            t[i] = (unsigned char)(t[i] << 1 | t[i - 1] >> 7);
+        t[0] = (unsigned char)((t[0] << 1) ^ (0x87 & (0u - carry)));
+    } else {
+        carry = t[15] & 1;
+        for (i = 15; i > 0; i--)
+            t[i] = (unsigned char)(t[i] >> 1 | t[i - 1] << 7);
+        t[0] = (unsigned char)((t[0] >> 1) ^ (0xe1 & (0u - carry)));
+    }
+}
+
+/* n whole XTS blocks with the tweak in t, through the kernel or composed. */
+static void xts_blocks(SMG_AEAD_CTX *c, const unsigned char *in,
+                       unsigned char *out, size_t n, unsigned char t[16])
+{
+    const SMG_AEAD_KERNEL *ak = c->ak;
+    const void *ks = c->base.enc ? c->base.ks_enc : c->base.ks_dec;
+    smg_xts_fn fused = c->xts_ieee
+        ? (c->base.enc ? ak->xts_enc_ieee : ak->xts_dec_ieee)
+        : (c->base.enc ? ak->xts_enc_gb : ak->xts_dec_gb);
+    unsigned char tw[CHUNK][BS];
+    size_t i;
+
+    if (n == 0)
+        return;
+    if (fused != NULL) {
+        fused(ks, in, out, n, t);
+        return;
+    }
+    while (n > 0) {
+        size_t step = n < CHUNK ? n : CHUNK;
+
+        for (i = 0; i < step; i++) {
+            memcpy(tw[i], t, BS);
+            xts_mul_x(t, c->xts_ieee);
+            xor_block(out + i * BS, in + i * BS, tw[i]);
+        }
+        c->base.kernel->ecb(ks, out, out, step);
+        for (i = 0; i < step; i++)
+            xor_block(out + i * BS, out + i * BS, tw[i]);
+        in += step * BS;
+        out += step * BS;
+        n -= step;
+    }
+    OPENSSL_cleanse(tw, sizeof(tw));
+}
+
+static void encrypt_block(SMG_AEAD_CTX *c, const unsigned char *in,
+                          unsigned char *out)
+{
+    c->base.kernel->ecb(c->base.ks_enc, in, out, 1);
+}
+
+/* ------------------------------------------------------------------ GCM */
+
+static void ghash_padded(SMG_AEAD_CTX *c, const unsigned char *p, size_t n)
+{
+    unsigned char last[BS] = { 0 };
+
+    c->ak->ghash(aead_htable(c), c->xi, p, n / BS);
+    if (n % BS != 0) {
+        memcpy(last, p + n - n % BS, n % BS);
+        c->ak->ghash(aead_htable(c), c->xi, last, 1);
+    }
+}
+
+static void put_be64(unsigned char *p, uint64_t v)
+{
+    int i;
+
+    for (i = 7; i >= 0; i--, v >>= 8)
+        p[i] = (unsigned char)v;
+}
+
+/* Starts a message with the IV given (SP 800-38D, 7.1 steps 2 and 3). */
+static void gcm_start(SMG_AEAD_CTX *c)
+{
+    memset(c->xi, 0, BS);
+    if (c->ivlen == 12) {
+        memcpy(c->j0, c->iv, 12);
+        memset(c->j0 + 12, 0, 3);
+        c->j0[15] = 1;
+    } else {
+        unsigned char lens[BS] = { 0 };
+
+        ghash_padded(c, c->iv, c->ivlen);
+        put_be64(lens + 8, (uint64_t)c->ivlen * 8);
+        c->ak->ghash(aead_htable(c), c->xi, lens, 1);
+        memcpy(c->j0, c->xi, BS);
+        memset(c->xi, 0, BS);
+    }
+    encrypt_block(c, c->j0, c->ek0);
+    memcpy(c->ctr, c->j0, BS);
+    ctr32_add(c->ctr, 1);
+    c->ares = c->mres = 0;
+    c->aad_len = c->data_len = 0;
+}
+
+static int gcm_aad(SMG_AEAD_CTX *c, const unsigned char *in, size_t len)
+{
+    size_t take;
+
+    if (c->data_len != 0) {
+        SMG_RAISE(c->base.provctx, SMG_R_AAD_AFTER_DATA);
+        return 0;
+    }
+    if (len > GCM_MAX_AAD - c->aad_len) {
+        SMG_RAISE_DATA(c->base.provctx, SMG_R_LENGTH_TOO_LARGE,
+                       "GCM AAD over 2^61 - 1 bytes");
+        return 0;
+    }
+    c->aad_len += len;
+    if (c->ares != 0) {
+        take = len < BS - c->ares ? len : BS - c->ares;
+        memcpy(c->part + c->ares, in, take);
+        c->ares += take;
+        in += take;
+        len -= take;
+        if (c->ares < BS)
+            return 1;
+        c->ak->ghash(aead_htable(c), c->xi, c->part, 1);
+        c->ares = 0;
+    }
+    c->ak->ghash(aead_htable(c), c->xi, in, len / BS);
+    memcpy(c->part, in + len - len % BS, len % BS);
+    c->ares = len % BS;
+    return 1;
+}
+
+/* The AAD's partial last block, zero-padded, before the data or the tag. */
+static void gcm_close_aad(SMG_AEAD_CTX *c)
+{
+    if (c->ares != 0) {
+        memset(c->part + c->ares, 0, BS - c->ares);
+        c->ak->ghash(aead_htable(c), c->xi, c->part, 1);
+        c->ares = 0;
+    }
+}
+
+static int gcm_data(SMG_AEAD_CTX *c, const unsigned char *in,
+                    unsigned char *out, size_t len)
+{
+    size_t n;
+
+    if (len > GCM_MAX_DATA - c->data_len) {
+        SMG_RAISE_DATA(c->base.provctx, SMG_R_LENGTH_TOO_LARGE,
+                       "GCM data over 2^36 - 32 bytes");
+        return 0;
+    }
+    gcm_close_aad(c);
+    c->data_len += len;
+    /* The partial block left by the last update: part collects its
+     * ciphertext for GHASH. */
+    for (; c->mres != 0 && len > 0; len--) {
+        unsigned char x = *in++, y = x ^ c->ks[c->mres];
+
+        *out++ = y;
+        c->part[c->mres++] = c->base.enc ? y : x;
+        if (c->mres == BS) {
+            c->ak->ghash(aead_htable(c), c->xi, c->part, 1);
+            c->mres = 0;
+        }
+    }
+    n = len / BS;
+    gcm_blocks(c, in, out, n);
+    in += n * BS;
+    out += n * BS;
+    len -= n * BS;
+    if (len > 0) {
+        encrypt_block(c, c->ctr, c->ks);
+        ctr32_add(c->ctr, 1);
+        for (; len > 0; len--) {
+            unsigned char x = *in++, y = x ^ c->ks[c->mres];
+
+            *out++ = y;
+            c->part[c->mres++] = c->base.enc ? y : x;
+        }
+    }
+    return 1;
+}
+
+/* The full tag into tag (SP 800-38D, 7.1 steps 5 and 6). */
+static void gcm_tag(SMG_AEAD_CTX *c, unsigned char tag[16])
+{
+    unsigned char lens[BS];
+
+    gcm_close_aad(c);
+    if (c->mres != 0) {
+        memset(c->part + c->mres, 0, BS - c->mres);
+        c->ak->ghash(aead_htable(c), c->xi, c->part, 1);
+        c->mres = 0;
+    }
+    put_be64(lens, c->aad_len * 8);
+    put_be64(lens + 8, c->data_len * 8);
+    c->ak->ghash(aead_htable(c), c->xi, lens, 1);
+    xor_block(tag, c->xi, c->ek0);
+    OPENSSL_cleanse(c->ks, sizeof(c->ks));
+}
+
+/* ------------------------------------------------------------------ CCM */
+
+static size_t ccm_nonce_len(const SMG_AEAD_CTX *c)
+{
+    return 15 - c->ccm_l;
+}
+
+/*
+ * B0 and the counter block A0 for the message length given (NIST SP
+ * 800-38C, A.2.1 and A.3), with L and M as bound to the key.
+ */
+static int ccm_start(SMG_AEAD_CTX *c, uint64_t mlen)
+{
+    size_t L = c->ccm_lk, i;
+    unsigned char b0[BS];
+
+    if (ccm_nonce_len(c) < 15 - L) {
+        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_IV_LENGTH,
+                       "a %zu-byte nonce, the key was set for %zu",
+                       ccm_nonce_len(c), 15 - L);
+        return 0;
+    }
+    if (L < 8 && mlen >> (8 * L) != 0) {
+        SMG_RAISE_DATA(c->base.provctx, SMG_R_LENGTH_TOO_LARGE,
+                       "%llu bytes do not fit a %zu-byte CCM length",
+                       (unsigned long long)mlen, L);
+        return 0;
+    }
+    c->msglen = mlen;
+    c->len_set = 1;
+    b0[0] = (unsigned char)(((c->ccm_mk - 2) / 2) << 3 | (L - 1));
+    memcpy(b0 + 1, c->iv, 15 - L);
+    for (i = 0; i < L; i++)
+        b0[15 - i] = (unsigned char)(i < 8 ? mlen >> (8 * i) : 0);
+    /* The MAC starts at B0 (with its Adata flag if AAD comes). */
+    memcpy(c->mac, b0, BS);
+    c->ctr[0] = (unsigned char)(L - 1);
+    memcpy(c->ctr + 1, c->iv, 15 - L);
+    memset(c->ctr + 16 - L, 0, L);
+    return 1;
+}
+
+static int ccm_aad(SMG_AEAD_CTX *c, const unsigned char *in, size_t len)
+{
+    unsigned char blk[BS] = { 0 };
+    uint64_t v = len;
+    size_t hl, take, n, i;
+
+    if (len == 0)
+        return 1;
+    if (!c->len_set) {
+        SMG_RAISE_DATA(c->base.provctx, SMG_R_MESSAGE_LENGTH_NOT_SET,
+                       "CCM takes the total length before the AAD");
+        return 0;
+    }
+    if (c->data_done) {
+        SMG_RAISE(c->base.provctx, SMG_R_AAD_AFTER_DATA);
+        return 0;
+    }
+    if (c->aad_set) {
+        SMG_RAISE(c->base.provctx, SMG_R_CCM_ONE_UPDATE);
+        return 0;
+    }
+    c->aad_set = 1;
+    c->mac[0] |= 0x40;
+    encrypt_block(c, c->mac, c->mac);
+    /* The AAD length's encoding (SP 800-38C, A.2.2), then the AAD. */
+    if (v < 0xff00) {
+        hl = 2;
+    } else {
+        blk[0] = 0xff;
+        blk[1] = v <= 0xffffffffu ? 0xfe : 0xff;
+        hl = v <= 0xffffffffu ? 6 : 10;
+    }
+    for (i = hl; i > (hl == 2 ? 0 : 2); i--, v >>= 8)
+        blk[i - 1] = (unsigned char)v;
+    take = len < BS - hl ? len : BS - hl;
+    memcpy(blk + hl, in, take);
+    in += take;
+    len -= take;
+    xor_block(c->mac, c->mac, blk);
+    encrypt_block(c, c->mac, c->mac);
+    n = len / BS;
+    cbc_mac(c, in, n);
+    in += n * BS;
+    len -= n * BS;
+    if (len > 0) {
+        memset(blk, 0, BS);
+        memcpy(blk, in, len);
+        xor_block(c->mac, c->mac, blk);
+        encrypt_block(c, c->mac, c->mac);
+    }
+    OPENSSL_cleanse(blk, sizeof(blk));
+    return 1;
+}
+
+/* The whole message's data, then the tag into tag (M bytes). */
+static void ccm_data(SMG_AEAD_CTX *c, const unsigned char *in,
+                     unsigned char *out, size_t len, unsigned char tag[16])
+{
+    unsigned char s0[BS], ks[BS], blk[BS];
+    size_t n = len / BS, r = len % BS;
+
+    if (!c->aad_set)
+        encrypt_block(c, c->mac, c->mac);
+    encrypt_block(c, c->ctr, s0);
+    c->ctr[15] = 1;
+    ccm_blocks(c, in, out, n);
+    in += n * BS;
+    out += n * BS;
+    if (r > 0) {
+        memset(blk, 0, BS);
+        memcpy(blk, in, r);
+        encrypt_block(c, c->ctr, ks);
+        xor_block(ks, ks, blk);
+        memcpy(out, ks, r);
+        if (!c->base.enc)
+            memcpy(blk, ks, r);
+        xor_block(c->mac, c->mac, blk);
+        encrypt_block(c, c->mac, c->mac);
+    }
+    xor_block(tag, c->mac, s0);
+    OPENSSL_cleanse(s0, sizeof(s0));
+    OPENSSL_cleanse(ks, sizeof(ks));
+    OPENSSL_cleanse(blk, sizeof(blk));
+    OPENSSL_cleanse(c->mac, sizeof(c->mac));
+}
+
+/* ------------------------------------------------------ the AEAD part */
+
+void *smg_aead_newctx(void *provctx, const SMG_CIPHER_ALG *alg)
+{
+    SMG_AEAD_CTX *c = OPENSSL_zalloc(sizeof(*c));
+
+    if (c == NULL) {
+        SMG_RAISE(provctx, SMG_R_OUT_OF_MEMORY);
+        return NULL;
+    }
+    c->base.alg = alg;
+    c->base.provctx = provctx;
+    c->base.bs = alg->family->block_size;
+    c->base.pad = 1;
+    c->ivlen = alg->iv_len;
+    c->taglen = SIZE_MAX;
+    /* OpenSSL's CCM defaults: an 8-byte length (7-byte nonce), 12-byte tag. */
+    c->ccm_l = c->ccm_lk = 8;
+    c->ccm_m = c->ccm_mk = 12;
+    return c;
+}
+
+void smg_aead_freectx(void *vctx)
+{
+    OPENSSL_clear_free(vctx, sizeof(SMG_AEAD_CTX));
+}
+
+void *smg_aead_dupctx(void *vctx)
+{
+    SMG_AEAD_CTX *c = vctx, *d = OPENSSL_malloc(sizeof(*d));
+
+    if (d == NULL) {
+        SMG_RAISE(c->base.provctx, SMG_R_OUT_OF_MEMORY);
+        return NULL;
+    }
+    memcpy(d, c, sizeof(*d));
+    /* The table keeps its 64-byte alignment, wherever the copy landed. */
+    memmove(aead_htable(d), (unsigned char *)d
+            + ((unsigned char *)aead_htable(c) - (unsigned char *)c),
+            SMG_GHASH_TABLE_SIZE);
+    return d;
+}
+
+static size_t alg_key_len(const SMG_CIPHER_ALG *alg)
+{
+    return alg->family->key_len * (alg->mode == SMG_MODE_XTS ? 2 : 1);
+}
+
+int smg_aead_get_params(const SMG_CIPHER_ALG *alg, OSSL_PARAM params[])
+{
+    unsigned int mode = alg->mode == SMG_MODE_GCM ? EVP_CIPH_GCM_MODE
+                        : alg->mode == SMG_MODE_CCM ? EVP_CIPH_CCM_MODE
+                        : EVP_CIPH_XTS_MODE;
+    OSSL_PARAM *p;
+
+    if (((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE)) != NULL
+         && !OSSL_PARAM_set_uint(p, mode))
+        || ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL
+            && !OSSL_PARAM_set_size_t(p, alg_key_len(alg)))
+        || ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL
+            && !OSSL_PARAM_set_size_t(p, alg->iv_len))
+        || ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE))
+            != NULL && !OSSL_PARAM_set_size_t(p, 1))
+        || ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD)) != NULL
+            && !OSSL_PARAM_set_int(p, alg->mode != SMG_MODE_XTS))
+        || ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV))
+            != NULL && !OSSL_PARAM_set_int(p, 1)))
+        return 0;
+    for (p = params; p != NULL && p->key != NULL; p++)
+        if ((strcmp(p->key, OSSL_CIPHER_PARAM_CTS) == 0
+             || strcmp(p->key, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK) == 0
+             || strcmp(p->key, OSSL_CIPHER_PARAM_HAS_RAND_KEY) == 0)
+            && !OSSL_PARAM_set_int(p, 0))
+            return 0;
+    return 1;
+}
+
+/* Sets the key (XTS: both halves) and derives what the mode needs. */
+static int aead_set_key(SMG_AEAD_CTX *c, const unsigned char *key,
+                        size_t keylen)
+{
+    const SMG_CIPHER_FAMILY *fam = c->base.alg->family;
+    unsigned char h[BS] = { 0 };
+
+    if (keylen != alg_key_len(c->base.alg)) {
+        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_KEY_LENGTH,
+                       "got %zu bytes, expected %zu", keylen,
+                       alg_key_len(c->base.alg));
+        return 0;
+    }
+    OPENSSL_cleanse(c->base.ks_enc, sizeof(c->base.ks_enc));
+    OPENSSL_cleanse(c->base.ks_dec, sizeof(c->base.ks_dec));
+    OPENSSL_cleanse(c->ks2, sizeof(c->ks2));
+    OPENSSL_cleanse(c->htable_space, sizeof(c->htable_space));
+    c->base.key_set = 0;
+    if (is_mode(c, SMG_MODE_XTS)) {
+        /* The tweak key's encryption schedule first, then the data key's.
+         * Identical halves are taken, as OpenSSL 3.5's SM4-XTS takes them. */
+        if (!fam->set_key(&c->base, key + fam->key_len))
+            return 0;
+        memcpy(c->ks2, c->base.ks_enc, sizeof(c->ks2));
+        OPENSSL_cleanse(c->base.ks_dec, sizeof(c->base.ks_dec));
+    }
+    if (!fam->set_key(&c->base, key))
+        return 0;
+    c->ak = c->base.kernel->aead;
+    if (is_mode(c, SMG_MODE_GCM)) {
+        encrypt_block(c, h, h);
+        c->ak->ghash_init(aead_htable(c), h);
+        OPENSSL_cleanse(h, sizeof(h));
+        /* A message begun under the old key starts again under this one. */
+        if (c->iv_state == IV_COPIED)
+            c->iv_state = IV_BUFFERED;
+        c->tls_enc_records = 0;
+    } else if (is_mode(c, SMG_MODE_CCM)) {
+        c->ccm_lk = c->ccm_l;
+        c->ccm_mk = c->ccm_m;
+    }
+    c->base.key_set = 1;
+    return 1;
+}
+
+/* A new CCM message (nonce given or TLS record). */
+static void ccm_reset(SMG_AEAD_CTX *c)
+{
+    c->len_set = c->aad_set = c->data_done = c->verified = 0;
+    c->base.finalised = 0;
+}
+
+static int aead_init(SMG_AEAD_CTX *c, const unsigned char *key,
+                     size_t keylen, const unsigned char *iv, size_t ivlen,
+                     const OSSL_PARAM params[], int enc)
+{
+    c->base.enc = enc ? 1 : 0;
+    c->base.initialised = 1;
+    if (iv != NULL) {
+        size_t want = is_mode(c, SMG_MODE_CCM) ? ccm_nonce_len(c) : c->ivlen;
+
+        if (is_mode(c, SMG_MODE_GCM) ? ivlen == 0 || ivlen > SMG_GCM_IV_MAX
+                                     : ivlen != want) {
+            SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_IV_LENGTH,
+                           "%zu bytes", ivlen);
+            return 0;
+        }
+        memcpy(c->iv, iv, ivlen);
+        c->base.iv_set = 1;
+        if (is_mode(c, SMG_MODE_GCM)) {
+            c->ivlen = ivlen;
+            c->iv_gen_rand = 0;
+            c->iv_state = IV_BUFFERED;
+        } else if (is_mode(c, SMG_MODE_CCM)) {
+            ccm_reset(c);
+        }
+    }
+    if (key != NULL && !aead_set_key(c, key, keylen))
+        return 0;
+    return smg_aead_set_ctx_params(c, params);
+}
+
+int smg_aead_einit(void *vctx, const unsigned char *key, size_t keylen,
+                   const unsigned char *iv, size_t ivlen,
+                   const OSSL_PARAM params[])
+{
+    return aead_init(vctx, key, keylen, iv, ivlen, params, 1);
+}
+
+int smg_aead_dinit(void *vctx, const unsigned char *key, size_t keylen,
+                   const unsigned char *iv, size_t ivlen,
+                   const OSSL_PARAM params[])
+{
+    return aead_init(vctx, key, keylen, iv, ivlen, params, 0);
+}
+
+static int check_key(SMG_AEAD_CTX *c)
+{
+    if (!c->base.initialised) {
+        SMG_RAISE(c->base.provctx, SMG_R_NOT_INITIALISED);
+        return 0;
+    }
+    if (!c->base.key_set) {
+        SMG_RAISE(c->base.provctx, SMG_R_NO_KEY_SET);
+        return 0;
+    }
+    return 1;
+}
+
+/*
+ * GCM's IV before the first byte of a message: the one given, or on
+ * encryption without one a random IV of at least 12 bytes (SP 800-38D,
+ * 8.2.2), as OpenSSL generates it.
+ */
+static int gcm_ready(SMG_AEAD_CTX *c)
+{
+    if (c->iv_state == IV_FINISHED) {
+        SMG_RAISE_DATA(c->base.provctx, SMG_R_IV_NOT_SET,
+                       "the message is finished: init with a new IV");
+        return 0;
+    }
+    if (c->iv_state == IV_UNSET) {
+        if (!c->base.enc) {
+            SMG_RAISE(c->base.provctx, SMG_R_IV_NOT_SET);
+            return 0;
+        }
+        if (c->ivlen < 12 || RAND_bytes(c->iv, (int)c->ivlen) <= 0) {
+            SMG_RAISE_DATA(c->base.provctx, SMG_R_IV_GENERATION_FAILED,
+                           "for a %zu-byte IV", c->ivlen);
+            return 0;
+        }
+        c->iv_gen_rand = 1;
+        c->iv_state = IV_BUFFERED;
+    }
+    if (c->iv_state == IV_BUFFERED) {
+        gcm_start(c);
+        c->iv_state = IV_COPIED;
+    }
+    return 1;
+}
+
+static int ccm_ready(SMG_AEAD_CTX *c)
+{
+    if (!c->base.iv_set || c->base.finalised) {
+        SMG_RAISE_DATA(c->base.provctx, SMG_R_IV_NOT_SET,
+                       c->base.finalised ? "the message is finished: init "
+                       "with a new nonce" : "no nonce");
+        return 0;
+    }
+    return 1;
+}
+
+/* CCM data: the whole message in one update, verified when decrypting. */
+static int ccm_message(SMG_AEAD_CTX *c, const unsigned char *in,
+                       unsigned char *out, size_t len)
+{
+    unsigned char tag[BS];
+
+    if (c->data_done) {
+        SMG_RAISE(c->base.provctx, SMG_R_CCM_ONE_UPDATE);
+        return 0;
+    }
+    if (!c->len_set && !ccm_start(c, len))
+        return 0;
+    if (len != c->msglen) {
+        SMG_RAISE_DATA(c->base.provctx, SMG_R_MESSAGE_LENGTH_MISMATCH,
+                       "%zu bytes, %llu set", len,
+                       (unsigned long long)c->msglen);
+        return 0;
+    }
+    if (!c->base.enc && !c->tag_set) {
+        SMG_RAISE(c->base.provctx, SMG_R_TAG_NOT_SET);
+        return 0;
+    }
+    if (!c->base.enc && c->ccm_m != c->ccm_mk) {
+        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_TAG_LENGTH,
+                       "a %zu-byte tag, the key was set for %zu", c->ccm_m,
+                       c->ccm_mk);
+        return 0;
+    }
+    c->data_done = 1;
+    ccm_data(c, in, out, len, tag);
+    if (c->base.enc) {
+        memcpy(c->tag, tag, BS);
+        c->tag_set = 1;
+    } else {
+        c->tag_set = 0;
+        if (CRYPTO_memcmp(tag, c->tag, c->ccm_mk) != 0) {
+            /* No plaintext of a forgery leaves this call. */
+            OPENSSL_cleanse(out, len);
+            OPENSSL_cleanse(tag, sizeof(tag));
+            SMG_RAISE(c->base.provctx, SMG_R_TAG_MISMATCH);
+            return 0;
+        }
+        c->verified = 1;
+    }
+    OPENSSL_cleanse(tag, sizeof(tag));
+    return 1;
+}
+
+/*
+ * One TLS record, in place (RFC 5288 for GCM, RFC 6655 for CCM): the
+ * explicit IV, the payload, the tag; the AAD came from tlsaad.
+ */
+static int tls_record(SMG_AEAD_CTX *c, unsigned char *out, size_t *outl,
+                      const unsigned char *in, size_t len)
+{
+    size_t taglen = is_mode(c, SMG_MODE_GCM) ? TLS_GCM_TAG_LEN : c->ccm_m;
+    unsigned char tag[BS];
+    int ok = 0;
+
+    if (in == NULL || out != in || len < TLS_EXPLICIT_IV_LEN + taglen) {
+        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_TLS_RECORD,
+                       "a record is processed in place and holds the "
+                       "explicit IV and the tag");
+        goto end;
+    }
+    len -= TLS_EXPLICIT_IV_LEN + taglen;
+    if (is_mode(c, SMG_MODE_GCM)) {
+        if (c->base.enc && ++c->tls_enc_records == 0) {
+            SMG_RAISE(c->base.provctx, SMG_R_TOO_MANY_RECORDS);
+            goto end;
+        }
+        if (!c->iv_gen) {
+            SMG_RAISE(c->base.provctx, SMG_R_TLS_IV_NOT_CONFIGURED);
+            goto end;
+        }
+        if (c->base.enc) {
+            memcpy(out, c->iv + c->ivlen - TLS_EXPLICIT_IV_LEN,
+                   TLS_EXPLICIT_IV_LEN);
+        } else {
+            memcpy(c->iv + c->ivlen - TLS_EXPLICIT_IV_LEN, in,
+                   TLS_EXPLICIT_IV_LEN);
+        }
+        gcm_start(c);
+        if (c->base.enc) {
+            /* The next record's invocation field (RFC 5288, 3). */
+            unsigned char *p = c->iv + c->ivlen - 8;
+            int i;
+
+            for (i = 7; i >= 0 && ++p[i] == 0; i--)
+                continue;
+        }
+        if (!gcm_aad(c, c->tls_aad, c->tls_aad_len)
+            || !gcm_data(c, in + TLS_EXPLICIT_IV_LEN,
+                         out + TLS_EXPLICIT_IV_LEN, len))
+            goto end;
+        gcm_tag(c, tag);
+    } else {
+        if (c->base.enc)
+            memcpy(out, c->tls_aad, TLS_EXPLICIT_IV_LEN);
+        memcpy(c->iv + TLS_FIXED_IV_LEN, in, TLS_EXPLICIT_IV_LEN);
+        ccm_reset(c);
+        if (!ccm_start(c, len) || !ccm_aad(c, c->tls_aad, c->tls_aad_len))
+            goto end;
+        c->data_done = 1;
+        ccm_data(c, in + TLS_EXPLICIT_IV_LEN, out + TLS_EXPLICIT_IV_LEN, len,
+                 tag);
+    }
+    if (c->base.enc) {
+        memcpy(out + TLS_EXPLICIT_IV_LEN + len, tag, taglen);
+        *outl = len + TLS_EXPLICIT_IV_LEN + taglen;
+    } else if (CRYPTO_memcmp(tag, in + TLS_EXPLICIT_IV_LEN + len, taglen)
+               != 0) {
+        OPENSSL_cleanse(out + TLS_EXPLICIT_IV_LEN, len);
+        SMG_RAISE(c->base.provctx, SMG_R_TAG_MISMATCH);
+        goto end;
+    } else {
+        *outl = len;
+    }
+    ok = 1;
+ end:
+    OPENSSL_cleanse(tag, sizeof(tag));
+    if (is_mode(c, SMG_MODE_GCM))
+        c->iv_state = IV_FINISHED;
+    c->tls_aad_len = 0;
+    return ok;
+}
+
+static int xts_unit(SMG_AEAD_CTX *c, const unsigned char *in,
+                    unsigned char *out, size_t len);
+
+/*
+ * An update: AAD when out is NULL, CCM's message length when in is NULL
+ * too, else data.  XTS: one data unit.
+ */
+static int aead_update(SMG_AEAD_CTX *c, unsigned char *out, size_t *outl,
+                       size_t outsize, const unsigned char *in, size_t inl)
+{
+    *outl = 0;
+    if (!check_key(c))
+        return 0;
+    if (in != NULL && !smg_length_ok(&c->base, in, out != NULL ? out : in,
+                                     inl))
+        return 0;
+    if (out != NULL && in != NULL
+        && !smg_same_length_output_ok(&c->base, out, outsize, in, inl))
+        return 0;
+    if (is_mode(c, SMG_MODE_XTS)) {
+        if (in == NULL || out == NULL) {
+            SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_PARAMETER_VALUE,
+                           "XTS has no AAD");
+            return 0;
+        }
+        if (!xts_unit(c, in, out, inl))
+            return 0;
+        *outl = inl;
+        return 1;
+    }
+    if (c->tls_aad_len != 0)
+        return tls_record(c, out, outl, in, inl);
+    if (is_mode(c, SMG_MODE_GCM)) {
+        if (inl == 0)
+            return 1;
+        if (!gcm_ready(c))
+            return 0;
+        if (out == NULL ? !gcm_aad(c, in, inl) : !gcm_data(c, in, out, inl))
+            return 0;
+        *outl = inl;
+        return 1;
+    }
+    if (!ccm_ready(c))
+        return 0;
+    if (out == NULL && in == NULL) {
+        if (c->data_done) {
+            SMG_RAISE(c->base.provctx, SMG_R_CCM_ONE_UPDATE);
+            return 0;
+        }
+        if (c->aad_set) {
+            SMG_RAISE_DATA(c->base.provctx, SMG_R_CCM_ONE_UPDATE,
+                           "the message length after the AAD");
+            return 0;
+        }
+        return ccm_start(c, inl);
+    }
+    if (out == NULL)
+        return ccm_aad(c, in, inl);
+    if (!ccm_message(c, in, out, inl))
+        return 0;
+    *outl = inl;
+    return 1;
+}
+
+int smg_aead_update(void *vctx, unsigned char *out, size_t *outl,
+                    size_t outsize, const unsigned char *in, size_t inl)
+{
+    return aead_update(vctx, out, outl, outsize, in, inl);
+}
+
+static int aead_final(SMG_AEAD_CTX *c)
+{
+    if (!check_key(c))
+        return 0;
+    if (is_mode(c, SMG_MODE_XTS))
+        return 1;
+    if (is_mode(c, SMG_MODE_GCM)) {
+        unsigned char tag[BS];
+        int ok = 1;
+
+        if (!c->base.enc && c->taglen == SIZE_MAX) {
+            SMG_RAISE(c->base.provctx, SMG_R_TAG_NOT_SET);
+            return 0;
+        }
+        if (!gcm_ready(c))
+            return 0;
+        gcm_tag(c, tag);
+        c->iv_state = IV_FINISHED;
+        if (c->base.enc) {
+            memcpy(c->tag, tag, BS);
+            c->taglen = BS;
+        } else if (CRYPTO_memcmp(tag, c->tag, c->taglen) != 0) {
+            SMG_RAISE(c->base.provctx, SMG_R_TAG_MISMATCH);
+            ok = 0;
+        }
+        OPENSSL_cleanse(tag, sizeof(tag));
+        return ok;
+    }
+    /* CCM: the update did the work; a decryption reports its verdict. */
+    if (c->base.finalised && c->base.enc)
+        return 1;
+    c->base.finalised = 1;
+    if (!c->base.enc && !c->verified) {
+        SMG_RAISE_DATA(c->base.provctx, SMG_R_TAG_MISMATCH,
+                       "no verified message");
+        return 0;
+    }
+    return 1;
+}
+
+int smg_aead_final(void *vctx, unsigned char *out, size_t *outl,
+                   size_t outsize)
+{
+    (void)out, (void)outsize;
+    *outl = 0;
+    return aead_final(vctx);
+}
+
+/* The one-shot call: an update, or the final when in is NULL. */
+int smg_aead_cipher(void *vctx, unsigned char *out, size_t *outl,
+                    size_t outsize, const unsigned char *in, size_t inl)
+{
+    SMG_AEAD_CTX *c = vctx;
+
+    if (in == NULL && out != NULL && !is_mode(c, SMG_MODE_XTS)
+        && c->tls_aad_len == 0) {
+        *outl = 0;
+        return aead_final(c);
+    }
+    return aead_update(c, out, outl, outsize, in, inl);
+}
+
+/* ------------------------------------------------------------------ XTS */
+
+/* One data unit with ciphertext stealing (IEEE 1619-2018, 5.3.2 / 5.4.2). */
+static int xts_unit(SMG_AEAD_CTX *c, const unsigned char *in,
+                    unsigned char *out, size_t len)
+{
+    unsigned char t[BS], t1[BS], blk[BS];
+    size_t m = len / BS, r = len % BS;
+
+    if (!c->base.iv_set) {
+        SMG_RAISE(c->base.provctx, SMG_R_IV_NOT_SET);
+        return 0;
+    }
+    if (len < BS || len > XTS_MAX_UNIT) {
+        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_DATA_UNIT_LENGTH,
+                       "%zu bytes, not 16 to 2^24", len);
+        return 0;
+    }
+    c->base.kernel->ecb(c->ks2, c->iv, t, 1);
+    if (r == 0 || c->base.enc) {
+        xts_blocks(c, in, out, m, t);
+        if (r != 0) {
+            /* The last whole block's output gives its head to the partial
+             * block and is replaced by the stolen block's encryption. */
+            unsigned char *last = out + (m - 1) * BS;
+
+            memcpy(blk, in + m * BS, r);
+            memcpy(blk + r, last + r, BS - r);
+            memcpy(out + m * BS, last, r);
+            xts_blocks(c, blk, last, 1, t);
+        }
+    } else {
+        const unsigned char *lastin = in + (m - 1) * BS;
+        unsigned char *last = out + (m - 1) * BS;
+
+        xts_blocks(c, in, out, m - 1, t);
+        memcpy(t1, t, BS);
+        xts_mul_x(t1, c->xts_ieee);
+        /* The last whole block was made with the next tweak. */
+        xts_blocks(c, lastin, blk, 1, t1);
+        memcpy(t1, in + m * BS, r);
+        memcpy(t1 + r, blk + r, BS - r);
+        memcpy(out + m * BS, blk, r);
+        xts_blocks(c, t1, last, 1, t);
+    }
+    OPENSSL_cleanse(t, sizeof(t));
+    OPENSSL_cleanse(t1, sizeof(t1));
+    OPENSSL_cleanse(blk, sizeof(blk));
+    return 1;
+}
+
+/* ---------------------------------------------------------------- params */
+
+static const OSSL_PARAM aead_gettable[] = {
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, NULL),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, NULL),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, NULL, 0),
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_AEAD_IV_GENERATED, NULL),
+    OSSL_PARAM_END
+};
+
+static const OSSL_PARAM aead_settable[] = {
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, NULL),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, NULL, 0),
+    OSSL_PARAM_END
+};
+
+static const OSSL_PARAM xts_gettable[] = {
+    SMG_CIPHER_GENERIC_GETTABLE_CTX,
+    OSSL_PARAM_octet_ptr(OSSL_CIPHER_PARAM_TLS_MAC, NULL, 0),
+    OSSL_PARAM_END
+};
+
+static const OSSL_PARAM xts_settable[] = {
+    OSSL_PARAM_utf8_string(OSSL_CIPHER_PARAM_XTS_STANDARD, NULL, 0),
+    OSSL_PARAM_END
+};
+
+const OSSL_PARAM *smg_aead_gettable_ctx_params(const SMG_CIPHER_ALG *alg)
+{
+    return alg->mode == SMG_MODE_XTS ? xts_gettable : aead_gettable;
+}
+
+const OSSL_PARAM *smg_aead_settable_ctx_params(const SMG_CIPHER_ALG *alg)
+{
+    return alg->mode == SMG_MODE_XTS ? xts_settable : aead_settable;
+}
+
+static int get_fail(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
+{
+    SMG_RAISE_DATA(c->base.provctx, SMG_R_FAILED_TO_GET_PARAMETER, "%s",
+                   p->key);
+    return 0;
+}
+
+static int set_iv_param(OSSL_PARAM *p, const unsigned char *iv, size_t len)
+{
+    return OSSL_PARAM_set_octet_string(p, iv, len)
+           || OSSL_PARAM_set_octet_ptr(p, iv, len);
+}
+
+/*
+ * GCM's iv and updated-iv: the IV once there is one, as OpenSSL gives it.
+ * CCM's: the nonce buffer as long as the caller's buffer (at most 16),
+ * once that holds the nonce, as OpenSSL's CCM answers.
+ */
+static int get_iv(SMG_AEAD_CTX *c, OSSL_PARAM *p)
+{
+    size_t want = is_mode(c, SMG_MODE_CCM) ? ccm_nonce_len(c) : c->ivlen;
+
+    if (is_mode(c, SMG_MODE_GCM) && c->iv_state == IV_UNSET) {
+        SMG_RAISE(c->base.provctx, SMG_R_IV_NOT_SET);
+        return 0;
+    }
+    if (p->data != NULL && p->data_size < want) {
+        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_IV_LENGTH,
+                       "the IV has %zu bytes, the buffer %zu", want,
+                       p->data_size);
+        return 0;
+    }
+    if (is_mode(c, SMG_MODE_CCM))
+        want = p->data_size < BS ? p->data_size : BS;
+    return set_iv_param(p, c->iv, want) || get_fail(c, p);
+}
+
+static int get_tag(SMG_AEAD_CTX *c, OSSL_PARAM *p)
+{
+    if (p->data_type != OSSL_PARAM_OCTET_STRING)
+        return get_fail(c, p);
+    if (is_mode(c, SMG_MODE_GCM)) {
+        if (!c->base.enc || c->taglen == SIZE_MAX) {
+            SMG_RAISE(c->base.provctx, SMG_R_TAG_NOT_SET);
+            return 0;
+        }
+        if (p->data_size == 0 || p->data_size > BS) {
+            SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_TAG_LENGTH,
+                           "%zu bytes", p->data_size);
+            return 0;
+        }
+        return OSSL_PARAM_set_octet_string(p, c->tag, p->data_size)
+               || get_fail(c, p);
+    }
+    if (!c->base.enc || !c->tag_set) {
+        SMG_RAISE(c->base.provctx, SMG_R_TAG_NOT_SET);
+        return 0;
+    }
+    if (p->data_size != c->ccm_mk) {
+        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_TAG_LENGTH,
+                       "%zu bytes, the tag has %zu", p->data_size,
+                       c->ccm_mk);
+        return 0;
+    }
+    if (!OSSL_PARAM_set_octet_string(p, c->tag, c->ccm_mk))
+        return get_fail(c, p);
+    /* The tag ends the message, as in OpenSSL's CCM. */
+    c->tag_set = 0;
+    c->base.iv_set = 0;
+    ccm_reset(c);
+    return 1;
+}
+
+/*
+ * tlsivgen (GCM): the invocation field of the IV for the next record,
+ * which is then counted on (RFC 5288, 3).
+ */
+static int get_tls_iv_gen(SMG_AEAD_CTX *c, OSSL_PARAM *p)
+{
+    size_t n = p->data_size;
+    unsigned char *q;
+    int i;
+
+    if (p->data == NULL || p->data_type != OSSL_PARAM_OCTET_STRING
+        || !c->iv_gen || !c->base.key_set) {
+        SMG_RAISE(c->base.provctx, SMG_R_TLS_IV_NOT_CONFIGURED);
+        return 0;
+    }
+    if (n == 0 || n > c->ivlen)
+        n = c->ivlen;
+    gcm_start(c);
+    memcpy(p->data, c->iv + c->ivlen - n, n);
+    p->return_size = n;
+    q = c->iv + c->ivlen - 8;
+    for (i = 7; i >= 0 && ++q[i] == 0; i--)
+        continue;
+    c->iv_state = IV_COPIED;
+    return 1;
+}
+
+int smg_aead_get_ctx_params(void *vctx, OSSL_PARAM params[])
+{
+    SMG_AEAD_CTX *c = vctx;
+    OSSL_PARAM *p;
+    int gcm = is_mode(c, SMG_MODE_GCM), ccm = is_mode(c, SMG_MODE_CCM);
+    size_t ivlen = ccm ? ccm_nonce_len(c) : c->ivlen;
+
+    if (params == NULL)
+        return 1;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL
+        && !OSSL_PARAM_set_size_t(p, alg_key_len(c->base.alg)))
+        return get_fail(c, p);
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL
+        && !OSSL_PARAM_set_size_t(p, ivlen))
+        return get_fail(c, p);
+    if (is_mode(c, SMG_MODE_XTS)) {
+        if (((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_PADDING))
+             != NULL && !OSSL_PARAM_set_uint(p, c->base.pad))
+            || ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_NUM)) != NULL
+                && !OSSL_PARAM_set_uint(p, 0))
+            || ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != NULL
+                && !set_iv_param(p, c->iv, BS))
+            || ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV))
+                != NULL && !set_iv_param(p, c->iv, BS))
+            || ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS_MAC))
+                != NULL && !OSSL_PARAM_set_octet_ptr(p, NULL, 0)))
+            return get_fail(c, p);
+        return 1;
+    }
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) != NULL
+        && !OSSL_PARAM_set_size_t(p, ccm ? c->ccm_m
+                                  : c->taglen != SIZE_MAX ? c->taglen : BS))
+        return get_fail(c, p);
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != NULL
+        && !get_iv(c, p))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != NULL
+        && !get_iv(c, p))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD))
+        != NULL && !OSSL_PARAM_set_size_t(p, c->tls_aad_pad))
+        return get_fail(c, p);
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL
+        && !get_tag(c, p))
+        return 0;
+    /* OpenSSL's CCM lists these two and answers neither. */
+    if (gcm && (p = OSSL_PARAM_locate(params,
+                                      OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN))
+        != NULL && !get_tls_iv_gen(c, p))
+        return 0;
+    if (gcm && (p = OSSL_PARAM_locate(params,
+                                      OSSL_CIPHER_PARAM_AEAD_IV_GENERATED))
+        != NULL && !OSSL_PARAM_set_uint(p, c->iv_gen_rand))
+        return get_fail(c, p);
+    return 1;
+}
+
+static int set_fail(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
+{
+    SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_PARAMETER_VALUE, "%s",
+                   p->key);
+    return 0;
+}
+
+static int set_tag(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
+{
+    size_t n = p->data_size;
+
+    if (p->data_type != OSSL_PARAM_OCTET_STRING)
+        return set_fail(c, p);
+    if (is_mode(c, SMG_MODE_GCM)) {
+        if (n == 0 || n > BS) {
+            SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_TAG_LENGTH,
+                           "%zu bytes, not 1 to 16", n);
+            return 0;
+        }
+        if (c->base.enc) {
+            SMG_RAISE(c->base.provctx, SMG_R_TAG_NOT_NEEDED);
+            return 0;
+        }
+        if (p->data == NULL)
+            return set_fail(c, p);
+        memcpy(c->tag, p->data, n);
+        c->taglen = n;
+        return 1;
+    }
+    /* CCM: a length alone sets M; with the bytes, the tag to verify. */
+    if (n % 2 != 0 || n < 4 || n > 16) {
+        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_TAG_LENGTH,
+                       "%zu bytes, not an even 4 to 16", n);
+        return 0;
+    }
+    if (p->data != NULL) {
+        if (c->base.enc) {
+            SMG_RAISE(c->base.provctx, SMG_R_TAG_NOT_NEEDED);
+            return 0;
+        }
+        memcpy(c->tag, p->data, n);
+        c->tag_set = 1;
+    }
+    c->ccm_m = n;
+    return 1;
+}
+
+static int set_ivlen(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
+{
+    size_t n;
+
+    if (!OSSL_PARAM_get_size_t(p, &n))
+        return set_fail(c, p);
+    if (is_mode(c, SMG_MODE_CCM)) {
+        if (n < 7 || n > 13) {
+            SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_IV_LENGTH,
+                           "a %zu-byte nonce, not 7 to 13", n);
+            return 0;
+        }
+        c->ccm_l = 15 - n;
+        return 1;
+    }
+    if (n == 0 || n > SMG_GCM_IV_MAX) {
+        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_IV_LENGTH,
+                       "%zu bytes, not 1 to %d", n, SMG_GCM_IV_MAX);
+        return 0;
+    }
+    if (n != c->ivlen) {
+        /* An IV of the old length is no IV of the new one. */
+        if (c->iv_state != IV_UNSET)
+            c->iv_state = IV_FINISHED;
+        c->ivlen = n;
+    }
+    return 1;
+}
+
+/* tlsaad: the record header; the length it carries loses the explicit IV
+ * and, when decrypting, the tag.  Returns the tag's length (the pad). */
+static int set_tls_aad(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
+{
+    size_t taglen = is_mode(c, SMG_MODE_GCM) ? TLS_GCM_TAG_LEN : c->ccm_m;
+    size_t len;
+
+    if (p->data_type != OSSL_PARAM_OCTET_STRING)
+        return set_fail(c, p);
+    if (p->data_size != SMG_AEAD_TLS_AAD_LEN) {
+        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_TLS_AAD,
+                       "%zu bytes, not %d", p->data_size,
+                       SMG_AEAD_TLS_AAD_LEN);
+        return 0;
+    }
+    memcpy(c->tls_aad, p->data, SMG_AEAD_TLS_AAD_LEN);
+    len = (size_t)c->tls_aad[11] << 8 | c->tls_aad[12];
+    if (len < TLS_EXPLICIT_IV_LEN + (c->base.enc ? 0 : taglen)) {
+        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_TLS_AAD,
+                       "a record of %zu bytes", len);
+        return 0;
+    }
+    len -= TLS_EXPLICIT_IV_LEN + (c->base.enc ? 0 : taglen);
+    c->tls_aad[11] = (unsigned char)(len >> 8);
+    c->tls_aad[12] = (unsigned char)len;
+    c->tls_aad_len = SMG_AEAD_TLS_AAD_LEN;
+    c->tls_aad_pad = taglen;
+    return 1;
+}
+
+/*
+ * tlsivfixed: the fixed part of the IV (GCM: 4 bytes or more, leaving at
+ * least 8 for the invocation field, which an encryption draws at random;
+ * a length of (size_t)-1 restores the whole IV); CCM: exactly 4 bytes.
+ */
+static int set_tls_iv_fixed(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
+{
+    size_t n = p->data_size;
+
+    if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL)
+        return set_fail(c, p);
+    if (is_mode(c, SMG_MODE_CCM)) {
+        if (n != TLS_FIXED_IV_LEN) {
+            SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_IV_LENGTH,
+                           "a fixed field of %zu bytes, not 4", n);
+            return 0;
+        }
+        memcpy(c->iv, p->data, n);
+        return 1;
+    }
+    if (n == SIZE_MAX) {
+        memcpy(c->iv, p->data, c->ivlen);
+    } else {
+        if (n < TLS_FIXED_IV_LEN || n > c->ivlen
+            || c->ivlen - n < TLS_EXPLICIT_IV_LEN) {
+            SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_IV_LENGTH,
+                           "a fixed field of %zu bytes in a %zu-byte IV", n,
+                           c->ivlen);
+            return 0;
+        }
+        memcpy(c->iv, p->data, n);
+        if (c->base.enc) {
+            if (RAND_bytes(c->iv + n, (int)(c->ivlen - n)) <= 0) {
+                SMG_RAISE(c->base.provctx, SMG_R_IV_GENERATION_FAILED);
+                return 0;
+            }
+            c->iv_gen_rand = 1;
+        }
+    }
+    c->iv_gen = 1;
+    c->iv_state = IV_BUFFERED;
+    return 1;
+}
+
+/* tlsivinv (GCM, decrypting): the invocation field the peer sent. */
+static int set_tls_iv_inv(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
+{
+    if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL)
+        return set_fail(c, p);
+    if (!c->iv_gen || !c->base.key_set || c->base.enc
+        || p->data_size > c->ivlen) {
+        SMG_RAISE(c->base.provctx, SMG_R_TLS_IV_NOT_CONFIGURED);
+        return 0;
+    }
+    memcpy(c->iv + c->ivlen - p->data_size, p->data, p->data_size);
+    gcm_start(c);
+    c->iv_state = IV_COPIED;
+    return 1;
+}
+
+static int set_xts_standard(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
+{
+    const char *s = NULL;
+
+    if (p->data_type != OSSL_PARAM_UTF8_STRING
+        || !OSSL_PARAM_get_utf8_string_ptr(p, &s))
+        return set_fail(c, p);
+    if (OPENSSL_strcasecmp(s, "GB") == 0) {
+        c->xts_ieee = 0;
+    } else if (OPENSSL_strcasecmp(s, "IEEE") == 0) {
+        c->xts_ieee = 1;
+    } else {
+        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_XTS_STANDARD,
+                       "\"%s\", not GB or IEEE", s);
+        return 0;
+    }
+    return 1;
+}
+
+int smg_aead_set_ctx_params(void *vctx, const OSSL_PARAM params[])
+{
+    SMG_AEAD_CTX *c = vctx;
+    const OSSL_PARAM *p;
+
+    if (params == NULL)
+        return 1;
+    if (is_mode(c, SMG_MODE_XTS)) {
+        /* The other generic params are accepted and ignored, as in
+         * OpenSSL's SM4-XTS. */
+        p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_XTS_STANDARD);
+        return p == NULL || set_xts_standard(c, p);
+    }
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG))
+        != NULL && !set_tag(c, p))
+        return 0;
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN))
+        != NULL && !set_ivlen(c, p))
+        return 0;
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD))
+        != NULL && !set_tls_aad(c, p))
+        return 0;
+    if ((p = OSSL_PARAM_locate_const(params,
+                                     OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED))
+        != NULL && !set_tls_iv_fixed(c, p))
+        return 0;
+    /* OpenSSL's CCM lists tlsivinv and ignores it. */
+    if (is_mode(c, SMG_MODE_GCM)
+        && (p = OSSL_PARAM_locate_const(params,
+                                        OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV))
+        != NULL && !set_tls_iv_inv(c, p))
+        return 0;
+    return 1;
+}
