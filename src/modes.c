@@ -275,19 +275,31 @@ static smg_chain_fn stream_kernel(const SMG_CIPHER_CTX *ctx)
 }
 
 /*
- * One byte at position num of the current keystream block.  CFB and OFB
- * keep the keystream in iv, as OpenSSL's cfb128/ofb128 do (so updated-iv
- * matches the default provider); CTR and CNT keep it in buf.
+ * Whether CFB keeps its partial block in buf, leaving iv the last whole
+ * ciphertext block until the block is complete (whole_block_iv).
+ */
+static int cfb_in_buf(const SMG_CIPHER_CTX *ctx)
+{
+    return ctx->alg->mode == SMG_MODE_CFB && ctx->alg->family->whole_block_iv;
+}
+
+/*
+ * One byte at position num of the current keystream block.  OFB keeps the
+ * keystream in iv, and CFB its register (the keystream, then the
+ * ciphertext written over it), as OpenSSL's cfb128/ofb128 do, so that
+ * updated-iv matches the default provider; CFB with whole_block_iv keeps
+ * that register in buf instead, and CTR and CNT keep their keystream there.
  */
 static unsigned char stream_byte(SMG_CIPHER_CTX *ctx, unsigned char in)
 {
     size_t n = ctx->num;
-    unsigned char c;
+    unsigned char c, *reg;
 
     switch (ctx->alg->mode) {
     case SMG_MODE_CFB:
-        c = ctx->iv[n] ^ in;
-        ctx->iv[n] = ctx->enc ? c : in;
+        reg = cfb_in_buf(ctx) ? ctx->buf : ctx->iv;
+        c = reg[n] ^ in;
+        reg[n] = ctx->enc ? c : in;
         return c;
     case SMG_MODE_OFB:
         return ctx->iv[n] ^ in;
@@ -305,8 +317,13 @@ static int stream_mode_update(SMG_CIPHER_CTX *ctx, unsigned char *out,
 
     if (!smg_same_length_output_ok(ctx, out, outsize, in, inl))
         return 0;
-    for (; ctx->num != 0 && inl > 0; inl--)
-        *out++ = stream_byte(ctx, *in++), ctx->num = (ctx->num + 1) % bs;
+    if (ctx->num != 0) {
+        for (; ctx->num != 0 && inl > 0; inl--)
+            *out++ = stream_byte(ctx, *in++), ctx->num = (ctx->num + 1) % bs;
+        /* A partial CFB block kept in buf, now whole: the next register. */
+        if (ctx->num == 0 && cfb_in_buf(ctx))
+            memcpy(ctx->iv, ctx->buf, bs);
+    }
 
     while (inl >= bs) {
         size_t nblocks = inl / bs;
@@ -327,9 +344,12 @@ static int stream_mode_update(SMG_CIPHER_CTX *ctx, unsigned char *out,
         stream_prepare_block(ctx);
         /*
          * A block of zeros through the mode's own kernel yields the
-         * keystream and leaves iv as OpenSSL leaves it.
+         * keystream and leaves iv as OpenSSL leaves it; CFB kept in buf
+         * takes E(iv) there and leaves iv alone.
          */
-        if (ctx->alg->mode == SMG_MODE_CFB)
+        if (cfb_in_buf(ctx))
+            ctx->kernel->ecb(ctx->ks_enc, ctx->iv, ctx->buf, 1);
+        else if (ctx->alg->mode == SMG_MODE_CFB)
             ctx->kernel->cfb_enc(ctx->ks_enc, zero_block, ks, 1, ctx->iv);
         else
             blocks(ctx->ks_enc, zero_block,
@@ -545,6 +565,20 @@ static int set_iv_param(OSSL_PARAM *p, const unsigned char *iv, size_t len)
            || OSSL_PARAM_set_octet_ptr(p, iv, len);
 }
 
+/*
+ * With whole_block_iv, a CBC decryption holding a block back for final
+ * (bufsz == bs happens then only) reports that block, the last ciphertext
+ * taken in, as gost-engine does: its EVP layer decrypts the block at once
+ * and holds back the plaintext instead.
+ */
+static const unsigned char *updated_iv(const SMG_CIPHER_CTX *ctx)
+{
+    if (ctx->alg->family->whole_block_iv && ctx->alg->mode == SMG_MODE_CBC
+        && ctx->bufsz == ctx->bs)
+        return ctx->buf;
+    return ctx->iv;
+}
+
 int smg_cipher_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     SMG_CIPHER_CTX *ctx = vctx;
@@ -569,7 +603,7 @@ int smg_cipher_get_ctx_params(void *vctx, OSSL_PARAM params[])
         && !set_iv_param(p, ctx->oiv, alg->iv_len))
         goto fail;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != NULL
-        && !set_iv_param(p, ctx->iv, alg->iv_len))
+        && !set_iv_param(p, updated_iv(ctx), alg->iv_len))
         goto fail;
     if (alg->family->get_ctx_params != NULL)
         return alg->family->get_ctx_params(ctx, params);
@@ -634,6 +668,16 @@ int smg_cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[])
             SMG_RAISE_DATA(ctx->provctx, SMG_R_INVALID_NUM,
                            "%u is not a position in a %zu-byte block", v,
                            ctx->bs);
+            return 0;
+        }
+        /*
+         * Whole-block CFB keeps the ciphertext of a partial block out of
+         * updated-iv, so iv and num cannot resume one: num stays as it is.
+         */
+        if (v != ctx->num && cfb_in_buf(ctx)) {
+            SMG_RAISE_DATA(ctx->provctx, SMG_R_INVALID_NUM,
+                           "%u: this CFB register holds whole blocks, num "
+                           "stays %zu", v, ctx->num);
             return 0;
         }
         ctx->num = v;

@@ -39,6 +39,15 @@ typedef struct smg_cipher_family {
      * lets CTR run on; SM4 keeps that for compatibility, GOST restarts.
      */
     int restart_counter_on_reinit;
+    /*
+     * What `updated-iv` is between blocks.  0: OpenSSL's register (CFB: the
+     * encrypted register with the ciphertext bytes so far written over it;
+     * CBC decryption with padding: the block before the one held back for
+     * final), as the default provider gives it for SM4.  1: gost-engine's,
+     * the last whole ciphertext block taken in or given out (CFB's register
+     * as the next block starts from it, meshed if meshing came first).
+     */
+    int whole_block_iv;
     /* Called once by newctx after the generic fields are set. */
     void (*init_ctx)(SMG_CIPHER_CTX *ctx);
     /* Expands key into ctx->ks_enc / ctx->ks_dec and sets ctx->kernel. */
@@ -83,7 +92,9 @@ struct smg_cipher_ctx {
     unsigned char oiv[SMG_MAX_BLOCK];  /* the IV as last given */
     unsigned char iv[SMG_MAX_BLOCK];   /* chaining value / counter */
     unsigned char buf[SMG_MAX_BLOCK];  /* ECB/CBC: pending input;
-                                          CTR/CNT: keystream block */
+                                          CTR/CNT: keystream block;
+                                          CFB with whole_block_iv: the
+                                          register of the partial block */
     size_t bufsz;               /* ECB/CBC: bytes pending in buf */
     size_t num;                 /* stream modes: bytes used of the block */
     size_t mesh_period;         /* bytes between key meshings; 0: none */

@@ -15,6 +15,7 @@ my @groups = (
     [paramset => 'unknown parameter sets ("unknown parameter set")'],
     [algid    => 'malformed alg_id_param ("invalid algorithm id parameters")'],
     [keymesh  => 'key-mesh on ECB/CBC ("invalid key meshing period")'],
+    [num      => 'num moved inside a gost89 (CFB) block ("invalid num")'],
     [nokey    => 'update and final after an init without key ("no key set")'],
     [lengths  => 'wrong key and IV lengths, through EVP and the raw init'],
     [macsize  => 'MAC sizes 0, 9 and beyond ("invalid mac size")'],

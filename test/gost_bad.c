@@ -9,6 +9,7 @@
  *   paramset  unknown parameter set names, OIDs and types
  *   algid     malformed alg_id_param encodings
  *   keymesh   key-mesh on ECB/CBC, of the wrong type
+ *   num       num moved in gost89 (CFB), whose register holds whole blocks
  *   nokey     update and final after an init without a key
  *   lengths   wrong key and IV lengths (EVP's parameters, the provider's
  *             init called as the core calls it), MAC keys
@@ -281,6 +282,47 @@ static void run_keymesh(void)
                          OSSL_PARAM_construct_utf8_string(
                              "key-mesh", (char *)"1024", 0),
                          "invalid parameter value", "key-mesh as a string");
+}
+
+/* ------------------------------------------------------------------ num */
+
+static void run_num(void)
+{
+    EVP_CIPHER_CTX *ctx;
+    unsigned char exp[sizeof(msg)], out[sizeof(msg)];
+    unsigned int v;
+    OSSL_PARAM p[2];
+    int l = 0;
+
+    for (v = 1; v < 8; v++)
+        bad_cipher_param("gost89", OSSL_PARAM_construct_uint("num", &v),
+                         "invalid num", "num inside a CFB block");
+    /*
+     * Inside a block, num may only stay where it is; the message goes on
+     * as if nothing had been asked.
+     */
+    baseline("gost89", exp);
+    ctx = keyed("gost89");
+    p[1] = OSSL_PARAM_construct_end();
+    if (TU_CHECK(EVP_EncryptUpdate(ctx, out, &l, msg, 3) && l == 3,
+                 "gost89: 3 bytes")) {
+        v = 3;
+        p[0] = OSSL_PARAM_construct_uint("num", &v);
+        TU_CHECK(EVP_CIPHER_CTX_set_params(ctx, p), "gost89: num 3 refused "
+                 "at byte 3");
+        v = 0;
+        ERR_clear_error();
+        TU_CHECK(!EVP_CIPHER_CTX_set_params(ctx, p), "gost89: num 0 accepted "
+                 "at byte 3");
+        TU_CHECK_ERR(tu_target(), "invalid num");
+        TU_CHECK(EVP_EncryptUpdate(ctx, out + 3, &l, msg + 3,
+                                   sizeof(msg) - 3)
+                 && l == (int)sizeof(msg) - 3, "gost89: the rest");
+        TU_CHECK_MEM("gost89 after num refused mid-block", out, sizeof(msg),
+                     exp, sizeof(msg));
+    }
+    ERR_clear_error();
+    EVP_CIPHER_CTX_free(ctx);
 }
 
 /* ---------------------------------------------------------------- nokey */
@@ -669,7 +711,8 @@ int main(int argc, char **argv)
         void (*run)(void);
     } groups[] = {
         { "paramset", run_paramset }, { "algid", run_algid },
-        { "keymesh", run_keymesh }, { "nokey", run_nokey },
+        { "keymesh", run_keymesh }, { "num", run_num },
+        { "nokey", run_nokey },
         { "lengths", run_lengths }, { "macsize", run_macsize },
         { "early", run_early },
     };
@@ -680,8 +723,8 @@ int main(int argc, char **argv)
         if (strcmp(group, groups[i].name) == 0)
             break;
     if (i == NELEM(groups)) {
-        fprintf(stderr, "usage: %s paramset|algid|keymesh|nokey|lengths|"
-                "macsize|early\n", argv[0]);
+        fprintf(stderr, "usage: %s paramset|algid|keymesh|num|nokey|"
+                "lengths|macsize|early\n", argv[0]);
         return 2;
     }
     libctx = tu_libctx();

@@ -6,7 +6,9 @@
  *   gostprov  gost-engine's provider: gost89, gost89-cnt, gost89-cnt-12,
  *             gost89-cbc, magma-cbc, magma-ctr (every parameter set through
  *             alg_id_param, key meshing on and off, padding on and off),
- *             gost-mac and gost-mac-12 (sizes 1..8).
+ *             gost-mac and gost-mac-12 (sizes 1..8), and those ciphers'
+ *             updated-iv after every update and final, both fed the same
+ *             pieces.
  *   gcrypt    libgcrypt 1.10 (built with HAVE_GCRYPT): GOST28147 ECB, CBC
  *             and CFB, GOST28147_MESH CFB, under every parameter set, Magma
  *             ECB and CBC through the byte-order relation between the two,
@@ -478,6 +480,194 @@ static void gostprov_cms(unsigned long n)
     }
 }
 
+/*
+ * updated-iv after every update and after final, smgost against gostprov
+ * fed the same pieces from a fresh context: gostprov gives its register,
+ * the last whole ciphertext block (CFB: the one the next block starts
+ * from, meshed when meshing came first; CBC decryption: the last block
+ * taken in, even one held back for final), CNT its counter, magma-ctr its
+ * IV.  The outputs of each update must agree too.  Decryptions take
+ * gostprov's one-piece encryption of random data.
+ */
+typedef struct {
+    unsigned char (*iv)[8];     /* after each piece, then after final */
+    size_t *ivlen;
+    unsigned char *out;
+    size_t outl;
+} IV_TRACE;
+
+static int trace_run(OSSL_LIB_CTX *lc, const char *propq,
+                     const CIPHER_CASE *c, const size_t *chunks,
+                     size_t nchunks, int inplace, IV_TRACE *t)
+{
+    EVP_CIPHER *cipher = EVP_CIPHER_fetch(lc, c->alg, propq);
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    unsigned char der[GOST_ALG_ID_MAX];
+    OSSL_PARAM p[2], m[2], q[2];
+    size_t i, rd = 0, zero = 0;
+    int ok = 0, l;
+
+    /*
+     * gostprov takes its parameters after the init only, and key-mesh 0
+     * after alg_id_param (which switches meshing on) in a call of its own.
+     */
+    p[0] = m[0] = OSSL_PARAM_construct_end();
+    if (c->set != NULL)
+        p[0] = OSSL_PARAM_construct_octet_string(
+            "alg_id_param", der, gost_alg_id(c->set, c->iv, der));
+    if (c->mesh_off)
+        m[0] = OSSL_PARAM_construct_size_t("key-mesh", &zero);
+    p[1] = m[1] = OSSL_PARAM_construct_end();
+    t->outl = 0;
+    if (inplace && c->len > 0)
+        memcpy(t->out, c->in, c->len);
+    if (cipher == NULL || ctx == NULL
+        || !EVP_CipherInit_ex2(ctx, cipher, c->key, c->iv, c->enc, NULL)
+        || !EVP_CIPHER_CTX_set_params(ctx, p)
+        || !EVP_CIPHER_CTX_set_params(ctx, m)
+        || !EVP_CIPHER_CTX_set_padding(ctx, c->pad))
+        goto end;
+    for (i = 0; i <= nchunks; i++) {
+        if (i < nchunks) {
+            if (!EVP_CipherUpdate(ctx, t->out + t->outl, &l,
+                                  inplace ? t->out + rd : c->in + rd,
+                                  (int)chunks[i]))
+                goto end;
+            rd += chunks[i];
+        } else if (!EVP_CipherFinal_ex(ctx, t->out + t->outl, &l)) {
+            goto end;
+        }
+        t->outl += (size_t)l;
+        q[0] = OSSL_PARAM_construct_octet_string(
+            OSSL_CIPHER_PARAM_UPDATED_IV, t->iv[i], sizeof(t->iv[i]));
+        q[1] = OSSL_PARAM_construct_end();
+        if (!EVP_CIPHER_CTX_get_params(ctx, q))
+            goto end;
+        t->ivlen[i] = q[0].return_size;
+    }
+    ok = 1;
+ end:
+    ERR_clear_error();
+    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_free(cipher);
+    return ok;
+}
+
+static IV_TRACE *trace_new(size_t len)
+{
+    IV_TRACE *t = tu_malloc(sizeof(*t));
+
+    t->iv = tu_malloc(sizeof(*t->iv) * (MAX_CHUNKS + 1));
+    t->ivlen = tu_malloc(sizeof(*t->ivlen) * (MAX_CHUNKS + 1));
+    t->out = tu_malloc(len + 16);
+    return t;
+}
+
+static void trace_free(IV_TRACE *t)
+{
+    free(t->iv);
+    free(t->ivlen);
+    free(t->out);
+    free(t);
+}
+
+static void gostprov_updated_iv(unsigned long n)
+{
+    static const struct {
+        const char *alg;
+        int gost89, block;
+    } algs[] = {
+        { "gost89", 1, 0 }, { "gost89-cnt", 1, 0 }, { "gost89-cnt-12", 1, 0 },
+        { "gost89-cbc", 1, 1 }, { "magma-cbc", 0, 1 }, { "magma-ctr", 0, 0 },
+    };
+    size_t *chunks = tu_malloc(sizeof(*chunks) * MAX_CHUNKS);
+    unsigned long no, partial = 0, meshed = 0;
+
+    for (no = 0; no < n; no++) {
+        CIPHER_CASE c;
+        size_t a = rnd(NELEM(algs)), len = pick_len(), nchunks, i, pos;
+        unsigned char *pt, *ct = NULL;
+        IV_TRACE *ref, *ours;
+        int inplace = (int)rnd(2), bad = 0;
+
+        memset(&c, 0, sizeof(c));
+        c.no = no;
+        c.ref = "gostprov";
+        c.alg = algs[a].alg;
+        c.set = algs[a].gost89 && rnd(2) ? &gost_sets[rnd(GOST_NSETS)]
+                                         : NULL;
+        c.mesh_off = algs[a].gost89 && !algs[a].block && rnd(5) == 0;
+        c.pad = !algs[a].block || rnd(4) != 0;
+        c.enc = (int)rnd(2);
+        if (!c.pad)
+            len -= len % 8;
+        c.ivlen = strcmp(c.alg, "magma-ctr") == 0 ? 4 : 8;
+        tu_rng_bytes(&rng, c.key, sizeof(c.key));
+        tu_rng_bytes(&rng, c.iv, sizeof(c.iv));
+        pt = tu_malloc(len);
+        tu_rng_bytes(&rng, pt, len);
+        c.in = pt;
+        c.len = len;
+        if (!c.enc) {
+            ct = tu_malloc(len + 16);
+            if (!gostprov_encrypt(&c, pt, len, ct, &c.len)) {
+                free(pt);
+                free(ct);
+                continue;
+            }
+            c.in = ct;
+        }
+        nchunks = make_chunks(c.len, chunks);
+        ref = trace_new(c.len);
+        ours = trace_new(c.len);
+        if (!TU_CHECK(trace_run(gplibctx, NULL, &c, chunks, nchunks, 0, ref),
+                      "gostprov %s: EVP calls failed", c.alg)
+            || !TU_CHECK(trace_run(libctx, tu_target_propq(), &c, chunks,
+                                   nchunks, inplace, ours),
+                         "smgost %s: EVP calls failed", c.alg)
+            || !TU_CHECK_MEM("smgost's output against gostprov's", ours->out,
+                             ours->outl, ref->out, ref->outl))
+            bad = 1;
+        for (i = 0, pos = 0; !bad && i <= nchunks; i++) {
+            pos += i < nchunks ? chunks[i] : 0;
+            if (!TU_CHECK_MEM("updated-iv against gostprov's", ours->iv[i],
+                              ours->ivlen[i], ref->iv[i], ref->ivlen[i])) {
+                fprintf(stderr, "  after %s %zu of %zu, %zu bytes in\n",
+                        i < nchunks ? "piece" : "final (pieces)", i + 1,
+                        nchunks, pos);
+                bad = 1;
+            }
+            partial += pos % 8 != 0;
+            meshed += pos > 1024 && !c.mesh_off && !algs[a].block
+                      && algs[a].gost89;
+        }
+        if (bad) {
+            fprintf(stderr, "  updated-iv case %lu: %s %s, length %zu, set "
+                    "%s, key meshing %s, padding %d, %s\n  pieces:", no,
+                    c.alg, c.enc ? "encrypt" : "decrypt", c.len,
+                    c.set != NULL ? c.set->short_name : "-",
+                    c.mesh_off ? "off" : "default", c.pad,
+                    inplace ? "in place" : "out of place");
+            for (i = 0; i < nchunks && i < 24; i++)
+                fprintf(stderr, " %zu", chunks[i]);
+            fprintf(stderr, "%s\n", nchunks > 24 ? " ..." : "");
+            tu_hexdump(stderr, "key", c.key, 32);
+            tu_hexdump(stderr, "iv", c.iv, c.ivlen);
+        }
+        trace_free(ref);
+        trace_free(ours);
+        free(pt);
+        free(ct);
+    }
+    /* The cases must reach what this is about, or prove nothing. */
+    TU_CHECK(n < 100 || (partial > n && meshed > n),
+             "updated-iv: only %lu reads inside a block and %lu past a "
+             "meshing in %lu cases", partial, meshed, n);
+    printf("# updated-iv: %lu cases, %lu reads inside a block, %lu past a "
+           "key meshing\n", n, partial, meshed);
+    free(chunks);
+}
+
 /* ---------------------------------------------------------- smgost, MAC */
 
 typedef struct {
@@ -651,6 +841,7 @@ static void run_gostprov(double scale)
     }
     gostprov_ciphers((unsigned long)(1500 * scale));
     gostprov_cms((unsigned long)(200 * scale));
+    gostprov_updated_iv((unsigned long)(3000 * scale));
     gostprov_macs((unsigned long)(1000 * scale));
     gost_gostprov_libctx_free(gplibctx);
 }
