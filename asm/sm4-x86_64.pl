@@ -2219,4 +2219,67 @@ EOT
     }
 }
 
+##########################################################################
+# Key schedules (GB/T 32907-2016, 7.3) through the S-box of a tier, for
+# the tables of that tier, so that no SM4 path looks a table up by key
+# bytes where such a tier runs (src/sm4.c keeps the C schedule for the C
+# kernel):
+#   void sm4_gfni_set_key(const unsigned char key[16], uint32_t rk[32])
+#   void sm4_aesni_set_key(const unsigned char key[16], uint32_t rk[32])
+# Round i: t = K_{i+1} ^ K_{i+2} ^ K_{i+3} ^ CK_i in a general register,
+# Sbox of its four bytes in xmm0 (GFNI: the two affine steps; AES-NI: the
+# word in every column, so that ShiftRows leaves column 0 whole, through
+# ni_sbox), then K_{i+4} = K_i ^ t ^ rol(t, 13) ^ rol(t, 23) = rk_i.  The
+# K_j rotate through eax, ebx, r9d, r10d, unrolled by four.  Runs once per
+# key; the round count is the only branch.
+{
+    my @ck;
+    for my $i (0 .. 31) {
+        push @ck, sprintf("0x%02x%02x%02x%02x", map { ((4 * $i + $_) * 7) & 0xff } 0 .. 3);
+    }
+    $code .= rodata_begin() . ".p2align\t4\n.Lsm4_ks_fk:\n"
+        . "\t.long\t0xa3b1bac6,0x56aa3350,0x677d9197,0xb27022dc\n"
+        . ".Lsm4_ks_ck:\n\t.long\t" . join(',', @ck) . "\n" . text_begin();
+    my $lay = { t => 0, h => 1, m => 2, pre_lo => 3, pre_hi => 4,
+                post_lo => 5, post_hi => 6 };
+    for my $kind ('gfni', 'aesni') {
+        my $fn = "sm4_${kind}_set_key";
+        my @K = qw(%eax %ebx %r9d %r10d);
+        my $s = function_begin($fn) . "\tpush\t%rbx\n";
+        for my $j (0 .. 3) {
+            $s .= "\tmov\t" . (4 * $j) . "(%rdi),$K[$j]\n\tbswap\t$K[$j]\n"
+                . "\txor\t.Lsm4_ks_fk+" . (4 * $j) . "(%rip),$K[$j]\n";
+        }
+        if ($kind eq 'gfni') {
+            $s .= "\tvmovdqa\t.Lsm4_aff1_y(%rip),%xmm1\n\tvmovdqa\t.Lsm4_aff2_y(%rip),%xmm2\n";
+        } else {
+            $s .= "\tvbroadcastss\t.Lsm4_ni_nib(%rip),%xmm2\n";
+            $s .= "\tvmovdqa\t.Lsm4_ni_$ni_tables[$_](%rip),%xmm" . (3 + $_) . "\n" for 0 .. 3;
+        }
+        $s .= "\tlea\t.Lsm4_ks_ck(%rip),%rdx\n\txor\t%ecx,%ecx\n"
+            . ".p2align\t4\n.L${fn}_loop:\n";
+        for my $r (0 .. 3) {
+            my ($k0, $k1, $k2, $k3) = map { $K[($r + $_) % 4] } 0 .. 3;
+            $s .= "\tmov\t$k1,%r8d\n\txor\t$k2,%r8d\n\txor\t$k3,%r8d\n"
+                . "\txor\t" . (4 * $r) . "(%rdx,%rcx,4),%r8d\n\tvmovd\t%r8d,%xmm0\n";
+            if ($kind eq 'gfni') {
+                $s .= "\tvgf2p8affineqb\t\$0x65,%xmm1,%xmm0,%xmm0\n"
+                    . "\tvgf2p8affineinvqb\t\$0xd3,%xmm2,%xmm0,%xmm0\n";
+            } else {
+                $s .= "\tvpshufd\t\$0,%xmm0,%xmm0\n" . ni_sbox('ni', 'x', $lay);
+            }
+            $s .= "\tvmovd\t%xmm0,%r8d\n\txor\t%r8d,$k0\n\tmov\t%r8d,%r11d\n"
+                . "\trol\t\$13,%r11d\n\txor\t%r11d,$k0\n\trol\t\$10,%r11d\n"
+                . "\txor\t%r11d,$k0\n\tmov\t$k0," . (4 * $r) . "(%rsi,%rcx,4)\n";
+        }
+        $s .= "\tadd\t\$4,%ecx\n\tcmp\t\$32,%ecx\n\tjb\t.L${fn}_loop\n";
+        # the key words and the S-box results leave no copy behind
+        $s .= "\txor\t%eax,%eax\n\txor\t%ebx,%ebx\n\txor\t%r8d,%r8d\n\txor\t%r9d,%r9d\n"
+            . "\txor\t%r10d,%r10d\n\txor\t%r11d,%r11d\n\tvpxor\t%xmm0,%xmm0,%xmm0\n"
+            . "\tvpxor\t%xmm1,%xmm1,%xmm1\n";
+        $s .= "\tpop\t%rbx\n\tret\n" . function_end($fn);
+        $code .= $s;
+    }
+}
+
 x86_64::finish($code);

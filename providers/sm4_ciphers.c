@@ -16,8 +16,9 @@ _Static_assert(sizeof(SM4_KEY) <= SMG_KS_MAX, "SM4 schedule too large");
 
 static int sm4_family_set_key(SMG_CIPHER_CTX *ctx, const unsigned char *key)
 {
-    sm4_set_key(key, (SM4_KEY *)ctx->ks_enc, (SM4_KEY *)ctx->ks_dec);
     ctx->kernel = sm4_kernel(smg_prov_constant_time(ctx->provctx));
+    sm4_set_key_kernel(ctx->kernel, key, (SM4_KEY *)ctx->ks_enc,
+                       (SM4_KEY *)ctx->ks_dec);
     return 1;
 }
 

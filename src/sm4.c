@@ -195,6 +195,15 @@ static inline void sm4_crypt4(const uint32_t *rk, sm4_blk *b)
     b[3].w0 = s3; b[3].w1 = s2; b[3].w2 = s1; b[3].w3 = s0;
 }
 
+/* Decryption is the same network with the round keys reversed. */
+static void sm4_reverse_schedule(const SM4_KEY *enc, SM4_KEY *dec)
+{
+    int i;
+
+    for (i = 0; i < 32; i++)
+        dec->rk[i] = enc->rk[31 - i];
+}
+
 void sm4_set_key(const unsigned char key[SM4_KEY_SIZE], SM4_KEY *enc,
                  SM4_KEY *dec)
 {
@@ -228,9 +237,21 @@ void sm4_set_key(const unsigned char key[SM4_KEY_SIZE], SM4_KEY *enc,
         k2 = k3;
         k3 = t;
     }
-    /* Decryption is the same network with the round keys reversed. */
-    for (i = 0; i < 32; i++)
-        dec->rk[i] = enc->rk[31 - i];
+    sm4_reverse_schedule(enc, dec);
+}
+
+void sm4_set_key_kernel(const SMG_BLOCK_KERNEL *k,
+                        const unsigned char key[SM4_KEY_SIZE], SM4_KEY *enc,
+                        SM4_KEY *dec)
+{
+#ifdef SM4_X86_ASM
+    if (sm4_set_key_x86(k, key, enc)) {
+        sm4_reverse_schedule(enc, dec);
+        return;
+    }
+#endif
+    (void)k;
+    sm4_set_key(key, enc, dec);
 }
 
 void sm4_encrypt_block(const SM4_KEY *ks, const unsigned char in[16],

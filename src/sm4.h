@@ -17,9 +17,19 @@ typedef struct sm4_key {
     uint32_t rk[32];
 } SM4_KEY;
 
-/* Expands key into the encryption and the decryption schedule. */
+/*
+ * Expands key into the encryption and the decryption schedule: the
+ * portable schedule (S-box lookups by key bytes), for the C kernel.
+ */
 void sm4_set_key(const unsigned char key[SM4_KEY_SIZE], SM4_KEY *enc,
                  SM4_KEY *dec);
+/*
+ * The same schedules for kernel k: through the constant-time S-box of its
+ * tier where it has one (every assembly tier on x86-64), else sm4_set_key.
+ */
+void sm4_set_key_kernel(const SMG_BLOCK_KERNEL *k,
+                        const unsigned char key[SM4_KEY_SIZE], SM4_KEY *enc,
+                        SM4_KEY *dec);
 /* One block with the portable kernel (self-test, key-independent uses). */
 void sm4_encrypt_block(const SM4_KEY *ks, const unsigned char in[16],
                        unsigned char out[16]);

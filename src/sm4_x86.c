@@ -83,6 +83,24 @@ SM4_NI_TABLES(vaes_avx2, "vaes-avx2")
 SM4_NI_TABLES(aesni_avx2, "aesni-avx2")
 SM4_NI_TABLES(aesni_avx, "aesni-avx")
 
+/* ---- Key schedules ---- */
+
+int sm4_set_key_x86(const SMG_BLOCK_KERNEL *k,
+                    const unsigned char key[16], SM4_KEY *enc)
+{
+    if (k == &sm4_kernel_gfni_avx512 || k == &sm4_kernel_gfni_avx2) {
+        sm4_gfni_set_key(key, enc->rk);
+        return 1;
+    }
+    if (k == &sm4_kernel_vaes_avx2 || k == &sm4_kernel_vaes_avx2_ct
+        || k == &sm4_kernel_aesni_avx2 || k == &sm4_kernel_aesni_avx2_ct
+        || k == &sm4_kernel_aesni_avx || k == &sm4_kernel_aesni_avx_ct) {
+        sm4_aesni_set_key(key, enc->rk);
+        return 1;
+    }
+    return 0;
+}
+
 /* ---- Choice (tiers in speed order; the AES-NI tiers rank below GFNI) ---- */
 
 const SMG_BLOCK_KERNEL *sm4_kernel_x86(int constant_time)

@@ -79,6 +79,16 @@ extern const SMG_BLOCK_KERNEL sm4_kernel_aesni_avx_ct;
  * with constant_time, the best whose every entry is constant-time.
  */
 const SMG_BLOCK_KERNEL *sm4_kernel_x86(int constant_time);
+
+/* Key schedules through a tier's S-box (asm/sm4-x86_64.pl). */
+void sm4_gfni_set_key(const unsigned char key[16], uint32_t rk[32]);
+void sm4_aesni_set_key(const unsigned char key[16], uint32_t rk[32]);
+/*
+ * The encryption schedule through the S-box of k's tier if k is one of
+ * the tables above; 0 if the caller must expand the key itself.
+ */
+int sm4_set_key_x86(const SMG_BLOCK_KERNEL *k,
+                    const unsigned char key[16], SM4_KEY *enc);
 #endif
 
 #endif

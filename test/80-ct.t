@@ -516,6 +516,8 @@ my %asm_name = (
     'gost89-imit-avx512' => sub { 'gost89_imit_avx512' },
     'gost89-imit-avx2' => sub { 'gost89_imit_avx2' },
     'sm3-avx-bmi2' => sub { 'sm3_avx_bmi2_blocks' },
+    'sm4-keysched-gfni' => sub { 'sm4_gfni_set_key' },
+    'sm4-keysched-aesni' => sub { 'sm4_aesni_set_key' },
 );
 my %asm_fns = map { $_ => 1 } map { slurp($_) =~ /^\.globl\s+(\w+)/mg } @asm;
 sub asm_fn {
@@ -541,7 +543,10 @@ my @rows = (
       [ qr/^sm4-c$/, 'all', 'all' ], [ qr/^(?:vaes|aesni)-avx2?$/, 'noasm', 'all' ] ],
     [ 'SM4 vaes-avx2-ct, aesni-avx2-ct, aesni-avx-ct: the serial modes (CBC-enc, CFB-enc, OFB), with constant-time = yes',
       [ qr/^(?:vaes|aesni)-avx2?-ct$/, 'noasm', 'all' ] ],
-    [ 'SM4 key schedule', [ qr/^sm4-keysched$/, 'all', 'all' ] ],
+    [ 'SM4 key schedule for the C kernel', [ qr/^sm4-keysched-c$/, 'all', 'all' ] ],
+    [ 'SM4 key schedule for the GFNI tiers', [ qr/^sm4-keysched-gfni$/, 'all', 'all' ] ],
+    [ 'SM4 key schedule for the AES-NI tiers (vaes-avx2, aesni-avx2, aesni-avx, and their -ct siblings)',
+      [ qr/^sm4-keysched-aesni$/, 'all', 'all' ] ],
     [ 'SM3 avx-bmi2', [ qr/^sm3-avx-bmi2$/, 'all', 'all' ] ],
     [ 'SM3 C', [ qr/^sm3-c$/, 'all', 'all' ] ],
     [ 'GOST/Magma avx512vbmi (ECB, CNT, CTR, CBC-dec, CFB-dec, key meshing), and every mode of avx512vbmi-ct',

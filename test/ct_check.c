@@ -30,8 +30,8 @@
  *   child PID TABLE ENTRY A-B clean|leak N|sigill N|mismatch N|died N
  *
  * Key schedules are built before the marks, except in the pseudo tables
- * sm4-keysched and gost89-keysched, which mark the raw key and run only the
- * schedule.  gost89-imit-* are the IMIT implementations; each GOST table
+ * sm4-keysched-* (one per implementation: C, GFNI, AES-NI) and
+ * gost89-keysched, which mark the raw key and run only the schedule.  gost89-imit-* are the IMIT implementations; each GOST table
  * also has the entry "mesh", key meshing through its ECB (twice, so that
  * the second runs under a meshed key).
  */
@@ -139,7 +139,13 @@ static const target targets[] = {
 #ifdef SM3_X86_ASM
     { T_SM3, NULL, &sm3_kernel_avx_bmi2, NULL, 6, NULL },
 #endif
-    { T_SM4_KEYSCHED, NULL, NULL, "sm4-keysched", 3, NULL },
+    { T_SM4_KEYSCHED, &sm4_kernel_c, NULL, "sm4-keysched-c", 3, NULL },
+#ifdef SM4_X86_ASM
+    { T_SM4_KEYSCHED, &sm4_kernel_gfni_avx2, NULL, "sm4-keysched-gfni", 3,
+      NULL },
+    { T_SM4_KEYSCHED, &sm4_kernel_aesni_avx, NULL, "sm4-keysched-aesni", 3,
+      NULL },
+#endif
     { T_GOST_KEYSCHED, NULL, NULL, "gost89-keysched", 3, NULL },
     { T_GOST_IMIT, NULL, NULL, "gost89-imit-c", 20, gost_imit_blocks_c },
 #ifdef GOST_X86_ASM
@@ -359,21 +365,34 @@ static void run_gost(const target *t, size_t e, size_t n)
     }
 }
 
+static void check_sm4_schedules(const SM4_KEY *enc, const SM4_KEY *dec,
+                                const SM4_KEY *ref_enc, const SM4_KEY *ref_dec)
+{
+    TU_CHECK_MEM("SM4 encryption schedule matches the C one",
+                 (const unsigned char *)enc->rk, sizeof(enc->rk),
+                 (const unsigned char *)ref_enc->rk, sizeof(ref_enc->rk));
+    TU_CHECK_MEM("SM4 decryption schedule matches the C one",
+                 (const unsigned char *)dec->rk, sizeof(dec->rk),
+                 (const unsigned char *)ref_dec->rk, sizeof(ref_dec->rk));
+}
+
 static void run_one(const target *t, size_t e, size_t n)
 {
     unsigned char key[SM4_KEY_SIZE];
-    SM4_KEY enc, dec;
+    SM4_KEY enc, dec, ref_enc, ref_dec;
     uint32_t st[8], st_ref[8];
 
     switch (t->kind) {
     case T_SM4_KEYSCHED:
         memcpy(key, sm4_key0, sizeof(key));
         key[0] = (unsigned char)n;
+        sm4_set_key(key, &ref_enc, &ref_dec);
         CT_SECRET(key, sizeof(key));
-        sm4_set_key(key, &enc, &dec);
+        sm4_set_key_kernel(t->k, key, &enc, &dec);
         CT_PUBLIC(key, sizeof(key));
         CT_PUBLIC(&enc, sizeof(enc));
         CT_PUBLIC(&dec, sizeof(dec));
+        check_sm4_schedules(&enc, &dec, &ref_enc, &ref_dec);
         break;
     case T_SM4:
         sm4_set_key(sm4_key0, &enc, &dec);
@@ -514,6 +533,32 @@ static int scan(const char *name, int code)
     return ok ? 0 : 1;
 }
 
+/*
+ * The SM4 key schedule of this level's table, over random keys, against the
+ * C one.
+ */
+static int sweep_sm4_keysched(int ct)
+{
+    const SMG_BLOCK_KERNEL *k = sm4_kernel(ct);
+    unsigned char key[SM4_KEY_SIZE];
+    SM4_KEY enc, dec, ref_enc, ref_dec;
+    size_t n;
+
+    for (n = 1; n <= SWEEP_BLOCKS && tu_failures == 0; n++) {
+        fill(key, sizeof(key), (uint32_t)n * 2654435761u);
+        sm4_set_key(key, &ref_enc, &ref_dec);
+        sm4_set_key_kernel(k, key, &enc, &dec);
+        check_sm4_schedules(&enc, &dec, &ref_enc, &ref_dec);
+    }
+    if (tu_failures != 0) {
+        printf("# %s key schedule: first failure at key %zu\n", k->name,
+               n - 1);
+        return 0;
+    }
+    printf("# %s key schedule: %d keys\n", k->name, SWEEP_BLOCKS);
+    return 1;
+}
+
 /* IMIT as the provider runs it at this level, against the portable one. */
 static int sweep_imit(int ct)
 {
@@ -572,7 +617,7 @@ static int sweep(void)
             printf("# %s: every entry, 1..%d blocks\n",
                    target_name(&tables[j]), SWEEP_BLOCKS);
         }
-        if (!sweep_imit(ct))
+        if (!sweep_sm4_keysched(ct) || !sweep_imit(ct))
             return tu_report("sweep");
     }
     return tu_report("sweep");
