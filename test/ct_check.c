@@ -49,22 +49,7 @@
 #include "sm4.h"
 #include "sm4_x86.h"
 
-#if defined(__has_include)
-# if __has_include(<valgrind/memcheck.h>)
-#  include <valgrind/memcheck.h>
-#  define CT_HAVE_VALGRIND 1
-# endif
-#endif
-
-#ifdef CT_HAVE_VALGRIND
-# define CT_SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
-# define CT_PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
-# define CT_UNDER_VALGRIND() (RUNNING_ON_VALGRIND != 0)
-#else
-# define CT_SECRET(p, n) ((void)(p), (void)(n))
-# define CT_PUBLIC(p, n) ((void)(p), (void)(n))
-# define CT_UNDER_VALGRIND() 0
-#endif
+#include "ctgrind.h"
 
 /*
  * Block counts: every count from 1 to the table's largest, which covers

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ctgrind driver of the mode layer, for test/95-ct-modes.t: under
+ * valgrind's memcheck it runs every cipher's init, update and final
+ * through the real provider (loaded by the openssl.cnf given, with
+ * "constant-time = yes" at a level whose kernels valgrind runs and the
+ * constant-time check proves: AES-NI for SM4, AVX2 for GOST), with the
+ * key, the IV and the data marked undefined.  memcheck then reports any
+ * branch or address computed from them in the mode layer (src/modes.c:
+ * buffering, partial blocks, PKCS#7 padding and its check, key meshing,
+ * the IV bookkeeping) and in what it calls.  The one outcome a caller may
+ * learn, whether a decryption's padding was good and the length it leaves,
+ * the module itself marks public (src/ctgrind.h); nothing else may depend
+ * on the secrets, in particular not where a bad pad differs.
+ *
+ *   ct_modes CONFIG
+ *
+ * Each cipher is run in both directions, over update chunkings that cross
+ * block and meshing boundaries, and its padded decryptions over a good pad
+ * of every length and over bad pads differing at every position.  Outputs
+ * are declared public only after each call, and nothing reads them: the
+ * results are other tests' business (10-kat, 20-diff, 70-gost-diff).
+ * The AEAD modes (SM4-GCM, SM4-CCM, SM4-XTS) are not in the provider yet:
+ * their tag checks belong in the list below (AEAD_HOOK) when they land,
+ * with only the tag's match bit allowed out.
+ */
+#include "testutil.h"
+#include "ctgrind.h"
+
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+
+static const struct {
+    const char *name;
+    size_t key_len, iv_len, bs;
+    int padded;                 /* ECB/CBC: PKCS#7 on by default */
+} algs[] = {
+    { "SM4-ECB", 16, 0, 16, 1 },
+    { "SM4-CBC", 16, 16, 16, 1 },
+    { "SM4-OFB", 16, 16, 16, 0 },
+    { "SM4-CFB", 16, 16, 16, 0 },
+    { "SM4-CTR", 16, 16, 16, 0 },
+    { "gost89", 32, 8, 8, 0 },
+    { "gost89-cnt", 32, 8, 8, 0 },
+    { "gost89-cnt-12", 32, 8, 8, 0 },
+    { "gost89-cbc", 32, 8, 8, 1 },
+    { "gost89-ecb", 32, 0, 8, 1 },
+    { "magma-ecb", 32, 0, 8, 1 },
+    { "magma-cbc", 32, 8, 8, 1 },
+    { "magma-ctr", 32, 4, 8, 0 },
+    /* AEAD_HOOK: SM4-GCM, SM4-CCM, SM4-XTS go here (see above). */
+};
+#define NALGS (sizeof(algs) / sizeof(algs[0]))
+
+/* Update chunkings: partial blocks, whole blocks, a meshing boundary. */
+static const size_t chunks[][4] = {
+    { 1, 2, 3, 0 }, { 7, 9, 16, 0 }, { 15, 17, 0, 0 }, { 1000, 30, 1, 0 },
+    { 1024, 8, 0, 0 }, { 33, 2100, 0, 0 },
+};
+#define NCHUNKS (sizeof(chunks) / sizeof(chunks[0]))
+#define MAX_MSG 2200
+
+static unsigned char msg[MAX_MSG + 32], ct[MAX_MSG + 64], out[MAX_MSG + 64];
+static unsigned char key[32], iv[16];
+
+static void fill(unsigned char *p, size_t n, uint32_t seed)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        seed = seed * 1103515245u + 12345u;
+        p[i] = (unsigned char)(seed >> 16);
+    }
+}
+
+/*
+ * One message through ctx in direction enc, len bytes of in in the updates
+ * of chunking c, secrets marked; returns final's result, the one outcome
+ * allowed to depend on them.
+ */
+static int run(EVP_CIPHER_CTX *ctx, const EVP_CIPHER *c, size_t a, int enc,
+               const unsigned char *in, size_t len, size_t ch)
+{
+    size_t done = 0, j = 0, n;
+    int outl, ok;
+
+    EVP_CIPHER_CTX_reset(ctx);
+    CT_SECRET(key, sizeof(key));
+    CT_SECRET(iv, sizeof(iv));
+    CT_SECRET((void *)in, len);
+    ok = EVP_CipherInit_ex2(ctx, c, key, algs[a].iv_len ? iv : NULL, enc,
+                            NULL);
+    TU_CHECK(ok, "%s init", algs[a].name);
+    while (ok && done < len) {
+        n = chunks[ch][j] != 0 ? chunks[ch][j++] : len - done;
+        if (n > len - done)
+            n = len - done;
+        ok = EVP_CipherUpdate(ctx, out + done, &outl, in + done, (int)n);
+        TU_CHECK(ok, "%s update", algs[a].name);
+        CT_PUBLIC(out, sizeof(out));
+        done += n;
+    }
+    ok = ok && EVP_CipherFinal_ex(ctx, out + done, &outl);
+    CT_PUBLIC(out, sizeof(out));
+    CT_PUBLIC(key, sizeof(key));
+    CT_PUBLIC(iv, sizeof(iv));
+    CT_PUBLIC((void *)in, len);
+    ERR_clear_error();
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    OSSL_LIB_CTX *libctx;
+    EVP_CIPHER_CTX *ctx;
+    size_t a, ch, len, pos, p;
+
+    if (argc != 2) {
+        fprintf(stderr, "usage: ct_modes CONFIG\n");
+        return 2;
+    }
+    libctx = OSSL_LIB_CTX_new();
+    ctx = EVP_CIPHER_CTX_new();
+    if (!TU_CHECK(libctx != NULL && ctx != NULL
+                  && OSSL_LIB_CTX_load_config(libctx, argv[1]),
+                  "load %s", argv[1]))
+        return tu_report("ct_modes");
+    {
+        /* the recipe checks that the level is the one it asked for */
+        OSSL_PROVIDER *prov = OSSL_PROVIDER_load(libctx, "smgost");
+        char *kernels = NULL;
+        OSSL_PARAM params[] = {
+            OSSL_PARAM_utf8_ptr("kernels", &kernels, 0), OSSL_PARAM_END
+        };
+
+        if (TU_CHECK(prov != NULL && OSSL_PROVIDER_get_params(prov, params)
+                     && kernels != NULL, "smgost's kernels"))
+            printf("kernels: %s\n", kernels);
+        OSSL_PROVIDER_unload(prov);
+    }
+    for (a = 0; a < NALGS; a++) {
+        EVP_CIPHER *c = EVP_CIPHER_fetch(libctx, algs[a].name,
+                                         "provider=smgost");
+        size_t bs = algs[a].bs;
+
+        if (!TU_CHECK(c != NULL, "fetch %s", algs[a].name))
+            continue;
+        fill(key, sizeof(key), (uint32_t)a + 1u);
+        fill(iv, sizeof(iv), (uint32_t)a + 77u);
+        for (ch = 0; ch < NCHUNKS; ch++) {
+            len = algs[a].padded ? 2048 + 3 * ch : 2100 - 5 * ch;
+            fill(msg, len, (uint32_t)(a * 31 + ch));
+            TU_CHECK(run(ctx, c, a, 1, msg, len, ch), "%s encrypt",
+                     algs[a].name);
+            /* a stream mode decrypts; a padded one below */
+            if (!algs[a].padded)
+                TU_CHECK(run(ctx, c, a, 0, msg, len, ch), "%s decrypt",
+                         algs[a].name);
+        }
+        /*
+         * Padded decryption: a good pad of each length, then a bad pad
+         * differing from a good one at each position of the last block.
+         * The ciphertext comes from a public encryption; only the outcome
+         * may differ between the runs.
+         */
+        for (p = 1; algs[a].padded && p <= bs; p++) {
+            int outl, n;
+
+            len = 64 - p;
+            fill(msg, len, (uint32_t)p);
+            for (pos = 0; pos <= p; pos++) {
+                unsigned char last[16];
+
+                /* pos 0: the good pad; else byte pos from the end is off */
+                memcpy(last, msg + 64 - bs, bs - p);
+                memset(last + bs - p, (int)p, p);
+                if (pos > 0)
+                    last[bs - pos] ^= 0x40;
+                memcpy(ct, msg, 64 - bs);
+                memcpy(ct + 64 - bs, last, bs);
+                n = 0;
+                EVP_CIPHER_CTX_reset(ctx);
+                TU_CHECK(EVP_CipherInit_ex2(ctx, c, key,
+                                            algs[a].iv_len ? iv : NULL, 1,
+                                            NULL)
+                         && EVP_CIPHER_CTX_set_padding(ctx, 0)
+                         && EVP_CipherUpdate(ctx, ct, &n, ct, 64)
+                         && EVP_CipherFinal_ex(ctx, ct + n, &outl),
+                         "%s encrypt without padding", algs[a].name);
+                TU_CHECK(run(ctx, c, a, 0, ct, 64, p % NCHUNKS) == (pos == 0),
+                         "%s: pad %zu, off at %zu: the outcome", algs[a].name,
+                         p, pos);
+            }
+        }
+        EVP_CIPHER_free(c);
+    }
+    EVP_CIPHER_CTX_free(ctx);
+    OSSL_LIB_CTX_free(libctx);
+    return tu_report("ct_modes");
+}
