@@ -234,6 +234,31 @@ EOS
 	vpaddd	%xmm0,%xmm0,%xmm0
 	ret
 EOS
+    # -fstack-protector (Debian's build flags): the canary from %fs:40 kept
+    # in the frame and compared before the return is public ...
+    [ 'canary_clean', <<'EOS', undef ],
+	sub	$24,%rsp
+	movq	%fs:40,%rax
+	movq	%rax,8(%rsp)
+	vmovdqu	(%rsi),%xmm0
+	vmovdqu	%xmm0,(%rdx)
+	movq	8(%rsp),%rax
+	subq	%fs:40,%rax
+	jne	.Lcanary_clean_fail
+	add	$24,%rsp
+	ret
+.Lcanary_clean_fail:
+	call	__stack_chk_fail@PLT
+EOS
+    # ... but not once data is mixed into it
+    [ 'canary_leak', <<'EOS', qr/branch on tainted flags/ ],
+	movq	%fs:40,%rax
+	xorq	(%rsi),%rax
+	jne	.Lcanary_leak_fail
+	ret
+.Lcanary_leak_fail:
+	call	__stack_chk_fail@PLT
+EOS
 );
 
 SKIP: {

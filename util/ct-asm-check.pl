@@ -16,11 +16,13 @@
 #   - clean at entry: the argument registers rdi, rsi, rdx, rcx, r8, r9
 #     (pointers, lengths) and rsp; tainted: every other register, the flags,
 #     the vector and mask registers (the caller's values);
-#   - clean: immediates, RIP-relative loads (read-only constants), stack
-#     slots the function itself filled with clean values, and the public
-#     fields listed in @public; tainted: every other load (key, IV, counter,
-#     data) and whatever is computed from a tainted value, including moves
-#     out of a vector or mask register that holds one;
+#   - clean: immediates, RIP-relative loads (read-only constants), %fs:N
+#     loads (the thread's control block: the stack protector's canary, as
+#     -fstack-protector emits), stack slots the function itself filled with
+#     clean values, and the public fields listed in @public; tainted: every
+#     other load (key, IV, counter, data) and whatever is computed from a
+#     tainted value, including moves out of a vector or mask register that
+#     holds one;
 #   - vector and mask registers are tracked the same way, so a mask built
 #     from a length stays clean and one compared out of data does not.
 # It then reports every
@@ -144,6 +146,9 @@ sub parse_operand {
         if ($disp eq '') { $o{disp} = 0 }
         elsif ($disp =~ /^-?(?:0x[0-9a-f]+|\d+)$/i) { $o{disp} = $disp =~ /^(-?)0x(.*)/i ? ($1 ? -hex($2) : hex($2)) : 0 + $disp }
         else { $o{sym} = $disp }
+    } elsif ($s =~ /^%fs:(0x[0-9a-f]+|\d+)$/i) {
+        @o{qw(type seg)} = ('mem', 'fs');
+        $o{disp} = $1 =~ /^0x(.*)/i ? hex($1) : 0 + $1;
     } elsif ($s =~ /^[.\w]+(?:@\w+)?$/) {
         $o{type} = 'label';
         $o{label} = $s;
@@ -350,6 +355,7 @@ sub check_addr {
 sub load_kind {
     my ($s, $o, $size) = @_;
     return 'C' if ($o->{base} // '') eq 'rip' && !defined $o->{index};
+    return 'C' if defined $o->{seg};
     my $a = frame_addr($s, $o);
     if (defined $a) {
         for my $k (0 .. $size - 1) { return 'T' unless $s->{stk}{ $a + $k } }
@@ -510,6 +516,8 @@ sub transfer {
     # -- control flow --
     if ($mn =~ /^(?:jmp|call)q?$/) {
         return ('stop') unless $o[0]{type} eq 'label';
+        # -fstack-protector's handler of a smashed canary aborts
+        return ('stop') if $o[0]{label} =~ /^__stack_chk_fail(?:\@PLT)?$/;
         return ($mn =~ /^jmp/ ? 'jmp' : 'call', $o[0]{label});
     }
     if ($mn =~ $jcc) {
