@@ -11,7 +11,9 @@
  *   magma-ecb/-cbc/-ctr        GOST R 34.12/34.13-2015, big-endian, Z only
  * The parameter set can be chosen through gostprov's `alg_id_param` (DER of
  * RFC 4357's Gost28147-89-Parameters, which also switches meshing on, as in
- * gost-engine) or through the plain `paramset` string (a name or an OID);
+ * gost-engine; OpenSSL 3.4 renamed it `algorithm-id-params`, and both are
+ * answered, since that is what EVP_CIPHER_param_to_asn1/asn1_to_param ask
+ * for) or through the plain `paramset` string (a name or an OID);
  * `key-mesh` switches CryptoPro meshing off (0) or on (any other value:
  * RFC 4357 defines only the 1024-byte period, which is what gost-engine
  * applies whatever non-zero value it is given).
@@ -27,8 +29,20 @@
 #include "prov.h"
 
 #define GOST_MESH_PERIOD 1024
-#define GOST_PARAM_ALG_ID "alg_id_param"
 #define GOST_PARAM_KEY_MESH "key-mesh"
+/*
+ * The AlgorithmIdentifier parameters under OpenSSL 3.0's name (3.4's
+ * OSSL_CIPHER_PARAM_ALGORITHM_ID_PARAMS_OLD) and 3.4's; OpenSSL 3.4's whole
+ * AlgorithmIdentifier.  Spelled out: the macros' meaning depends on the
+ * headers built against, the module must answer all three everywhere.
+ */
+#define GOST_PARAM_ALG_ID "alg_id_param"
+#define GOST_PARAM_ALG_ID_PARAMS "algorithm-id-params"
+#define GOST_PARAM_ALGORITHM_ID "algorithm-id"
+
+static const char *const alg_id_keys[] = {
+    GOST_PARAM_ALG_ID, GOST_PARAM_ALG_ID_PARAMS
+};
 
 _Static_assert(sizeof(GOST_KEY) <= SMG_KS_MAX, "GOST schedule too large");
 
@@ -36,6 +50,7 @@ typedef struct gost_variant {
     const GOST_PARAMSET *paramset;   /* default parameter set */
     int big_endian;                  /* Magma */
     int mesh;                        /* CryptoPro meshing by default */
+    const char *oid;                 /* the algorithm's OID, or NULL */
 } GOST_VARIANT;
 
 typedef struct gost_cipher_ctx {
@@ -145,7 +160,7 @@ static size_t oid_der_body(const char *dotted, unsigned char *out, size_t max)
 #define ALG_ID_MAX 48
 
 static size_t alg_id_encode(const GOST_PARAMSET *ps, const unsigned char *iv,
-                            unsigned char out[ALG_ID_MAX])
+                            unsigned char *out)
 {
     size_t oidlen = oid_der_body(ps->oid, out + 14, ALG_ID_MAX - 14);
 
@@ -157,6 +172,27 @@ static size_t alg_id_encode(const GOST_PARAMSET *ps, const unsigned char *iv,
     out[12] = 0x06;
     out[13] = (unsigned char)oidlen;
     return 14 + oidlen;
+}
+
+/*
+ * X.509's AlgorithmIdentifier ::= SEQUENCE { algorithm OBJECT IDENTIFIER,
+ * parameters }: the algorithm's OID (short, as ours are) and the above.
+ */
+#define ALGORITHM_ID_MAX (ALG_ID_MAX + 20)
+
+static size_t algorithm_id_encode(const char *oid, const GOST_PARAMSET *ps,
+                                  const unsigned char *iv,
+                                  unsigned char out[ALGORITHM_ID_MAX])
+{
+    size_t oidlen = oid_der_body(oid, out + 4, ALGORITHM_ID_MAX - 4
+                                               - ALG_ID_MAX);
+    size_t plen = alg_id_encode(ps, iv, out + 4 + oidlen);
+
+    out[0] = 0x30;
+    out[1] = (unsigned char)(2 + oidlen + plen);
+    out[2] = 0x06;
+    out[3] = (unsigned char)oidlen;
+    return 4 + oidlen + plen;
 }
 
 static int alg_id_decode(const unsigned char *der, size_t len,
@@ -201,8 +237,10 @@ int smg_gost_paramset_param(void *provctx, const OSSL_PARAM *p,
 static int gost_get_ctx_params(SMG_CIPHER_CTX *ctx, OSSL_PARAM params[])
 {
     GOST_CIPHER_CTX *g = (GOST_CIPHER_CTX *)ctx;
-    unsigned char der[ALG_ID_MAX];
+    const char *oid = variant_of(ctx)->oid;
+    unsigned char der[ALGORITHM_ID_MAX];
     OSSL_PARAM *p;
+    size_t i;
 
     if ((p = OSSL_PARAM_locate(params, GOST_PARAM_PARAMSET)) != NULL
         && !OSSL_PARAM_set_utf8_string(p, g->paramset->name))
@@ -210,10 +248,22 @@ static int gost_get_ctx_params(SMG_CIPHER_CTX *ctx, OSSL_PARAM params[])
     if ((p = OSSL_PARAM_locate(params, GOST_PARAM_KEY_MESH)) != NULL
         && !OSSL_PARAM_set_size_t(p, ctx->mesh_period))
         goto fail;
-    if ((p = OSSL_PARAM_locate(params, GOST_PARAM_ALG_ID)) != NULL
+    for (i = 0; i < 2; i++)
+        if ((p = OSSL_PARAM_locate(params, alg_id_keys[i])) != NULL
+            && !OSSL_PARAM_set_octet_string(p, der,
+                                            alg_id_encode(g->paramset,
+                                                          ctx->oiv, der)))
+            goto fail;
+    /*
+     * Only an algorithm with an OID has an AlgorithmIdentifier; the others
+     * leave the param unanswered, and EVP_CIPHER_CTX_get_algor() says
+     * "getting AlgorithmIdentifier not supported".
+     */
+    if (oid != NULL
+        && (p = OSSL_PARAM_locate(params, GOST_PARAM_ALGORITHM_ID)) != NULL
         && !OSSL_PARAM_set_octet_string(p, der,
-                                        alg_id_encode(g->paramset, ctx->oiv,
-                                                      der)))
+                                        algorithm_id_encode(oid, g->paramset,
+                                                            ctx->oiv, der)))
         goto fail;
     return 1;
  fail:
@@ -224,29 +274,38 @@ static int gost_get_ctx_params(SMG_CIPHER_CTX *ctx, OSSL_PARAM params[])
 static int gost_set_ctx_params(SMG_CIPHER_CTX *ctx, const OSSL_PARAM params[])
 {
     GOST_CIPHER_CTX *g = (GOST_CIPHER_CTX *)ctx;
+    const GOST_PARAMSET *algid_ps = NULL;
+    const unsigned char *algid_iv = NULL;
     const OSSL_PARAM *p;
+    size_t i;
 
-    if ((p = OSSL_PARAM_locate_const(params, GOST_PARAM_ALG_ID)) != NULL) {
-        const GOST_PARAMSET *ps;
-        const unsigned char *iv;
+    /*
+     * RFC 4357's parameters under either name (libcrypto 3.4 and later
+     * pass the same DER under both): each must decode before any applies.
+     */
+    for (i = 0; i < 2; i++) {
         const void *der;
         size_t len;
 
-        if (!OSSL_PARAM_get_octet_string_ptr(p, &der, &len)
-            || !alg_id_decode(der, len, &ps, &iv)) {
+        if ((p = OSSL_PARAM_locate_const(params, alg_id_keys[i])) != NULL
+            && (!OSSL_PARAM_get_octet_string_ptr(p, &der, &len)
+                || !alg_id_decode(der, len, &algid_ps, &algid_iv))) {
             SMG_RAISE(ctx->provctx, SMG_R_INVALID_ALGORITHM_ID_PARAMS);
             return 0;
         }
-        if (!use_paramset(g, ps))
+    }
+    if (algid_ps != NULL) {
+        if (!use_paramset(g, algid_ps))
             return 0;
         /*
          * The IV of the encoding, and meshing on, as gost-engine's
-         * gost89_set_asn1_parameters.  The IV takes effect at once (gostprov
-         * keeps it for the next init only; a CMS decoder, which sets this
-         * before the init that gives the key, sees no difference).
+         * gost89_set_asn1_parameters.  The IV takes effect at once
+         * (gostprov keeps it for the next init only; a CMS decoder, which
+         * sets this before the init that gives the key, sees no
+         * difference).
          */
-        memcpy(ctx->oiv, iv, 8);
-        memcpy(ctx->iv, iv, 8);
+        memcpy(ctx->oiv, algid_iv, 8);
+        memcpy(ctx->iv, algid_iv, 8);
         ctx->iv_set = 1;
         ctx->mesh_period = GOST_MESH_PERIOD;
     }
@@ -276,15 +335,23 @@ static int gost_set_ctx_params(SMG_CIPHER_CTX *ctx, const OSSL_PARAM params[])
     return 1;
 }
 
-/* Every GOST 28147-89 family parameter can be both read and set. */
+/*
+ * Every GOST 28147-89 family parameter but algorithm-id (which only
+ * gost89, the one with an OID, answers) can be both read and set.
+ * libcrypto takes a cipher's AlgorithmIdentifier parameters from the
+ * provider (rather than as a bare IV) when the gettable table lists
+ * alg_id_param (OpenSSL 3.0 to 3.3) or algorithm-id-params (3.4 and later).
+ */
 #define GOST89_CTX_PARAMS                                                    \
     OSSL_PARAM_utf8_string(GOST_PARAM_PARAMSET, NULL, 0),                    \
     OSSL_PARAM_octet_string(GOST_PARAM_ALG_ID, NULL, 0),                     \
+    OSSL_PARAM_octet_string(GOST_PARAM_ALG_ID_PARAMS, NULL, 0),              \
     OSSL_PARAM_size_t(GOST_PARAM_KEY_MESH, NULL)
 
 static const OSSL_PARAM gost89_gettable_ctx_params[] = {
     SMG_CIPHER_GENERIC_GETTABLE_CTX,
     GOST89_CTX_PARAMS,
+    OSSL_PARAM_octet_string(GOST_PARAM_ALGORITHM_ID, NULL, 0),
     OSSL_PARAM_END
 };
 
@@ -333,13 +400,17 @@ static const SMG_CIPHER_FAMILY magma_family = {
     .settable_ctx_params = magma_settable_ctx_params,
 };
 
-static const GOST_VARIANT gost89_meshed_z = { &gost_paramset_z, 0, 1 };
-static const GOST_VARIANT gost89_meshed_cpa = { &gost_paramset_cpa, 0, 1 };
-static const GOST_VARIANT gost89_plain_z = { &gost_paramset_z, 0, 0 };
-static const GOST_VARIANT magma = { &gost_paramset_z, 1, 0 };
+/* Of the GOST ciphers only gost89 (CFB) has an OID, RFC 4357's. */
+static const GOST_VARIANT gost89_cfb_z =
+    { &gost_paramset_z, 0, 1, "1.2.643.2.2.21" };
+static const GOST_VARIANT gost89_meshed_z = { &gost_paramset_z, 0, 1, NULL };
+static const GOST_VARIANT gost89_meshed_cpa =
+    { &gost_paramset_cpa, 0, 1, NULL };
+static const GOST_VARIANT gost89_plain_z = { &gost_paramset_z, 0, 0, NULL };
+static const GOST_VARIANT magma = { &gost_paramset_z, 1, 0, NULL };
 
 static const SMG_CIPHER_ALG gost89_cfb =
-    { &gost89_family, SMG_MODE_CFB, 8, 1, &gost89_meshed_z };
+    { &gost89_family, SMG_MODE_CFB, 8, 1, &gost89_cfb_z };
 static const SMG_CIPHER_ALG gost89_cnt =
     { &gost89_family, SMG_MODE_CNT, 8, 1, &gost89_meshed_cpa };
 static const SMG_CIPHER_ALG gost89_cnt_12 =

@@ -13,7 +13,8 @@ use Test::More;
 
 my @groups = (
     [paramset => 'unknown parameter sets ("unknown parameter set")'],
-    [algid    => 'malformed alg_id_param ("invalid algorithm id parameters")'],
+    [algid    => 'malformed alg_id_param, algorithm-id-params, asn1_to_param '
+                 . '("invalid algorithm id parameters")'],
     [keymesh  => 'key-mesh on ECB/CBC ("invalid key meshing period")'],
     [num      => 'num moved inside a gost89 (CFB) block ("invalid num")'],
     [nokey    => 'update and final after an init without key ("no key set")'],

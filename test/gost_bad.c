@@ -7,7 +7,8 @@
  *
  * Groups (argument 1):
  *   paramset  unknown parameter set names, OIDs and types
- *   algid     malformed alg_id_param encodings
+ *   algid     malformed alg_id_param encodings, under OpenSSL 3.4's name
+ *             algorithm-id-params too and through EVP_CIPHER_asn1_to_param
  *   keymesh   key-mesh on ECB/CBC, of the wrong type
  *   num       num moved in gost89 (CFB), whose register holds whole blocks
  *   nokey     update and final after an init without a key
@@ -23,6 +24,7 @@
  */
 #include "gost_test.h"
 
+#include <openssl/asn1.h>
 #include <openssl/core_dispatch.h>
 
 static OSSL_LIB_CTX *libctx;
@@ -190,6 +192,39 @@ static void run_paramset(void)
 
 /* ---------------------------------------------------------------- algid */
 
+/*
+ * der through EVP_CIPHER_asn1_to_param, where it is what libcrypto would
+ * hand over (an ASN1_TYPE that encodes back to der); 1 if it was.
+ */
+static int bad_asn1(const char *name, const unsigned char *der, size_t len,
+                    const char *what)
+{
+    const unsigned char *p = der;
+    ASN1_TYPE *t = d2i_ASN1_TYPE(NULL, &p, (long)len);
+    unsigned char *again = NULL, exp[sizeof(msg)];
+    EVP_CIPHER_CTX *ctx;
+    int n = t != NULL ? i2d_ASN1_TYPE(t, &again) : -1;
+
+    ERR_clear_error();
+    if (n < 0 || (size_t)n != len || memcmp(again, der, len) != 0) {
+        ASN1_TYPE_free(t);
+        OPENSSL_free(again);
+        return 0;
+    }
+    baseline(name, exp);
+    ctx = keyed(name);
+    if (!TU_CHECK(EVP_CIPHER_asn1_to_param(ctx, t) <= 0, "%s: %s taken by "
+                  "EVP_CIPHER_asn1_to_param", name, what)
+        | !TU_CHECK_ERR(tu_target(), "invalid algorithm id parameters")
+        | !same_output(ctx, exp, what))
+        fprintf(stderr, "  (%s, %s through EVP_CIPHER_asn1_to_param)\n",
+                name, what);
+    EVP_CIPHER_CTX_free(ctx);
+    ASN1_TYPE_free(t);
+    OPENSSL_free(again);
+    return 1;
+}
+
 static void run_algid(void)
 {
     static const struct {
@@ -222,8 +257,12 @@ static void run_algid(void)
         { "oversized", "3040 0408 0102030405060708 0634 2a850302021f01"
           "0101010101010101010101010101010101010101010101010101010101010101"
           "010101010101010101010101010101010101010101" },
+        { "a bare IV, as libcrypto's default", "0408 0102030405060708" },
+        { "NULL", "0500" },
+        { "the SEQUENCE the other way round", "3013 0607 2a850302021f01"
+          "0408 0102030405060708" },
     };
-    size_t i, j, len = 0;
+    size_t i, j, len = 0, through_asn1 = 0;
 
     for (i = 0; i < NELEM(gost89_names); i++) {
         for (j = 0; j < NELEM(bad); j++) {
@@ -238,6 +277,11 @@ static void run_algid(void)
                              OSSL_PARAM_construct_octet_string(
                                  "alg_id_param", der, len),
                              "invalid algorithm id parameters", bad[j].what);
+            bad_cipher_param(gost89_names[i],
+                             OSSL_PARAM_construct_octet_string(
+                                 "algorithm-id-params", der, len),
+                             "invalid algorithm id parameters", bad[j].what);
+            through_asn1 += bad_asn1(gost89_names[i], der, len, bad[j].what);
             free(der);
         }
         bad_cipher_param(gost89_names[i],
@@ -246,6 +290,11 @@ static void run_algid(void)
                          "invalid algorithm id parameters",
                          "alg_id_param as a string");
     }
+    /* Most of the table is well-formed DER of the wrong thing. */
+    printf("# %zu bad encodings through EVP_CIPHER_asn1_to_param\n",
+           through_asn1);
+    TU_CHECK(through_asn1 >= 8 * NELEM(gost89_names), "only %zu bad "
+             "encodings went through EVP_CIPHER_asn1_to_param", through_asn1);
 }
 
 /* -------------------------------------------------------------- keymesh */

@@ -6,9 +6,10 @@
  *   gostprov  gost-engine's provider: gost89, gost89-cnt, gost89-cnt-12,
  *             gost89-cbc, magma-cbc, magma-ctr (every parameter set through
  *             alg_id_param, key meshing on and off, padding on and off),
- *             gost-mac and gost-mac-12 (sizes 1..8), and those ciphers'
+ *             gost-mac and gost-mac-12 (sizes 1..8), those ciphers'
  *             updated-iv after every update and final, both fed the same
- *             pieces.
+ *             pieces, and gost89 and gost89-cbc in CMS decoders' flow (the
+ *             encoding as alg_id_param or through EVP_CIPHER_asn1_to_param).
  *   gcrypt    libgcrypt 1.10 (built with HAVE_GCRYPT): GOST28147 ECB, CBC
  *             and CFB, GOST28147_MESH CFB, under every parameter set, Magma
  *             ECB and CBC through the byte-order relation between the two,
@@ -42,6 +43,7 @@
 #include "gost_test.h"
 
 #include <limits.h>
+#include <openssl/asn1.h>
 
 #ifdef HAVE_GCRYPT
 # include <gcrypt.h>
@@ -410,31 +412,39 @@ static void gostprov_ciphers(unsigned long n)
 
 /*
  * The flow of CMS and PKCS#7 decoders: an init with the key and no IV,
- * alg_id_param (IV and set), then an init with neither, which takes the
- * encoding's IV.  gostprov's CNT re-init reverts to CryptoPro-A, so CNT
- * is left out.
+ * the encoding (IV and set), then an init with neither, which takes the
+ * encoding's IV.  The encoding goes in as alg_id_param, or (asn1) through
+ * EVP_CIPHER_asn1_to_param() as the decoders give it, which gostprov
+ * cannot take: its param_to_asn1 and asn1_to_param are libcrypto's bare
+ * IV, since it lists no gettable parameters.  gostprov's CNT re-init
+ * reverts to CryptoPro-A, so CNT is left out.
  */
 static int cms_flow(OSSL_LIB_CTX *lc, const char *propq, const char *alg,
                     const unsigned char *key, const unsigned char *der,
-                    size_t derlen, int enc, int pad, const unsigned char *in,
-                    size_t len, unsigned char *out, size_t *outl)
+                    size_t derlen, int asn1, int enc, int pad,
+                    const unsigned char *in, size_t len, unsigned char *out,
+                    size_t *outl)
 {
     EVP_CIPHER *cipher = EVP_CIPHER_fetch(lc, alg, propq);
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    const unsigned char *d = der;
+    ASN1_TYPE *t = asn1 ? d2i_ASN1_TYPE(NULL, &d, (long)derlen) : NULL;
     OSSL_PARAM p[2];
     int ok, l1 = 0, l2 = 0;
 
     p[0] = OSSL_PARAM_construct_octet_string("alg_id_param", (void *)der,
                                              derlen);
     p[1] = OSSL_PARAM_construct_end();
-    ok = cipher != NULL && ctx != NULL
+    ok = cipher != NULL && ctx != NULL && (t != NULL || !asn1)
          && EVP_CipherInit_ex2(ctx, cipher, key, NULL, enc, NULL)
-         && EVP_CIPHER_CTX_set_params(ctx, p)
+         && (asn1 ? EVP_CIPHER_asn1_to_param(ctx, t) > 0
+                  : EVP_CIPHER_CTX_set_params(ctx, p))
          && EVP_CipherInit_ex2(ctx, NULL, NULL, NULL, enc, NULL)
          && EVP_CIPHER_CTX_set_padding(ctx, pad)
          && EVP_CipherUpdate(ctx, out, &l1, in, (int)len)
          && EVP_CipherFinal_ex(ctx, out + l1, &l2);
     *outl = (size_t)l1 + (size_t)l2;
+    ASN1_TYPE_free(t);
     EVP_CIPHER_CTX_free(ctx);
     EVP_CIPHER_free(cipher);
     return ok;
@@ -453,6 +463,7 @@ static void gostprov_cms(unsigned long n)
         unsigned char *pt = tu_malloc(len), *ref = tu_malloc(len + 16);
         unsigned char *ours = tu_malloc(len + 16);
         int pad = strcmp(alg, "gost89") == 0 || rnd(4) != 0;
+        int asn1 = (int)rnd(2);
 
         tu_rng_bytes(&rng, key, sizeof(key));
         tu_rng_bytes(&rng, iv, sizeof(iv));
@@ -460,19 +471,20 @@ static void gostprov_cms(unsigned long n)
         derlen = gost_alg_id(set, iv, der);
         if (!pad)
             len -= len % 8;
-        if (!TU_CHECK(cms_flow(gplibctx, NULL, alg, key, der, derlen, 1, pad,
-                               pt, len, ref, &rl), "gostprov %s: EVP calls "
-                      "failed", alg)
+        if (!TU_CHECK(cms_flow(gplibctx, NULL, alg, key, der, derlen, 0, 1,
+                               pad, pt, len, ref, &rl), "gostprov %s: EVP "
+                      "calls failed", alg)
             || !TU_CHECK(cms_flow(libctx, tu_target_propq(), alg, key, der,
-                                  derlen, 1, pad, pt, len, ours, &ol),
+                                  derlen, asn1, 1, pad, pt, len, ours, &ol),
                          "smgost %s: EVP calls failed", alg)
             || !TU_CHECK_MEM("smgost against gostprov", ours, ol, ref, rl)
             || !TU_CHECK(cms_flow(libctx, tu_target_propq(), alg, key, der,
-                                  derlen, 0, pad, ref, rl, ours, &dl),
+                                  derlen, asn1, 0, pad, ref, rl, ours, &dl),
                          "smgost %s: EVP calls failed", alg)
             || !TU_CHECK_MEM("smgost decryption", ours, dl, pt, len))
             fprintf(stderr, "  CMS flow case %lu: %s, set %s, length %zu, "
-                    "padding %d\n", no, alg, set->short_name, len, pad);
+                    "padding %d, %s\n", no, alg, set->short_name, len, pad,
+                    asn1 ? "EVP_CIPHER_asn1_to_param" : "alg_id_param");
         ERR_clear_error();
         free(pt);
         free(ref);

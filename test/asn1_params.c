@@ -1,0 +1,476 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The AlgorithmIdentifier parameters of smgost's ciphers as CMS, PKCS#7
+ * and PBES2 take and give them: EVP_CIPHER_param_to_asn1(),
+ * EVP_CIPHER_asn1_to_param() and, on OpenSSL 3.4 and later,
+ * EVP_CIPHER_CTX_get_algor().  libcrypto 3.0 asks the provider for
+ * `alg_id_param`, 3.4 and later for `algorithm-id-params` and
+ * `algorithm-id`; the DER must be the same on every release.
+ *
+ * Groups (argument 1):
+ *   gost  every GOST 28147-89 cipher under every parameter set gives RFC
+ *         4357's Gost28147-89-Parameters (SEQUENCE { iv OCTET STRING,
+ *         encryptionParamSet OID }), byte for byte as built here and, for
+ *         two cases, as spelled out by hand; gost89 (the one with an OID,
+ *         1.2.643.2.2.21) gives its whole AlgorithmIdentifier, the others
+ *         none; the encoding taken back by a context keyed with no IV
+ *         (the decoders' flow) sets the IV and the set and switches
+ *         meshing on, so that it encrypts and decrypts as a context given
+ *         those directly, and gives the same DER again.  Magma's
+ *         parameters are the bare IV, as libcrypto's default.
+ *   sm4   every SM4 mode gives and takes what the default provider's
+ *         gives and takes, and has no AlgorithmIdentifier where that has
+ *         none.
+ *
+ * Malformed DER is gost_bad.c's (group algid).
+ */
+#include "gost_test.h"
+
+#include <openssl/asn1.h>
+#include <openssl/opensslv.h>
+#include <openssl/x509.h>
+
+static OSSL_LIB_CTX *libctx;
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+#define MSG_LEN 3000            /* past two key meshings */
+
+static const unsigned char key[32] = "0123456789abcdef0123456789abcdef";
+
+static EVP_CIPHER *fetch(const char *name, const char *propq)
+{
+    EVP_CIPHER *c = EVP_CIPHER_fetch(libctx, name, propq);
+
+    if (!TU_CHECK(c != NULL, "fetch %s (%s)", name, propq)) {
+        fprintf(stderr, "cannot go on without %s\n", name);
+        exit(1);
+    }
+    return c;
+}
+
+static unsigned char *unhex(const char *hex, size_t *len)
+{
+    unsigned char *p = tu_unhex(hex, len);
+
+    if (p == NULL) {
+        fprintf(stderr, "malformed hex in this file: %s\n", hex);
+        exit(2);
+    }
+    return p;
+}
+
+/* EVP_CIPHER_param_to_asn1() as DER; 0 (and a failed check) if it fails. */
+static size_t params_der(EVP_CIPHER_CTX *ctx, unsigned char **der,
+                         const char *what)
+{
+    ASN1_TYPE *t = ASN1_TYPE_new();
+    int n = -1;
+
+    *der = NULL;
+    if (!TU_CHECK(t != NULL && EVP_CIPHER_param_to_asn1(ctx, t) > 0
+                  && (n = i2d_ASN1_TYPE(t, der)) > 0,
+                  "%s: EVP_CIPHER_param_to_asn1", what)) {
+        ERR_print_errors_fp(stderr);
+        n = 0;
+    }
+    ASN1_TYPE_free(t);
+    return (size_t)n;
+}
+
+/* EVP_CIPHER_asn1_to_param() of DER; its result, or 0 on bad DER. */
+static int take_params(EVP_CIPHER_CTX *ctx, const unsigned char *der,
+                       size_t len)
+{
+    const unsigned char *p = der;
+    ASN1_TYPE *t = d2i_ASN1_TYPE(NULL, &p, (long)len);
+    int r = t != NULL ? EVP_CIPHER_asn1_to_param(ctx, t) : 0;
+
+    ASN1_TYPE_free(t);
+    return r;
+}
+
+/*
+ * The whole AlgorithmIdentifier: the `algorithm-id` param on every
+ * release, and EVP_CIPHER_CTX_get_algor() where libcrypto has it.  exp
+ * NULL: there must be none.
+ */
+static void check_algorithm_id(EVP_CIPHER_CTX *ctx, const unsigned char *exp,
+                               size_t explen, const char *what)
+{
+    unsigned char got[128];
+    OSSL_PARAM p[2];
+    int answered;
+
+    p[0] = OSSL_PARAM_construct_octet_string("algorithm-id", got,
+                                             sizeof(got));
+    p[1] = OSSL_PARAM_construct_end();
+    answered = EVP_CIPHER_CTX_get_params(ctx, p) && OSSL_PARAM_modified(p);
+    if (exp == NULL)
+        TU_CHECK(!answered, "%s: algorithm-id answered, %zu bytes", what,
+                 p[0].return_size);
+    else if (TU_CHECK(answered, "%s: algorithm-id not answered", what))
+        TU_CHECK_MEM("algorithm-id", got, p[0].return_size, exp, explen);
+#if OPENSSL_VERSION_NUMBER >= 0x30400000L
+    {
+        X509_ALGOR *alg = NULL;
+        unsigned char *der = NULL;
+        int r = EVP_CIPHER_CTX_get_algor(ctx, &alg), n = 0;
+
+        if (exp == NULL) {
+            TU_CHECK(r <= 0, "%s: EVP_CIPHER_CTX_get_algor gave one", what);
+        } else if (TU_CHECK(r > 0 && (n = i2d_X509_ALGOR(alg, &der)) > 0,
+                            "%s: EVP_CIPHER_CTX_get_algor", what)) {
+            TU_CHECK_MEM("EVP_CIPHER_CTX_get_algor", der, (size_t)n, exp,
+                         explen);
+        }
+        X509_ALGOR_free(alg);
+        OPENSSL_free(der);
+    }
+#endif
+    ERR_clear_error();
+}
+
+/* Both names of the parameters read directly give exp too. */
+static void check_named_params(EVP_CIPHER_CTX *ctx, const unsigned char *exp,
+                               size_t explen, const char *what)
+{
+    unsigned char a[GOST_ALG_ID_MAX], b[GOST_ALG_ID_MAX];
+    OSSL_PARAM p[3];
+
+    p[0] = OSSL_PARAM_construct_octet_string("alg_id_param", a, sizeof(a));
+    p[1] = OSSL_PARAM_construct_octet_string("algorithm-id-params", b,
+                                             sizeof(b));
+    p[2] = OSSL_PARAM_construct_end();
+    if (TU_CHECK(EVP_CIPHER_CTX_get_params(ctx, p), "%s: get params", what)) {
+        TU_CHECK_MEM("alg_id_param", a, p[0].return_size, exp, explen);
+        TU_CHECK_MEM("algorithm-id-params", b, p[1].return_size, exp, explen);
+    }
+    ERR_clear_error();
+}
+
+/* A message through a context as it stands; 1 on success. */
+static int run_msg(EVP_CIPHER_CTX *ctx, const unsigned char *in, size_t len,
+                   unsigned char *out, size_t *outl)
+{
+    int l1 = 0, l2 = 0;
+    int ok = EVP_CipherUpdate(ctx, out, &l1, in, (int)len)
+             && EVP_CipherFinal_ex(ctx, out + l1, &l2);
+
+    *outl = (size_t)l1 + (size_t)l2;
+    return ok;
+}
+
+/* ----------------------------------------------------------------- gost */
+
+static const struct {
+    const char *alg;
+    int has_iv;
+} gost89_algs[] = {
+    { "gost89", 1 }, { "gost89-cnt", 1 }, { "gost89-cnt-12", 1 },
+    { "gost89-cbc", 1 }, { "gost89-ecb", 0 },
+};
+
+/* AlgorithmIdentifier { 1.2.643.2.2.21, params }, DER. */
+static size_t gost89_algorithm_id(const unsigned char *params, size_t len,
+                                  unsigned char *out)
+{
+    static const unsigned char oid[] = {
+        0x06, 0x06, 0x2a, 0x85, 0x03, 0x02, 0x02, 0x15
+    };
+
+    out[0] = 0x30;
+    out[1] = (unsigned char)(sizeof(oid) + len);
+    memcpy(out + 2, oid, sizeof(oid));
+    memcpy(out + 2 + sizeof(oid), params, len);
+    return 2 + sizeof(oid) + len;
+}
+
+/*
+ * A context of alg keyed with iv (ignored without one), the set given by
+ * name, for encryption or decryption.
+ */
+static EVP_CIPHER_CTX *gost_ctx(EVP_CIPHER *c, const GOST_SET *set,
+                                const unsigned char *iv, int enc)
+{
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    OSSL_PARAM p[2];
+
+    p[0] = OSSL_PARAM_construct_utf8_string("paramset", (char *)set->name, 0);
+    p[1] = OSSL_PARAM_construct_end();
+    if (!TU_CHECK(ctx != NULL
+                  && EVP_CipherInit_ex2(ctx, c, key,
+                                        EVP_CIPHER_get_iv_length(c) > 0
+                                        ? iv : NULL, enc, p),
+                  "%s: init under %s", EVP_CIPHER_get0_name(c),
+                  set->short_name))
+        exit(1);
+    return ctx;
+}
+
+/*
+ * The decoders' flow: a context keyed with no IV takes der, then must read
+ * back the set, the IV and meshing, give der again, and encrypt (enc) or
+ * decrypt in as a context given the set and IV directly.
+ */
+static void gost_take(EVP_CIPHER *c, int i, const GOST_SET *set,
+                      const unsigned char iv[8], const unsigned char *der,
+                      size_t derlen, const unsigned char *in, size_t inlen,
+                      const unsigned char *exp, size_t explen, int enc)
+{
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    unsigned char *again = NULL, got_iv[8], *out = tu_malloc(MSG_LEN + 16);
+    char name[80] = "", what[160];
+    size_t mesh = 0, againlen, outl = 0;
+    OSSL_PARAM p[4];
+
+    snprintf(what, sizeof(what), "%s under %s, taken from DER (%s)",
+             gost89_algs[i].alg, set->short_name, enc ? "encrypt" : "decrypt");
+    p[0] = OSSL_PARAM_construct_utf8_string("paramset", name, sizeof(name));
+    p[1] = OSSL_PARAM_construct_size_t("key-mesh", &mesh);
+    p[2] = OSSL_PARAM_construct_octet_string("iv", got_iv, sizeof(got_iv));
+    p[3] = OSSL_PARAM_construct_end();
+    if (!gost89_algs[i].has_iv)
+        p[2] = OSSL_PARAM_construct_end();
+    if (!TU_CHECK(ctx != NULL && EVP_CipherInit_ex2(ctx, c, key, NULL, enc,
+                                                    NULL)
+                  && take_params(ctx, der, derlen) > 0
+                  && EVP_CIPHER_CTX_get_params(ctx, p), "%s", what)) {
+        ERR_print_errors_fp(stderr);
+        goto end;
+    }
+    TU_CHECK(strcmp(name, set->name) == 0, "%s: paramset reads \"%s\"", what,
+             name);
+    /* As gost-engine: the encoding switches meshing on, even for CBC. */
+    TU_CHECK(mesh == 1024, "%s: key-mesh reads %zu", what, mesh);
+    if (gost89_algs[i].has_iv)
+        TU_CHECK_MEM("the IV taken", got_iv, p[2].return_size, iv, 8);
+    againlen = params_der(ctx, &again, what);
+    TU_CHECK_MEM("the DER given back", again, againlen, der, derlen);
+    if (TU_CHECK(run_msg(ctx, in, inlen, out, &outl), "%s: cipher", what))
+        TU_CHECK_MEM(enc ? "encryption after the DER" : "decryption after "
+                     "the DER", out, outl, exp, explen);
+ end:
+    ERR_clear_error();
+    OPENSSL_free(again);
+    EVP_CIPHER_CTX_free(ctx);
+    free(out);
+}
+
+static void gost_one(int i, const GOST_SET *set, const unsigned char iv[8])
+{
+    static const unsigned char zeros[8];
+    EVP_CIPHER *c = fetch(gost89_algs[i].alg, tu_target_propq());
+    EVP_CIPHER_CTX *ctx = gost_ctx(c, set, iv, 1), *ref;
+    const unsigned char *div = gost89_algs[i].has_iv ? iv : zeros;
+    unsigned char exp[GOST_ALG_ID_MAX], aid[GOST_ALG_ID_MAX + 16], *der;
+    unsigned char *pt = tu_malloc(MSG_LEN), *ct = tu_malloc(MSG_LEN + 16);
+    size_t explen = gost_alg_id(set, div, exp), derlen, ctlen = 0, j;
+    char what[128];
+
+    snprintf(what, sizeof(what), "%s under %s", gost89_algs[i].alg,
+             set->short_name);
+    derlen = params_der(ctx, &der, what);
+    TU_CHECK_MEM("EVP_CIPHER_param_to_asn1", der, derlen, exp, explen);
+    check_named_params(ctx, exp, explen, what);
+    if (strcmp(gost89_algs[i].alg, "gost89") == 0)
+        check_algorithm_id(ctx, aid, gost89_algorithm_id(exp, explen, aid),
+                           what);
+    else
+        check_algorithm_id(ctx, NULL, 0, what);
+
+    /*
+     * The reference: the set and IV given directly, with the default
+     * meshing, which is on where it applies (CFB, CNT), as the DER sets it.
+     */
+    for (j = 0; j < MSG_LEN; j++)
+        pt[j] = (unsigned char)(j * 7 + i);
+    ref = gost_ctx(c, set, div, 1);
+    if (TU_CHECK(run_msg(ref, pt, MSG_LEN, ct, &ctlen) && ctlen >= MSG_LEN,
+                 "%s: reference encryption", what)) {
+        gost_take(c, i, set, div, exp, explen, pt, MSG_LEN, ct, ctlen, 1);
+        gost_take(c, i, set, div, exp, explen, ct, ctlen, pt, MSG_LEN, 0);
+    }
+    ERR_clear_error();
+    OPENSSL_free(der);
+    EVP_CIPHER_CTX_free(ref);
+    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_free(c);
+    free(pt);
+    free(ct);
+}
+
+/* Magma: the bare IV, libcrypto's default, given and taken. */
+static void magma_one(const char *alg, size_t ivlen)
+{
+    static const unsigned char iv[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+    static const unsigned char iv2[8] = { 9, 10, 11, 12, 13, 14, 15, 16 };
+    EVP_CIPHER *c = fetch(alg, tu_target_propq());
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    unsigned char exp[10], *der = NULL, got[8];
+    size_t derlen;
+    OSSL_PARAM p[2];
+
+    exp[0] = 0x04;
+    exp[1] = (unsigned char)ivlen;
+    memcpy(exp + 2, iv, ivlen);
+    if (!TU_CHECK(ctx != NULL && EVP_EncryptInit_ex2(ctx, c, key, ivlen
+                                                     ? iv : NULL, NULL),
+                  "%s: init", alg))
+        exit(1);
+    derlen = params_der(ctx, &der, alg);
+    TU_CHECK_MEM("Magma's parameters", der, derlen, exp, 2 + ivlen);
+    check_algorithm_id(ctx, NULL, 0, alg);
+    memcpy(exp + 2, iv2, ivlen);
+    p[0] = OSSL_PARAM_construct_octet_string("iv", got, sizeof(got));
+    p[1] = OSSL_PARAM_construct_end();
+    if (TU_CHECK(take_params(ctx, exp, 2 + ivlen) > 0
+                 && EVP_CIPHER_CTX_get_params(ctx, p), "%s: take the IV", alg))
+        TU_CHECK_MEM("Magma's IV taken", got, p[0].return_size, iv2, ivlen);
+    ERR_clear_error();
+    OPENSSL_free(der);
+    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_free(c);
+}
+
+static void run_gost(void)
+{
+    /*
+     * RFC 4357 10.1 spelled out: SEQUENCE (0x30), OCTET STRING (0x04) of
+     * the 8-byte IV, OBJECT IDENTIFIER (0x06) of the set; the second is
+     * gost89's AlgorithmIdentifier around the first, id-Gost28147-89
+     * (1.2.643.2.2.21) and the parameters.
+     */
+    static const char by_hand_a[] =
+        "3013 0408 0102030405060708 0607 2a850302021f01";
+    static const char by_hand_aid[] =
+        "301d 06062a8503020215 3013 0408 0102030405060708 0607 2a850302021f01";
+    static const unsigned char iv[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+    unsigned char built[GOST_ALG_ID_MAX], aid[GOST_ALG_ID_MAX + 16];
+    unsigned char *hand = NULL, *hand_aid = NULL;
+    size_t i, s, handlen = 0, hand_aidlen = 0, n;
+
+    hand = unhex(by_hand_a, &handlen);
+    hand_aid = unhex(by_hand_aid, &hand_aidlen);
+    n = gost_alg_id(gost_set("CryptoPro-A"), iv, built);
+    TU_CHECK_MEM("the encoding built here, against RFC 4357 by hand", built,
+                 n, hand, handlen);
+    TU_CHECK_MEM("gost89's AlgorithmIdentifier built here, against one by "
+                 "hand", aid, gost89_algorithm_id(built, n, aid), hand_aid,
+                 hand_aidlen);
+    free(hand);
+    free(hand_aid);
+
+    for (i = 0; i < NELEM(gost89_algs); i++)
+        for (s = 0; s < GOST_NSETS; s++) {
+            unsigned char v[8];
+            size_t k;
+
+            for (k = 0; k < 8; k++)
+                v[k] = (unsigned char)(0x11 * (s + 1) + 0x29 * k + i);
+            gost_one((int)i, &gost_sets[s], v);
+        }
+    magma_one("magma-cbc", 8);
+    magma_one("magma-ctr", 4);
+    magma_one("magma-ecb", 0);
+}
+
+/* ------------------------------------------------------------------ sm4 */
+
+static void sm4_one(const char *alg)
+{
+    static const unsigned char iv[16] = "0123456789abcdef";
+    static const unsigned char iv2[16] = "fedcba9876543210";
+    EVP_CIPHER *cs[2] = { fetch(alg, tu_target_propq()),
+                          fetch(alg, "provider=default") };
+    unsigned char *der[2] = { NULL, NULL }, *der2[2] = { NULL, NULL };
+    unsigned char got[2][16];
+    size_t derlen[2], der2len[2], ivlen = 0;
+    int algor[2], took[2], k;
+
+    for (k = 0; k < 2; k++) {
+        EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new(), *dec = EVP_CIPHER_CTX_new();
+        OSSL_PARAM p[2];
+        unsigned char in[18];
+
+        ivlen = (size_t)EVP_CIPHER_get_iv_length(cs[k]);
+        if (!TU_CHECK(ctx != NULL && dec != NULL
+                      && EVP_EncryptInit_ex2(ctx, cs[k], key,
+                                             ivlen ? iv : NULL, NULL)
+                      && EVP_DecryptInit_ex2(dec, cs[k], key, NULL, NULL),
+                      "%s: init", alg))
+            exit(1);
+        derlen[k] = params_der(ctx, &der[k], alg);
+#if OPENSSL_VERSION_NUMBER >= 0x30400000L
+        {
+            X509_ALGOR *a = NULL;
+
+            algor[k] = EVP_CIPHER_CTX_get_algor(ctx, &a) > 0;
+            X509_ALGOR_free(a);
+        }
+#else
+        algor[k] = 0;
+#endif
+        /* Another IV, as a decoder takes it, read back and given again. */
+        in[0] = 0x04;
+        in[1] = (unsigned char)ivlen;
+        memcpy(in + 2, iv2, ivlen);
+        memset(got[k], 0, sizeof(got[k]));
+        p[0] = OSSL_PARAM_construct_octet_string("iv", got[k], ivlen);
+        p[1] = OSSL_PARAM_construct_end();
+        took[k] = take_params(dec, in, 2 + ivlen);
+        TU_CHECK(ivlen == 0 || (took[k] > 0
+                                && EVP_CIPHER_CTX_get_params(dec, p)),
+                 "%s: take the IV", alg);
+        der2len[k] = params_der(dec, &der2[k], alg);
+        ERR_clear_error();
+        EVP_CIPHER_CTX_free(ctx);
+        EVP_CIPHER_CTX_free(dec);
+    }
+    TU_CHECK_MEM("SM4's parameters against the default provider's", der[0],
+                 derlen[0], der[1], derlen[1]);
+    TU_CHECK_MEM("SM4's parameters taken and given again, against the "
+                 "default provider's", der2[0], der2len[0], der2[1],
+                 der2len[1]);
+    TU_CHECK_MEM("SM4's IV taken, against the default provider's", got[0],
+                 ivlen, got[1], ivlen);
+    TU_CHECK(took[0] == took[1], "%s: EVP_CIPHER_asn1_to_param gives %d "
+             "here, %d in the default provider", alg, took[0], took[1]);
+    TU_CHECK(algor[0] == algor[1], "%s: EVP_CIPHER_CTX_get_algor %s here, %s "
+             "in the default provider", alg, algor[0] ? "works" : "fails",
+             algor[1] ? "works" : "fails");
+    for (k = 0; k < 2; k++) {
+        OPENSSL_free(der[k]);
+        OPENSSL_free(der2[k]);
+        EVP_CIPHER_free(cs[k]);
+    }
+}
+
+static void run_sm4(void)
+{
+    static const char *const algs[] = {
+        "SM4-ECB", "SM4-CBC", "SM4-OFB", "SM4-CFB", "SM4-CTR"
+    };
+    size_t i;
+
+    for (i = 0; i < NELEM(algs); i++)
+        sm4_one(algs[i]);
+}
+
+int main(int argc, char **argv)
+{
+    const char *group = argc > 1 ? argv[1] : "";
+
+    libctx = tu_libctx();
+    printf("# %s\n", OpenSSL_version(OPENSSL_VERSION));
+    if (strcmp(group, "gost") == 0) {
+        run_gost();
+    } else if (strcmp(group, "sm4") == 0) {
+        run_sm4();
+    } else {
+        fprintf(stderr, "usage: %s gost|sm4\n", argv[0]);
+        tu_libctx_free(libctx);
+        return 2;
+    }
+    tu_libctx_free(libctx);
+    return tu_report(group);
+}
