@@ -14,6 +14,11 @@
  *                                         (a library context loading it)
  *        config_check env                 (the default context, OPENSSL_CONF)
  *        config_check refused <openssl.cnf> (the load must fail)
+ *        config_check kernels             (smgost from SMGOST_MODULES: the
+ *                                          kernels it reports, checked and
+ *                                          printed; util/test-levels.pl
+ *                                          asks this when the build has no
+ *                                          openssl program)
  */
 #include "testutil.h"
 
@@ -165,6 +170,12 @@ int main(int argc, char **argv)
 {
     OSSL_LIB_CTX *libctx = NULL;
 
+    if (argc == 2 && strcmp(argv[1], "kernels") == 0) {
+        libctx = tu_libctx();
+        expect_kernels(libctx, 0);
+        tu_libctx_free(libctx);
+        return tu_report("kernels");
+    }
     if (argc == 3 && strcmp(argv[1], "refused") == 0) {
         libctx = OSSL_LIB_CTX_new();
         TU_CHECK(libctx != NULL && OSSL_LIB_CTX_load_config(libctx, argv[2])
@@ -188,7 +199,7 @@ int main(int argc, char **argv)
             return tu_report("config");
     } else {
         fprintf(stderr, "usage: %s file <openssl.cnf> [constant-time] | env"
-                " | refused <openssl.cnf>\n", argv[0]);
+                " | refused <openssl.cnf> | kernels\n", argv[0]);
         return 2;
     }
     TU_CHECK(OSSL_PROVIDER_available(libctx, "smgost"),

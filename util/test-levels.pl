@@ -50,25 +50,34 @@ sub runner_for {
     return @r;
 }
 
-# The kernels a mask selects, as the provider reports them.
+# The kernels a mask selects, as the provider reports them: to the openssl
+# program, or, in a build without one (a cross build not given
+# --openssl-cli), to test/config_check.
 sub kernels_for {
     my ($var, $mask, $cpu) = @_;
     local %ENV = %ENV;
     delete $ENV{$var};
     $ENV{$var} = $mask if defined $mask;
     my @pre = runner_for($cpu);
-    if (my $preload = $ENV{SMGOST_PRELOAD}) {
-        if (@pre) { push @pre, '-E', "LD_PRELOAD=$preload" }
-        else { $ENV{LD_PRELOAD} = $preload }
+    my $cli = $ENV{SMGOST_OPENSSL} // '';
+    my @cmd;
+    if ($cli ne '') {
+        if (my $preload = $ENV{SMGOST_PRELOAD}) {
+            if (@pre) { push @pre, '-E', "LD_PRELOAD=$preload" }
+            else { $ENV{LD_PRELOAD} = $preload }
+        }
+        @cmd = (@pre, $cli, 'list', '-providers', '-verbose', '-provider-path',
+                $ENV{SMGOST_MODULES}, '-provider', 'smgost');
+    } else {
+        @cmd = (@pre, "$ENV{SMGOST_TOP}/test/config_check", 'kernels');
     }
-    my @cmd = (@pre, $ENV{SMGOST_OPENSSL} || 'openssl', 'list', '-providers',
-               '-verbose', '-provider-path', $ENV{SMGOST_MODULES}, '-provider',
-               'smgost');
     open(my $fh, '-|', @cmd) or die "cannot run @cmd: $!\n";
     my $out = do { local $/; <$fh> } // '';
     close $fh;
-    my ($k) = $out =~ /kernels: ([^;]+);/;
-    die "smgost did not load with $var=" . ($mask // '(unset)') . "\n" unless $k;
+    my ($k) = $cli ne '' ? $out =~ /kernels: ([^;]+);/
+        : $? == 0 ? $out =~ /^# kernels: (.+)$/m : ();
+    die "smgost did not load with $var=" . ($mask // '(unset)')
+        . ($cli ne '' ? '' : " (test/config_check kernels:\n$out)") . "\n" unless $k;
     return $k;
 }
 
