@@ -269,8 +269,9 @@ my ($B_KEY, $B_ZT, $B_KT, $B_STATE) = (192, 768, 960, 1088);
 my $FRAME = $B_STATE + 2048;
 
 sub e_table {
-    my ($L) = @_;
-    my $s = frame_align_begin($FRAME, 64) . "\tmov\t%rdi,$TBL_BYTES(%rsp)\n";
+    my ($L, $framed) = @_;
+    my $s = ($framed ? "" : frame_align_begin($FRAME, 64))
+        . "\tmov\t%rdi,$TBL_BYTES(%rsp)\n";
     $s .= e_ctrick(0, 0);
     # the byte-sliced core's table, for calls that reach its 128-block loop
     $s .= <<"EOT";
@@ -777,13 +778,16 @@ $code .= b_in(0) . b_in(1) . b_out(0) . b_out(1) . b_rounds();
 # the ciphertext block before it).
 sub b_pass {
     my ($mode) = @_;
-    my $s = "";
+    my $gcm = $mode eq 'gcm';
+    my $xts = $mode =~ /^xts/;
+    my $ctr = $mode eq 'ctr' || $gcm;
+    my $s = $xts ? xts_tweaks($mode, 'z', 32, 128, 0) : "";
     my @chunks = map { my $g = $_; map { [ $g, $_ ] } 0 .. 3 } 0 .. 3;
     for my $h (0 .. 1) {
         my $base = 1024 * $h;
-        if ($mode eq 'ctr') {
-            $s .= ctr_words('z', 4) . "\tcall\t.Lsm4_bs_in${h}_t\n";
-            $s .= "\tadd\t\$64,%r10\n\tadc\t\$0,%r9\n";
+        if ($ctr) {
+            $s .= ctr_words('z', 4, $gcm) . "\tcall\t.Lsm4_bs_in${h}_t\n";
+            $s .= ctr_add(64, $gcm);
             next;
         }
         for my $c (@chunks) {
@@ -795,25 +799,28 @@ sub b_pass {
                     : "\tvmovdqu32\t" . ($o - 16) . "(%rsi),$r\n";
             } else {
                 $s .= "\tvmovdqu32\t$o(%rsi),$r\n";
+                $s .= "\tvpxord\t$o(%r12),$r,$r\n" if $xts;
             }
         }
         $s .= "\tcall\t.Lsm4_bs_in$h\n";
     }
-    $s .= e_save_last(0, 128, 'z') if $mode ne 'ecb' && $mode ne 'ctr';
+    my $chain = !($mode eq 'ecb' || $ctr || $xts);
+    $s .= e_save_last(0, 128, 'z') if $chain;
     $s .= "\tcall\t.Lsm4_bs_rounds\n";
     for my $h ($mode eq 'cbc_dec' ? (1, 0) : (0, 1)) {
         my $base = 1024 * $h;
         $s .= "\tcall\t.Lsm4_bs_out$h\n";
-        if ($mode eq 'ctr' || $mode eq 'cfb_dec') {
-            $s .= e_finish($mode, 'z', 4, 0, @$_, 'x', $base) for @chunks;
-            $s .= e_finish($mode, 'z', 4, 0, @$_, 's', $base) for @chunks;
+        if ($ctr || $mode eq 'cfb_dec') {
+            my $fm = $ctr ? 'ctr' : $mode;
+            $s .= e_finish($fm, 'z', 4, 0, @$_, 'x', $base) for @chunks;
+            $s .= e_finish($fm, 'z', 4, 0, @$_, 's', $base) for @chunks;
         } else {
             my @order = $mode eq 'cbc_dec' ? reverse @chunks : @chunks;
             $s .= e_finish($mode, 'z', 4, 0, @$_, 'xs', $base) for @order;
         }
     }
     $s .= "\tvmovdqa64\t" . R('z', $IVN) . "," . R('z', $IVB) . "\n"
-        if $mode ne 'ecb' && $mode ne 'ctr';
+        if $chain;
     return $s;
 }
 
@@ -905,7 +912,10 @@ sub e_finish {
     # what the output is XORed with: previous ciphertext (CBC) or input
     my $src = $mode eq 'cbc_dec' ? $o - 16 : $o;
     my $s = "";
-    if ($part =~ /x/ && $mode ne 'ecb') {
+    if ($part =~ /x/ && $mode =~ /^xts/) {
+        # the whole tweak buffer is valid, masked lanes included
+        $s .= "\tvpxord\t$o(%r12),$r,$r\n";
+    } elsif ($part =~ /x/ && $mode ne 'ecb') {
         if ($mode eq 'cbc_dec' && $o == 0) {
             $s .= e_chain0($w, $tmp) . "\tvpxord\t$tmp,$r,$r\n";
         } elsif ($m) {
@@ -921,7 +931,7 @@ sub e_finish {
 # CTR: the counter blocks of a pass of G groups, as native words already
 # transposed (the cores' "_t" entry), from the counter in %r9:%r10.
 sub ctr_words {
-    my ($w, $G) = @_;
+    my ($w, $G, $c32) = @_;
     my $n = $bcast{$w};
     my $s = "";
     # counter words (big-endian word 0 first) from %r9:%r10
@@ -940,6 +950,13 @@ EOT
     for my $g (0 .. $G - 1) {
         my ($x0, $x1, $x2, $x3) = map { R($w, $_) } e_data($g);
         my $io = 4 * $n * $g;
+        if ($c32) {
+            # GCM: word 3 alone counts, mod 2^32
+            $s .= "\tvpaddd\t.Lsm4_ctr_idx_$w+$io(%rip),$w3,$x3\n"
+                . "\tvmovdqa32\t$w2,$x2\n\tvmovdqa32\t$w1,$x1\n"
+                . "\tvmovdqa32\t$w0,$x0\n";
+            next;
+        }
         # 128-bit increment: a carry leaves word 3 where the sum wrapped
         # below the base, and moves on while the next word wraps to 0
         $s .= <<"EOT";
@@ -958,6 +975,71 @@ EOT
     return $s;
 }
 
+# The counter after a pass of $n blocks (an immediate or %rcx): 128-bit,
+# or (GCM) its last word alone, mod 2^32.
+sub ctr_add {
+    my ($n, $c32) = @_;
+    my $reg = $n =~ /^%/;
+    return ($reg ? "\tadd\t$n,%r10\n" : "\tadd\t\$$n,%r10\n") . "\tadc\t\$0,%r9\n"
+        unless $c32;
+    return "\tlea\t" . ($reg ? "(%r10,$n)" : "$n(%r10)") . ",%eax\n"
+        . "\tshr\t\$32,%r10\n\tshl\t\$32,%r10\n\tor\t%rax,%r10\n";
+}
+
+# XTS tweaks.  The running tweak vector TV (zmm25) holds the tweaks of the
+# next four blocks, T x^0..T x^3, as 128-bit little-endian integers
+# (IEEE 1619's order; GB/T 17964-2021's reflected order is the same
+# multiplication on the tweak with every byte's bits reversed, so the GB
+# entries convert at the buffer by one bit-reversing affine map).  A tweak
+# times x^k (k < 57) in every lane: the 128-bit shift left by k, the k bits
+# leaving the low qword enter the high one, and the k bits leaving the high
+# qword come back times 0x87 (one carry-less multiplication).
+sub xts_mulx {
+    my ($w, $dst, $src, $k) = @_;
+    my ($t1, $t2, $p) = map { R($w, $_) } 24, 26, 27;
+    return "\tvmovdqa64\t$src,$dst\n" if $k == 0;
+    return <<"EOT";
+	vpsrlq	\$@{[64 - $k]},$src,$t1
+	vpsllq	\$$k,$src,$dst
+	vpslldq	\$8,$t1,$t2
+	vpclmulqdq	\$0x01,$p,$t1,$t1
+	vpternlogq	\$0x96,$t2,$t1,$dst
+EOT
+}
+
+# The tweaks of a pass of $C registers of width w ($P blocks) into the
+# buffer at %r12, block i at 16 i, each register of tweaks from one of the
+# eight before it (at most eight steps in a chain), then TV for the next
+# pass (also stored after them).  %rbx gets the address of the tweak after
+# the pass's last block (masked: the %rcx-th).  Clobbers zmm0..7, 16, 24,
+# 26, 27.
+sub xts_tweaks {
+    my ($mode, $w, $C, $P, $masked) = @_;
+    my $gb = $mode eq 'xts_gb';
+    my $bp = $P / $C;
+    my $tv = R($w, 25);
+    my $s = "\tvpbroadcastq\t.Lsm4_xts_poly(%rip),%zmm27\n";
+    $s .= "\tvpbroadcastq\t.Lsm4_xts_brev(%rip),%zmm16\n" if $gb;
+    my $store = sub {
+        my ($r, $c) = @_;
+        my $o = 16 * $bp * $c;
+        return "\tvmovdqu64\t$r,$o(%r12)\n" unless $gb;
+        my $t = R($w, 26);
+        return "\tvgf2p8affineqb\t\$0," . R($w, 16) . ",$r,$t\n"
+            . "\tvmovdqu64\t$t,$o(%r12)\n";
+    };
+    for my $c (0 .. $C - 1) {
+        my $r = R($w, $c % 8);
+        $s .= $c < 8 ? xts_mulx($w, $r, $tv, $bp * $c)
+                     : xts_mulx($w, $r, $r, 8 * $bp);
+        $s .= $store->($r, $c);
+    }
+    $s .= xts_mulx($w, $tv, R($w, ($C - 1) % 8), $bp) . $store->($tv, $C);
+    $s .= $masked ? "\tmov\t%rcx,%rax\n\tshl\t\$4,%rax\n\tlea\t(%r12,%rax),%rbx\n"
+                  : "\tlea\t@{[16 * $P]}(%r12),%rbx\n";
+    return $s;
+}
+
 # One pass of G groups of width w; masked: the last group holds the
 # remaining %rcx blocks (at least one).
 sub e_pass {
@@ -971,15 +1053,16 @@ sub e_pass {
     my @chunks = map { my $g = $_; map { [ $g, $_ ] } 0 .. 3 } 0 .. $G - 1;
     my $off = sub { my ($g, $k) = @_; return 16 * $bp * (4 * $g + $k); };
 
-    if ($mode eq 'ctr') {
-        $s .= ctr_words($w, $G);
+    my $xts = $mode =~ /^xts/;
+    if ($mode eq 'ctr' || $mode eq 'gcm') {
+        $s .= ctr_words($w, $G, $mode eq 'gcm');
         $s .= "\tcall\t${core}_t\n";
-        $s .= e_finish($mode, $w, $G, $masked, @$_, 'x') for @chunks;
-        $s .= e_finish($mode, $w, $G, $masked, @$_, 's') for @chunks;
-        $s .= $masked ? "\tadd\t%rcx,%r10\n" : "\tadd\t\$$P,%r10\n";
-        $s .= "\tadc\t\$0,%r9\n";
+        $s .= e_finish('ctr', $w, $G, $masked, @$_, 'x') for @chunks;
+        $s .= e_finish('ctr', $w, $G, $masked, @$_, 's') for @chunks;
+        $s .= ctr_add($masked ? '%rcx' : $P, $mode eq 'gcm');
         return $s;
     }
+    $s .= xts_tweaks($mode, $w, 4 * $G, $P, $masked) if $xts;
 
     if ($mode eq 'cfb_dec') {
         # cipher input of block i is c[i-1] (c[-1] = iv)
@@ -1002,9 +1085,10 @@ sub e_pass {
             my $m = e_mask($masked, $G, $g, $k, $w);
             $s .= "\tvmovdqu32\t" . $off->($g, $k) . "(%rsi),$r$m"
                 . ($m ? "{z}" : "") . "\n";
+            $s .= "\tvpxord\t" . $off->($g, $k) . "(%r12),$r,$r\n" if $xts;
         }
     }
-    $s .= e_save_last($masked, $P, $w) if $mode ne 'ecb';
+    $s .= e_save_last($masked, $P, $w) if $mode ne 'ecb' && !$xts;
     if ($G == 4 && ($mode eq 'ecb' || $mode eq 'cbc_dec')) {
         $s .= "\tcall\t${core}_$mode\n";
     } else {
@@ -1019,7 +1103,7 @@ sub e_pass {
     }
     my $wv = $w eq 'x' ? 'x' : 'z';
     $s .= "\tvmovdqa64\t" . R($wv, $IVN) . "," . R($wv, $IVB) . "\n"
-        if $mode ne 'ecb';
+        if $mode ne 'ecb' && !$xts;
     return $s;
 }
 
@@ -1036,20 +1120,96 @@ EOT
 # 1..4, y1 for 5..8, z1 for 9..16) with nothing else set up; longer calls
 # build the key table, then a 64-block loop, a 32-block pass and one masked
 # pass for the remainder (the lean cores again for 1..16 blocks).
+#
+# The same drivers run GCM (src/kernel.h's smg_gcm_fn: CTR with a 32-bit
+# counter, GHASH of each pass's ciphertext by smg_ghash_vpclmul_avx512,
+# after the pass on encryption and before it on decryption, so that in
+# place the ciphertext is read before it is overwritten) and XTS (ECB
+# between two XORs with tweaks that each pass computes first, in vector
+# registers, into a buffer in the frame).  Both keep an aligned frame from
+# the start, so that the GHASH calls may push the driver's registers.
+my $XTS_BUF = 16 * 128 + 64;
+$code .= rodata_begin() . <<'EOT' . text_begin();
+.p2align	6
+# TV's lanes from T: shifted left by 0..3 bits, the bits that leave
+.Lsm4_xts_sl:
+.quad	0,0,1,1,2,2,3,3
+.Lsm4_xts_sr:
+.quad	64,64,63,63,62,62,61,61
+# x^128 = x^7 + x^2 + x + 1 (IEEE 1619)
+.Lsm4_xts_poly:
+.quad	0x87
+# GF2P8AFFINEQB matrix reversing the bits of every byte
+.Lsm4_xts_brev:
+.quad	0x8040201008040201
+EOT
+
+sub gh_call {
+    my ($ptr, $cnt) = @_;
+    my @save = qw(%rdi %rsi %rdx %rcx %r8 %r9 %r10);
+    my $s = join '', map { "\tpush\t$_\n" } @save;
+    $s .= "\tmov\t$ptr,%rdx\n" if $ptr ne '%rdx';
+    $s .= "\tmov\t$cnt,%rcx\n" if $cnt ne '%rcx';
+    $s .= "\tmov\t%r12,%rdi\n\tmov\t%r13,%rsi\n\tcall\tsmg_ghash_vpclmul_avx512\n";
+    $s .= join '', map { "\tpop\t$_\n" } reverse @save;
+    return $s;
+}
+
 sub e_parallel {
     my ($mode) = @_;
     my $fn = "sm4_gfni_avx512_$mode";
     my $L = ".L${fn}";
     my ($iv_in, $iv_out) = ("", "");
-    my $chain = $mode ne 'ecb' && $mode ne 'ctr';
+    my $gcm = $mode =~ /^gcm_(enc|dec)$/ ? $1 : '';
+    my $xts = $mode =~ /^xts/;
+    my $pm = $gcm ? 'gcm' : $mode;            # what the passes do
+    my $ctr = $mode eq 'ctr' || $gcm;
+    my $chain = !($mode eq 'ecb' || $ctr || $xts);
+    my @saved = $gcm ? qw(%r12 %r13) : $xts ? qw(%r12 %rbx) : ();
+    my $framed = @saved > 0;
+    # a pass of $cnt blocks (immediate or %rcx) with GCM's hashing around it
+    my $pass = sub {
+        my ($body, $cnt) = @_;
+        $cnt = "\$$cnt" unless $cnt =~ /^%/;
+        return ($gcm eq 'dec' ? gh_call('%rsi', $cnt) : '') . $body
+            . ($gcm eq 'enc' ? gh_call('%rdx', $cnt) : '');
+    };
+    my $ret = $framed ? "\tjmp\t${L}_out\n" : "\tret\n";
     my $s = function_begin($fn);
-    $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
-    if ($mode eq 'ctr') {
+    if ($gcm) {
+        # (ks, htable, in, out, nblocks, ctr, xi) -> the CTR registers
+        $s .= "\ttest\t%r8,%r8\n\tjz\t${L}_ret\n";
+        $s .= frame_align_begin($FRAME, 64, @saved);
+        $s .= "\tmov\t%rsi,%r12\n\tmov\t16(%rbp),%r13\n\tmov\t%rdx,%rsi\n"
+            . "\tmov\t%rcx,%rdx\n\tmov\t%r8,%rcx\n\tmov\t%r9,%r8\n";
+    } else {
+        $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
+        $s .= frame_align_begin($FRAME + $XTS_BUF, 64, @saved)
+            . "\tlea\t$FRAME(%rsp),%r12\n" if $xts;
+    }
+    if ($ctr) {
         # after e_table, which uses %r9 and %r10
         $iv_in = "\tmov\t(%r8),%r9\n\tmov\t8(%r8),%r10\n"
             . "\tbswap\t%r9\n\tbswap\t%r10\n";
         $iv_out = "\tbswap\t%r9\n\tbswap\t%r10\n"
             . "\tmov\t%r9,(%r8)\n\tmov\t%r10,8(%r8)\n";
+    } elsif ($xts) {
+        my $gb = $mode eq 'xts_gb';
+        # TV = T x^0..3 (GB: from the bit-reflected tweak)
+        $iv_in = "\tvmovdqu64\t(%r8),%xmm25\n";
+        $iv_in .= "\tvpbroadcastq\t.Lsm4_xts_brev(%rip),%xmm16\n"
+            . "\tvgf2p8affineqb\t\$0,%xmm16,%xmm25,%xmm25\n" if $gb;
+        $iv_in .= <<'EOT';
+	vshufi64x2	$0,%zmm25,%zmm25,%zmm25
+	vpbroadcastq	.Lsm4_xts_poly(%rip),%zmm27
+	vpsrlvq	.Lsm4_xts_sr(%rip),%zmm25,%zmm24
+	vpsllvq	.Lsm4_xts_sl(%rip),%zmm25,%zmm25
+	vpslldq	$8,%zmm24,%zmm26
+	vpclmulqdq	$0x01,%zmm27,%zmm24,%zmm24
+	vpternlogq	$0x96,%zmm26,%zmm24,%zmm25
+EOT
+        # the buffer holds the tweaks in the caller's order already
+        $iv_out = "\tvmovdqu64\t(%rbx),%xmm0\n\tvmovdqu64\t%xmm0,(%r8)\n";
     } elsif ($mode ne 'ecb') {
         $iv_out = "\tvmovdqu32\t%xmm$IVB,(%r8)\n";
     }
@@ -1057,16 +1217,19 @@ sub e_parallel {
     $s .= "\tcmp\t\$16,%rcx\n\tja\t${L}_wide\n" . $iv_in;
     $s .= "\tcmp\t\$4,%rcx\n\tja\t${L}_lean_y\n";
     $s .= "\tvmovdqu32\t(%r8),%xmm$IVB\n" if $chain;
-    $s .= e_pass($mode, 'x', 1, 1) . $iv_out . "\tret\n${L}_lean_y:\n";
+    $s .= $pass->(e_pass($pm, 'x', 1, 1), '%rcx') . $iv_out
+        . ($xts ? "\tvzeroupper\n" : "") . $ret . "${L}_lean_y:\n";
     $s .= "\tvbroadcasti32x4\t(%r8),%zmm$IVB\n" if $chain;
     $s .= "\tcmp\t\$8,%rcx\n\tja\t${L}_lean_z\n";
-    $s .= e_pass($mode, 'y', 1, 1) . $iv_out . "\tvzeroupper\n\tret\n${L}_lean_z:\n";
-    $s .= e_pass($mode, 'z', 1, 1) . $iv_out . "\tvzeroupper\n\tret\n";
-    $s .= "${L}_wide:\n" . e_table($L) . e_consts() . $iv_in;
+    $s .= $pass->(e_pass($pm, 'y', 1, 1), '%rcx') . $iv_out
+        . "\tvzeroupper\n" . $ret . "${L}_lean_z:\n";
+    $s .= $pass->(e_pass($pm, 'z', 1, 1), '%rcx') . $iv_out
+        . "\tvzeroupper\n" . $ret;
+    $s .= "${L}_wide:\n" . e_table($L, $framed) . e_consts() . $iv_in;
     $s .= "\tvbroadcasti32x4\t(%r8),%zmm$IVB\n" if $chain;
     $s .= "\tcmp\t\$128,%rcx\n\tjb\t${L}_64\n";
     $s .= ".p2align\t5\n${L}_loop:\n";
-    $s .= b_pass($mode);
+    $s .= $pass->(b_pass($pm), 128);
     $s .= <<"EOT";
 	add	\$2048,%rsi
 	add	\$2048,%rdx
@@ -1076,7 +1239,7 @@ sub e_parallel {
 EOT
     # the byte-sliced core took zmm27/28 for its matrices
     $s .= e_consts() . "${L}_64:\n\tcmp\t\$64,%rcx\n\tjb\t${L}_32\n";
-    $s .= e_pass($mode, 'z', 4, 0);
+    $s .= $pass->(e_pass($pm, 'z', 4, 0), 64);
     $s .= <<"EOT";
 	add	\$1024,%rsi
 	add	\$1024,%rdx
@@ -1085,7 +1248,7 @@ ${L}_32:
 	cmp	\$32,%rcx
 	jb	${L}_tail
 EOT
-    $s .= e_pass($mode, 'z', 2, 0);
+    $s .= $pass->(e_pass($pm, 'z', 2, 0), 32);
     $s .= <<"EOT";
 	add	\$512,%rsi
 	add	\$512,%rdx
@@ -1101,12 +1264,16 @@ ${L}_tail:
 	cmp	\$4,%rcx
 	ja	${L}_y1
 EOT
-    $s .= e_pass($mode, 'x', 1, 1) . "\tjmp\t${L}_done\n";
-    $s .= "${L}_y1:\n" . e_pass($mode, 'y', 1, 1) . "\tjmp\t${L}_done\n";
-    $s .= "${L}_z1:\n" . e_pass($mode, 'z', 1, 1) . "\tjmp\t${L}_done\n";
-    $s .= "${L}_z2:\n" . e_pass($mode, 'z', 2, 1);
-    $s .= "${L}_done:\n" . $iv_out;
-    $s .= "\tvzeroupper\n" . e_table_free();
+    $s .= $pass->(e_pass($pm, 'x', 1, 1), '%rcx') . "\tjmp\t${L}_done\n";
+    $s .= "${L}_y1:\n" . $pass->(e_pass($pm, 'y', 1, 1), '%rcx') . "\tjmp\t${L}_done\n";
+    $s .= "${L}_z1:\n" . $pass->(e_pass($pm, 'z', 1, 1), '%rcx') . "\tjmp\t${L}_done\n";
+    $s .= "${L}_z2:\n" . $pass->(e_pass($pm, 'z', 2, 1), '%rcx');
+    $s .= "${L}_done:\n" . $iv_out . "\tvzeroupper\n";
+    if ($framed) {
+        $s .= "${L}_out:\n" . frame_align_end(@saved);
+    } else {
+        $s .= e_table_free();
+    }
     $s .= "${L}_ret:\n\tret\n" . function_end($fn);
     return $s;
 }
@@ -1425,6 +1592,7 @@ for my $mode (qw(ecb ctr cbc_dec cfb_dec)) {
     $code .= e_parallel($mode);
     $code .= a_parallel($mode);
 }
+$code .= e_parallel($_) for qw(gcm_enc gcm_dec xts_ieee xts_gb);
 for my $mode (qw(cbc_enc cfb_enc ofb)) {
     $code .= serial('avx512', $mode);
     $code .= serial('avx2', $mode);
@@ -2280,6 +2448,75 @@ EOT
         $s .= "\tpop\t%rbx\n\tret\n" . function_end($fn);
         $code .= $s;
     }
+}
+
+###########################################################################
+# CCM (src/kernel.h's smg_ccm_fn), every tier: the CBC-MAC is serial, so
+# each block takes one pass of the tier's lean x1 core with two of its four
+# lanes busy, the MAC block in one and a counter block in the other: the
+# CTR blocks ride in the MAC's latency and CCM runs at the speed of one
+# serial SM4 stream.  Decryption needs E(ctr_i) before the MAC of block i,
+# so its counter lane runs one block ahead (one pass more in all).  The MAC
+# stays in xmm15 (no lean core touches it), the keystream of decryption in
+# 16 bytes of stack; the low eight counter bytes count in %r11 (big-endian
+# as a number), the high eight stay in %r10.
+#   ks=%rdi in=%rsi out=%rdx nblocks=%rcx ctr=%r8 mac=%r9
+my %ccm_core = (gfni_avx512 => '.Lsm4_avx512_core_x1',
+                gfni_avx2 => '.Lsm4_avx2_core_x1',
+                ni => '.Lsm4_ni_lean_core_x1');
+
+sub ccm {
+    my ($tier, $dir) = @_;
+    my $fn = "sm4_${tier}_ccm_$dir";
+    my $L = ".L$fn";
+    my $core = $ccm_core{$tier};
+    # the counter block of %r10:%r11 into xmm1; %r11 then counts on
+    my $ctr = "\tmov\t%r11,%rax\n\tbswap\t%rax\n\tvmovq\t%r10,%xmm1\n"
+        . "\tvpinsrq\t\$1,%rax,%xmm1,%xmm1\n\tadd\t\$1,%r11\n";
+    my $s = function_begin($fn);
+    $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n" . frame_alloc(24);
+    $s .= <<'EOT';
+	vmovdqu	(%r9),%xmm15
+	mov	(%r8),%r10
+	mov	8(%r8),%r11
+	bswap	%r11
+EOT
+    if ($dir eq 'dec') {
+        $s .= $ctr . "\tvmovdqa\t%xmm15,%xmm0\n\tcall\t$core\n"
+            . "\tvmovdqu\t%xmm2,(%rsp)\n";
+    }
+    $s .= ".p2align\t4\n${L}_loop:\n";
+    if ($dir eq 'enc') {
+        $s .= "\tvpxor\t(%rsi),%xmm15,%xmm0\n" . $ctr . "\tcall\t$core\n";
+        $s .= "\tvmovdqa\t%xmm3,%xmm15\n\tvpxor\t(%rsi),%xmm2,%xmm2\n"
+            . "\tvmovdqu\t%xmm2,(%rdx)\n";
+    } else {
+        $s .= "\tvmovdqu\t(%rsp),%xmm0\n\tvpxor\t(%rsi),%xmm0,%xmm0\n"
+            . "\tvmovdqu\t%xmm0,(%rdx)\n\tvpxor\t%xmm15,%xmm0,%xmm0\n"
+            . $ctr . "\tcall\t$core\n";
+        $s .= "\tvmovdqa\t%xmm3,%xmm15\n\tvmovdqu\t%xmm2,(%rsp)\n";
+    }
+    $s .= <<"EOT";
+	add	\$16,%rsi
+	add	\$16,%rdx
+	dec	%rcx
+	jnz	${L}_loop
+EOT
+    # decryption ran its counter one block ahead
+    $s .= "\tsub\t\$1,%r11\n" if $dir eq 'dec';
+    $s .= <<'EOT';
+	bswap	%r11
+	mov	%r11,8(%r8)
+	vmovdqu	%xmm15,(%r9)
+	vpxor	%xmm0,%xmm0,%xmm0
+	vmovdqu	%xmm0,(%rsp)
+EOT
+    $s .= frame_free(24) . "${L}_ret:\n\tret\n" . function_end($fn);
+    return $s;
+}
+
+for my $tier (sort keys %ccm_core) {
+    $code .= ccm($tier, $_) for qw(enc dec);
 }
 
 x86_64::finish($code);

@@ -105,22 +105,31 @@ sub frame_free {
 }
 
 # An over-aligned scratch area of $bytes at (%rsp), with %rbp as the frame
-# pointer so that the unwinder does not depend on the alignment done.
+# pointer so that the unwinder does not depend on the alignment done; the
+# callee-saved registers listed after it are saved below %rbp (and
+# restored by frame_align_end given the same list).
 sub frame_align_begin {
-    my ($bytes, $align) = @_;
-    return <<"EOT";
+    my ($bytes, $align, @saved) = @_;
+    my $s = <<"EOT";
 	push	%rbp
 .cfi_adjust_cfa_offset	8
 .cfi_offset	%rbp,-16
 	mov	%rsp,%rbp
 .cfi_def_cfa_register	%rbp
-	sub	\$$bytes,%rsp
-	and	\$-$align,%rsp
 EOT
+    for my $i (0 .. $#saved) {
+        $s .= "\tpush\t$saved[$i]\n.cfi_offset\t$saved[$i]," . (-24 - 8 * $i) . "\n";
+    }
+    return $s . "\tsub\t\$$bytes,%rsp\n\tand\t\$-$align,%rsp\n";
 }
 
 sub frame_align_end {
-    return <<"EOT";
+    my (@saved) = @_;
+    my $s = "";
+    for my $i (0 .. $#saved) {
+        $s .= "\tmov\t" . (-8 - 8 * $i) . "(%rbp),$saved[$i]\n.cfi_restore\t$saved[$i]\n";
+    }
+    return $s . <<"EOT";
 	mov	%rbp,%rsp
 	pop	%rbp
 .cfi_def_cfa	%rsp,8

@@ -1,0 +1,298 @@
+#! /usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
+#
+# GHASH (NIST SP 800-38D) for x86-64 by carry-less multiplication, generated
+# as AT&T text through util/perlasm/x86_64.pm.  Owns the three GHASH kernels
+# of src/kernel.h's SMG_AEAD_KERNEL and the htable layout they share:
+#
+#   smg_ghash_{init_,}clmul_avx       PCLMULQDQ, xmm (VEX): 8 blocks a reduction
+#   smg_ghash_{init_,}vpclmul_avx2    VPCLMULQDQ, ymm: 2 blocks a register,
+#                                     16 a reduction
+#   smg_ghash_{init_,}vpclmul_avx512  VPCLMULQDQ, zmm: 4 blocks a register,
+#                                     32 a reduction
+#
+# Every path is constant-time: multiplications, shifts and XORs only; no
+# table is indexed by H or by the data, and the only branches and masks
+# depend on the block count.
+#
+# Representation (the bit-reflection argument of Gueron and Kounavis,
+# "Intel Carry-Less Multiplication Instruction and its Usage for Computing
+# the GCM Mode", 2010): a block loaded byte-reversed is a 128-bit integer
+# whose bit 127 is the coefficient of x^0, i.e. the bit-reflection of the
+# field element.  The carry-less product of two reflections is the
+# reflection of the product shifted by one bit; storing every power of H
+# premultiplied by x^-1 (R(H) << 1, reduced by 0xc2000000...01, the
+# reflection of x^-1 mod x^128 + x^7 + x^2 + x + 1) absorbs that shift, and
+# the low 128 bits of the 256-bit product are folded into the high ones by
+# two multiplications by 0xc2 << 56 with a swap of the 64-bit halves.
+# Reduction is linear, so a group of blocks multiplied by descending powers
+# of H is summed first and reduced once.
+#
+# htable (SMG_GHASH_TABLE_SIZE = 512 bytes): entry i (16 bytes at 16 i) is
+# the reflected, premultiplied H^(32-i); a tier that aggregates G blocks
+# needs entries 32-G..31 and its ghash_init builds just those.  A group of
+# m blocks multiplies block j by entry 32-m+j, so one table serves groups
+# of every length.
+#
+# Measured on the 2-core AMD EPYC family 26 (Zen 5 class) KVM guest, 16 KiB
+# calls, best of many, cycles/byte at the TSC clock: see the table below
+# (filled from util/ghash timing runs).
+#
+#   kernel               c/B
+#   clmul-avx    (xmm)   (pending)
+#   vpclmul-avx2 (ymm)   (pending)
+#   vpclmul-avx512 (zmm) (pending)
+
+use strict;
+use warnings;
+use FindBin qw($Bin);
+use lib "$Bin/../util/perlasm";
+use x86_64;
+
+x86_64::setup(@ARGV);
+
+my $code = "";
+
+sub R { my ($w, $n) = @_; return "%${w}mm$n"; }
+
+my %bpr = (x => 1, y => 2, z => 4);       # blocks per register
+my %group = (x => 8, y => 16, z => 32);   # blocks per reduction
+
+$code .= rodata_begin() . <<'EOT';
+.p2align	6
+# byte reversal of each 128-bit lane
+.Lghash_bswap:
+.byte	15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0
+.byte	15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0
+.byte	15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0
+.byte	15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0
+# the folding constant in both halves of every lane
+.Lghash_poly:
+.quad	0xc200000000000000,0xc200000000000000
+.quad	0xc200000000000000,0xc200000000000000
+.quad	0xc200000000000000,0xc200000000000000
+.quad	0xc200000000000000,0xc200000000000000
+# R(x^-1): what the bit shifted out of R(H) << 1 stands for
+.Lghash_twist:
+.quad	0x0000000000000001,0xc200000000000000
+EOT
+$code .= text_begin();
+
+# Register roles, every width (16 registers suffice for VEX): product
+# accumulators lo, mid, hi; the running xi (xmm, upper lanes zero); two
+# sets of chunk temporaries for consecutive chunks; constants.
+my ($LO, $MID, $HI, $XI) = (0, 1, 2, 3);
+my @TMP = ([4, 5, 6, 7], [8, 9, 10, 11]);
+my ($POLY, $BSW) = (14, 15);
+
+sub x3 {    # d ^= a ^ b
+    my ($w, $d, $a, $b) = @_;
+    return "\tvpternlogq\t\$0x96,$b,$a,$d\n" if $w eq 'z';
+    return "\tvpxor\t$a,$d,$d\n\tvpxor\t$b,$d,$d\n";
+}
+
+sub xor2 {
+    my ($w, $d, $a) = @_;
+    return "\tvpxor" . ($w eq 'z' ? 'q' : '') . "\t$a,$d,$d\n";
+}
+
+# One chunk (a register of blocks) into the accumulators: data from $dmem,
+# powers from $tmem, both loaded with $mask (EVEX) when given.  $first
+# writes the accumulators instead of adding to them; $xi XORs the running
+# hash into the chunk's first block.
+sub chunk {
+    my ($w, $set, $dmem, $tmem, %o) = @_;
+    my ($d, $h, $t0, $t1) = map { R($w, $_) } @{ $TMP[$set] };
+    my ($lo, $mid, $hi) = map { R($w, $_) } $LO, $MID, $HI;
+    my $mov = $w eq 'z' ? 'vmovdqu64' : 'vmovdqu';
+    my $m = $o{mask} // '';
+    my $z = $m ? '{z}' : '';
+    # one block of a ymm chunk: VEX.128 loads clear the upper lane
+    my ($ld, $lh) = $o{half} ? map { s/ymm/xmm/r } $d, $h : ($d, $h);
+    my $s = "\t$mov\t$dmem,$ld$m$z\n\t$mov\t$tmem,$lh$m$z\n";
+    $s .= "\tvpshufb\t" . R($w, $BSW) . ",$d,$d\n";
+    $s .= xor2($w, $d, R($w, $XI)) if $o{xi};
+    if ($o{first}) {
+        return $s . <<"EOT" . xor2($w, $mid, $t0);
+	vpclmulqdq	\$0x00,$h,$d,$lo
+	vpclmulqdq	\$0x11,$h,$d,$hi
+	vpclmulqdq	\$0x01,$h,$d,$mid
+	vpclmulqdq	\$0x10,$h,$d,$t0
+EOT
+    }
+    $s .= <<"EOT";
+	vpclmulqdq	\$0x00,$h,$d,$t0
+	vpclmulqdq	\$0x11,$h,$d,$t1
+EOT
+    $s .= xor2($w, $lo, $t0) . xor2($w, $hi, $t1);
+    $s .= <<"EOT";
+	vpclmulqdq	\$0x01,$h,$d,$t0
+	vpclmulqdq	\$0x10,$h,$d,$t1
+EOT
+    return $s . x3($w, $mid, $t0, $t1);
+}
+
+# lo, mid, hi (width w) -> xi: the 256-bit sums of every lane, reduced,
+# then the lanes summed (reduction is linear).
+sub reduce {
+    my ($w) = @_;
+    my ($lo, $mid, $hi, $p) = map { R($w, $_) } $LO, $MID, $HI, $POLY;
+    my ($t0, $t1) = map { R($w, $_) } @{ $TMP[0] }[2, 3];
+    my $s = <<"EOT";
+	vpslldq	\$8,$mid,$t0
+	vpsrldq	\$8,$mid,$mid
+EOT
+    $s .= xor2($w, $lo, $t0) . xor2($w, $hi, $mid);
+    for my $i (0, 1) {
+        $s .= "\tvpclmulqdq\t\$0x00,$p,$lo,$t0\n\tvpshufd\t\$0x4e,$lo,$lo\n";
+        $s .= $i ? x3($w, $lo, $t0, $hi) : xor2($w, $lo, $t0);
+    }
+    my $xi = R('x', $XI);
+    if ($w eq 'z') {
+        $s .= "\tvextracti64x4\t\$1,$lo," . R('y', $TMP[0][2]) . "\n"
+            . "\tvpxorq\t" . R('y', $TMP[0][2]) . "," . R('y', $LO) . "," . R('y', $LO) . "\n";
+    }
+    if ($w ne 'x') {
+        $s .= "\tvextracti128\t\$1," . R('y', $LO) . "," . R('x', $TMP[0][2]) . "\n"
+            . "\tvpxor\t" . R('x', $TMP[0][2]) . "," . R('x', $LO) . ",$xi\n";
+    } else {
+        $s .= "\tvmovdqa\t" . R('x', $LO) . ",$xi\n";
+    }
+    return $s;
+}
+
+# smg_ghash_<name>(htable=%rdi, xi=%rsi, in=%rdx, nblocks=%rcx)
+sub ghash {
+    my ($name, $w) = @_;
+    my $fn = "smg_ghash_$name";
+    my $L = ".L$fn";
+    my $G = $group{$w};
+    my $bytes = 16 * $bpr{$w};
+    my $mov = $w eq 'z' ? 'vmovdqu64' : 'vmovdqu';
+    my $s = function_begin($fn);
+    $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
+    if ($w eq 'x') {
+        $s .= "\tvmovdqa\t.Lghash_bswap(%rip),%xmm$BSW\n"
+            . "\tvmovdqa\t.Lghash_poly(%rip),%xmm$POLY\n";
+    } else {
+        $s .= "\t$mov\t.Lghash_bswap(%rip)," . R($w, $BSW) . "\n"
+            . "\t$mov\t.Lghash_poly(%rip)," . R($w, $POLY) . "\n";
+    }
+    $s .= "\tvmovdqu\t(%rsi),%xmm$XI\n\tvpshufb\t%xmm$BSW,%xmm$XI,%xmm$XI\n";
+    $s .= "\tcmp\t\$$G,%rcx\n\tjb\t${L}_tail\n.p2align\t5\n${L}_loop:\n";
+    for my $q (0 .. $G / $bpr{$w} - 1) {
+        $s .= chunk($w, $q & 1, ($bytes * $q) . "(%rdx)",
+                    (16 * (32 - $G) + $bytes * $q) . "(%rdi)",
+                    first => $q == 0, xi => $q == 0);
+    }
+    $s .= reduce($w);
+    $s .= <<"EOT";
+	add	\$@{[16 * $G]},%rdx
+	sub	\$$G,%rcx
+	cmp	\$$G,%rcx
+	jae	${L}_loop
+${L}_tail:
+	test	%rcx,%rcx
+	jz	${L}_done
+	mov	%rcx,%r8
+	shl	\$4,%rcx
+	neg	%rcx
+	lea	512(%rdi,%rcx),%r9
+EOT
+    # the m < G remaining blocks, one register at a time, the last one
+    # partial (AVX-512: masked; AVX2: one xmm block; xmm: never partial);
+    # block j meets entry 32-m+j, read from %r9 on
+    my @acc = map { R($w, $_) } $LO, $MID, $HI;
+    $s .= "\tvpxor\t$_,$_,$_\n" for map { s/zmm/ymm/r } @acc;
+    $s .= "${L}_tloop:\n";
+    if ($w eq 'z') {
+        $s .= <<'EOT';
+	mov	$4,%ecx
+	cmp	%rcx,%r8
+	cmovb	%r8,%rcx
+	add	%ecx,%ecx
+	mov	$1,%eax
+	shl	%cl,%eax
+	dec	%eax
+	kmovw	%eax,%k1
+EOT
+        $s .= chunk($w, 0, "(%rdx)", "(%r9)", mask => '{%k1}', xi => 1);
+    } elsif ($w eq 'y') {
+        $s .= "\tcmp\t\$1,%r8\n\tje\t${L}_one\n";
+        $s .= chunk($w, 0, "(%rdx)", "(%r9)", xi => 1);
+        $s .= "\tjmp\t${L}_next\n${L}_one:\n";
+        $s .= chunk($w, 1, "(%rdx)", "(%r9)", xi => 1, half => 1);
+        $s .= "${L}_next:\n";
+    } else {
+        $s .= chunk($w, 0, "(%rdx)", "(%r9)", xi => 1);
+    }
+    # the hash enters the first register only
+    $s .= "\tvpxor\t%xmm$XI,%xmm$XI,%xmm$XI\n";
+    $s .= <<"EOT";
+	add	\$$bytes,%rdx
+	add	\$$bytes,%r9
+	sub	\$$bpr{$w},%r8
+	jg	${L}_tloop
+EOT
+    $s .= reduce($w);
+    $s .= "${L}_done:\n\tvpshufb\t%xmm$BSW,%xmm$XI,%xmm$XI\n"
+        . "\tvmovdqu\t%xmm$XI,(%rsi)\n";
+    $s .= "\tvzeroupper\n" if $w ne 'x';
+    $s .= "${L}_ret:\n\tret\n" . function_end($fn);
+    return $s;
+}
+
+# smg_ghash_init_<name>(htable=%rdi, h=%rsi): entries 32-G..31, each power
+# from the one before times H (xmm PCLMULQDQ; a serial chain of G-1
+# products, run once per key).
+sub ghash_init {
+    my ($name, $G) = @_;
+    my $fn = "smg_ghash_init_$name";
+    my ($h1, $hk, $t0, $t1, $t2, $t3, $bsw, $p) = map { "%xmm$_" } 0 .. 7;
+    my $s = function_begin($fn);
+    $s .= <<"EOT";
+	vmovdqa	.Lghash_bswap(%rip),$bsw
+	vmovdqu	(%rsi),$h1
+	vpshufb	$bsw,$h1,$h1
+	vpsllq	\$1,$h1,$t0
+	vpsrlq	\$63,$h1,$t1
+	vpslldq	\$8,$t1,$t1
+	vpor	$t1,$t0,$t0
+	vpshufd	\$0xff,$h1,$t1
+	vpsrad	\$31,$t1,$t1
+	vpand	.Lghash_twist(%rip),$t1,$t1
+	vpxor	$t1,$t0,$h1
+	vmovdqa	.Lghash_poly(%rip),$p
+	vmovdqu	$h1,496(%rdi)
+	vmovdqa	$h1,$hk
+EOT
+    for my $k (2 .. $G) {
+        $s .= <<"EOT";
+	vpclmulqdq	\$0x00,$h1,$hk,$t0
+	vpclmulqdq	\$0x11,$h1,$hk,$t3
+	vpclmulqdq	\$0x01,$h1,$hk,$t1
+	vpclmulqdq	\$0x10,$h1,$hk,$t2
+	vpxor	$t2,$t1,$t1
+	vpslldq	\$8,$t1,$t2
+	vpsrldq	\$8,$t1,$t1
+	vpxor	$t2,$t0,$t0
+	vpxor	$t1,$t3,$t3
+	vpclmulqdq	\$0x00,$p,$t0,$t1
+	vpshufd	\$0x4e,$t0,$t0
+	vpxor	$t1,$t0,$t0
+	vpclmulqdq	\$0x00,$p,$t0,$t1
+	vpshufd	\$0x4e,$t0,$t0
+	vpxor	$t1,$t0,$t0
+	vpxor	$t3,$t0,$hk
+	vmovdqu	$hk,@{[16 * (32 - $k)]}(%rdi)
+EOT
+    }
+    $s .= "\tret\n" . function_end($fn);
+    return $s;
+}
+
+$code .= ghash_init('clmul_avx', $group{x}) . ghash('clmul_avx', 'x');
+$code .= ghash_init('vpclmul_avx2', $group{y}) . ghash('vpclmul_avx2', 'y');
+$code .= ghash_init('vpclmul_avx512', $group{z}) . ghash('vpclmul_avx512', 'z');
+
+x86_64::finish($code);
