@@ -5,10 +5,10 @@
 # as AT&T text through util/perlasm/x86_64.pm.  Owns the three GHASH kernels
 # of src/kernel.h's SMG_AEAD_KERNEL and the htable layout they share:
 #
-#   smg_ghash_{init_,}clmul_avx       PCLMULQDQ, xmm (VEX): 8 blocks a reduction
-#   smg_ghash_{init_,}vpclmul_avx2    VPCLMULQDQ, ymm: 2 blocks a register,
+#   smg_ghash_clmul_avx{,_init}      PCLMULQDQ, xmm (VEX): 8 blocks a reduction
+#   smg_ghash_vpclmul_avx2{,_init}   VPCLMULQDQ, ymm: 2 blocks a register,
 #                                     16 a reduction
-#   smg_ghash_{init_,}vpclmul_avx512  VPCLMULQDQ, zmm: 4 blocks a register,
+#   smg_ghash_vpclmul_avx512{,_init} VPCLMULQDQ, zmm: 4 blocks a register,
 #                                     32 a reduction
 #
 # Every path is constant-time: multiplications, shifts and XORs only; no
@@ -242,12 +242,12 @@ EOT
     return $s;
 }
 
-# smg_ghash_init_<name>(htable=%rdi, h=%rsi): entries 32-G..31, each power
+# smg_ghash_<name>_init(htable=%rdi, h=%rsi): entries 32-G..31, each power
 # from the one before times H (xmm PCLMULQDQ; a serial chain of G-1
 # products, run once per key).
 sub ghash_init {
     my ($name, $G) = @_;
-    my $fn = "smg_ghash_init_$name";
+    my $fn = "smg_ghash_${name}_init";
     my ($h1, $hk, $t0, $t1, $t2, $t3, $bsw, $p) = map { "%xmm$_" } 0 .. 7;
     my $s = function_begin($fn);
     $s .= <<"EOT";

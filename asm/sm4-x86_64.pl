@@ -1178,14 +1178,17 @@ sub e_parallel {
     my $s = function_begin($fn);
     if ($gcm) {
         # (ks, htable, in, out, nblocks, ctr, xi) -> the CTR registers
-        $s .= "\ttest\t%r8,%r8\n\tjz\t${L}_ret\n";
+        # (xi, the stack argument, read before the frame is aligned)
+        $s .= "\ttest\t%r8,%r8\n\tjz\t${L}_ret\n\tmov\t8(%rsp),%rax\n";
         $s .= frame_align_begin($FRAME, 64, @saved);
-        $s .= "\tmov\t%rsi,%r12\n\tmov\t16(%rbp),%r13\n\tmov\t%rdx,%rsi\n"
+        $s .= "\tmov\t%rsi,%r12\n\tmov\t%rax,%r13\n\tmov\t%rdx,%rsi\n"
             . "\tmov\t%rcx,%rdx\n\tmov\t%r8,%rcx\n\tmov\t%r9,%r8\n";
     } else {
         $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
+        # %rbx is set by every pass; the start value only keeps the
+        # write-back address defined on paths that run none
         $s .= frame_align_begin($FRAME + $XTS_BUF, 64, @saved)
-            . "\tlea\t$FRAME(%rsp),%r12\n" if $xts;
+            . "\tlea\t$FRAME(%rsp),%r12\n\tmov\t%r12,%rbx\n" if $xts;
     }
     if ($ctr) {
         # after e_table, which uses %r9 and %r10

@@ -9,37 +9,86 @@
 #ifdef SM4_X86_ASM
 
 #include "cpu.h"
+#include "ghash.h"
 
 /* The assembly reads the 32 round keys at offset 0, 4 bytes apart. */
 _Static_assert(sizeof(SM4_KEY) == 128, "SM4_KEY layout");
+/* The GHASH kernels keep 32 powers of H, 16 bytes each. */
+_Static_assert(SMG_GHASH_TABLE_SIZE >= 32 * 16, "GHASH table size");
 
-/* ---- GFNI tiers ---- */
+/*
+ * ---- AEAD tables ----
+ *
+ * One per tier and GHASH: the GHASH is the widest the CPU allows
+ * (VPCLMULQDQ on zmm or ymm, PCLMULQDQ on xmm, else the portable one), and
+ * the fused GCM and XTS, which need VPCLMULQDQ, come with the first only.
+ * CCM needs no multiplier.  NULL entries are composed by the mode layer.
+ */
+#define SM4_AEAD(var, label, gh, gcm, ccm, xts)                              \
+    static const SMG_AEAD_KERNEL var = {                                    \
+        label, smg_ghash_##gh##_init, smg_ghash_##gh, gcm, ccm, xts         \
+    };
+#define SM4_GCM(t) sm4_##t##_gcm_enc, sm4_##t##_gcm_dec
+#define SM4_CCM(t) sm4_##t##_ccm_enc, sm4_##t##_ccm_dec
+#define SM4_XTS(t)                                                           \
+    sm4_##t##_xts_ieee, sm4_##t##_xts_ieee, sm4_##t##_xts_gb, sm4_##t##_xts_gb
+#define SM4_NO_GCM NULL, NULL
+#define SM4_NO_XTS NULL, NULL, NULL, NULL
 
-const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx512 = {
-    "gfni-avx512",
-    sm4_gfni_avx512_ecb,
-    sm4_gfni_avx512_cbc_enc,
-    sm4_gfni_avx512_cbc_dec,
-    sm4_gfni_avx512_cfb_enc,
-    sm4_gfni_avx512_cfb_dec,
-    sm4_gfni_avx512_ofb,
-    sm4_gfni_avx512_ctr,
-    NULL,
-    &sm4_aead_c
-};
+SM4_AEAD(aead_gfni_avx512_zmm, "vpclmul-avx512", vpclmul_avx512,
+         SM4_GCM(gfni_avx512), SM4_CCM(gfni_avx512), SM4_XTS(gfni_avx512))
+SM4_AEAD(aead_gfni_avx512_xmm, "clmul-avx", clmul_avx, SM4_NO_GCM,
+         SM4_CCM(gfni_avx512), SM4_NO_XTS)
+SM4_AEAD(aead_gfni_avx512_c, "ghash-c", c, SM4_NO_GCM,
+         SM4_CCM(gfni_avx512), SM4_NO_XTS)
+SM4_AEAD(aead_gfni_avx2_ymm, "vpclmul-avx2", vpclmul_avx2, SM4_NO_GCM,
+         SM4_CCM(gfni_avx2), SM4_NO_XTS)
+SM4_AEAD(aead_gfni_avx2_xmm, "clmul-avx", clmul_avx, SM4_NO_GCM,
+         SM4_CCM(gfni_avx2), SM4_NO_XTS)
+SM4_AEAD(aead_gfni_avx2_c, "ghash-c", c, SM4_NO_GCM,
+         SM4_CCM(gfni_avx2), SM4_NO_XTS)
+SM4_AEAD(aead_ni_ymm, "vpclmul-avx2", vpclmul_avx2, SM4_NO_GCM,
+         SM4_CCM(ni), SM4_NO_XTS)
+SM4_AEAD(aead_ni_xmm, "clmul-avx", clmul_avx, SM4_NO_GCM,
+         SM4_CCM(ni), SM4_NO_XTS)
+SM4_AEAD(aead_ni_c, "ghash-c", c, SM4_NO_GCM, SM4_CCM(ni), SM4_NO_XTS)
 
-const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx2 = {
-    "gfni-avx2",
-    sm4_gfni_avx2_ecb,
-    sm4_gfni_avx2_cbc_enc,
-    sm4_gfni_avx2_cbc_dec,
-    sm4_gfni_avx2_cfb_enc,
-    sm4_gfni_avx2_cfb_dec,
-    sm4_gfni_avx2_ofb,
-    sm4_gfni_avx2_ctr,
-    NULL,
-    &sm4_aead_c
-};
+/* The GHASH the CPU allows: 3 zmm (if zmm_ok), 2 ymm, 1 xmm, 0 portable. */
+static int ghash_width(int zmm_ok)
+{
+    if (zmm_ok && smg_cpu_has(SM4_CAPS_GHASH_ZMM))
+        return 3;
+    if (!zmm_ok && smg_cpu_has(SM4_CAPS_GHASH_YMM))
+        return 2;
+    return smg_cpu_has(SM4_CAPS_GHASH_XMM) ? 1 : 0;
+}
+
+/* ---- GFNI tiers (a table per GHASH: suffix none = widest, _xmm, _c) ---- */
+
+#define SM4_GFNI_TABLE(var, tier, label, aead)                               \
+    const SMG_BLOCK_KERNEL var = {                                          \
+        label,                                                              \
+        sm4_##tier##_ecb,                                                   \
+        sm4_##tier##_cbc_enc,                                               \
+        sm4_##tier##_cbc_dec,                                               \
+        sm4_##tier##_cfb_enc,                                               \
+        sm4_##tier##_cfb_dec,                                               \
+        sm4_##tier##_ofb,                                                   \
+        sm4_##tier##_ctr,                                                   \
+        NULL,                                                               \
+        &aead                                                               \
+    };
+SM4_GFNI_TABLE(sm4_kernel_gfni_avx512, gfni_avx512, "gfni-avx512",
+               aead_gfni_avx512_zmm)
+SM4_GFNI_TABLE(sm4_kernel_gfni_avx512_xmm, gfni_avx512, "gfni-avx512",
+               aead_gfni_avx512_xmm)
+SM4_GFNI_TABLE(sm4_kernel_gfni_avx512_c, gfni_avx512, "gfni-avx512",
+               aead_gfni_avx512_c)
+SM4_GFNI_TABLE(sm4_kernel_gfni_avx2, gfni_avx2, "gfni-avx2", aead_gfni_avx2_ymm)
+SM4_GFNI_TABLE(sm4_kernel_gfni_avx2_xmm, gfni_avx2, "gfni-avx2",
+               aead_gfni_avx2_xmm)
+SM4_GFNI_TABLE(sm4_kernel_gfni_avx2_c, gfni_avx2, "gfni-avx2",
+               aead_gfni_avx2_c)
 
 /* ---- AES-NI tiers ---- */
 
@@ -55,8 +104,8 @@ SMG_CHAIN_FROM(sm4_ni, cbc_enc, sm4_kernel_c)
 SMG_CHAIN_FROM(sm4_ni, cfb_enc, sm4_kernel_c)
 SMG_CHAIN_FROM(sm4_ni, ofb, sm4_kernel_c)
 
-#define SM4_NI_TABLES(tier, label)                                          \
-    const SMG_BLOCK_KERNEL sm4_kernel_##tier = {                            \
+#define SM4_NI_TABLES(tier, label, v, aead)                                 \
+    const SMG_BLOCK_KERNEL sm4_kernel_##tier##v = {                         \
         label,                                                              \
         sm4_##tier##_ecb,                                                   \
         sm4_ni_cbc_enc,                                                     \
@@ -65,10 +114,9 @@ SMG_CHAIN_FROM(sm4_ni, ofb, sm4_kernel_c)
         sm4_##tier##_cfb_dec,                                               \
         sm4_ni_ofb,                                                         \
         sm4_##tier##_ctr,                                                   \
-        NULL, &sm4_aead_c                                                   \
+        NULL, &aead                                                         \
     };                                                                      \
-    SMG_SERIAL_BY_ECB(sm4_##tier##_ct, sm4_##tier##_ecb, SM4_BLOCK_SIZE)    \
-    const SMG_BLOCK_KERNEL sm4_kernel_##tier##_ct = {                       \
+    const SMG_BLOCK_KERNEL sm4_kernel_##tier##_ct##v = {                    \
         label "-ct",                                                        \
         sm4_##tier##_ecb,                                                   \
         sm4_##tier##_ct_cbc_enc,                                            \
@@ -77,11 +125,16 @@ SMG_CHAIN_FROM(sm4_ni, ofb, sm4_kernel_c)
         sm4_##tier##_cfb_dec,                                               \
         sm4_##tier##_ct_ofb,                                                \
         sm4_##tier##_ctr,                                                   \
-        NULL, &sm4_aead_c                                                   \
+        NULL, &aead                                                         \
     };
-SM4_NI_TABLES(vaes_avx2, "vaes-avx2")
-SM4_NI_TABLES(aesni_avx2, "aesni-avx2")
-SM4_NI_TABLES(aesni_avx, "aesni-avx")
+#define SM4_NI_TIER(tier, label)                                            \
+    SMG_SERIAL_BY_ECB(sm4_##tier##_ct, sm4_##tier##_ecb, SM4_BLOCK_SIZE)    \
+    SM4_NI_TABLES(tier, label, , aead_ni_ymm)                               \
+    SM4_NI_TABLES(tier, label, _xmm, aead_ni_xmm)                           \
+    SM4_NI_TABLES(tier, label, _c, aead_ni_c)
+SM4_NI_TIER(vaes_avx2, "vaes-avx2")
+SM4_NI_TIER(aesni_avx2, "aesni-avx2")
+SM4_NI_TIER(aesni_avx, "aesni-avx")
 
 /* ---- Key schedules ---- */
 
@@ -103,19 +156,38 @@ int sm4_set_key_x86(const SMG_BLOCK_KERNEL *k,
 
 /* ---- Choice (tiers in speed order; the AES-NI tiers rank below GFNI) ---- */
 
+/*
+ * A tier's tables by GHASH width (0..3 as ghash_width()); the AVX-512 tier
+ * takes zmm and the others ymm as their widest.
+ */
+#define SM4_BY_WIDTH(t) { &t##_c, &t##_xmm, &t, &t }
+
 const SMG_BLOCK_KERNEL *sm4_kernel_x86(int constant_time)
 {
+    static const SMG_BLOCK_KERNEL *const gfni_avx512[4] =
+        SM4_BY_WIDTH(sm4_kernel_gfni_avx512);
+    static const SMG_BLOCK_KERNEL *const gfni_avx2[4] =
+        SM4_BY_WIDTH(sm4_kernel_gfni_avx2);
+    static const SMG_BLOCK_KERNEL *const ni[3][2][4] = {
+        { SM4_BY_WIDTH(sm4_kernel_vaes_avx2),
+          SM4_BY_WIDTH(sm4_kernel_vaes_avx2_ct) },
+        { SM4_BY_WIDTH(sm4_kernel_aesni_avx2),
+          SM4_BY_WIDTH(sm4_kernel_aesni_avx2_ct) },
+        { SM4_BY_WIDTH(sm4_kernel_aesni_avx),
+          SM4_BY_WIDTH(sm4_kernel_aesni_avx_ct) },
+    };
+    int w = ghash_width(0), ct = constant_time != 0;
+
     if (smg_cpu_has(SM4_CAPS_GFNI_AVX512))
-        return &sm4_kernel_gfni_avx512;
+        return gfni_avx512[ghash_width(1)];
     if (smg_cpu_has(SM4_CAPS_GFNI_AVX2))
-        return &sm4_kernel_gfni_avx2;
+        return gfni_avx2[w];
     if (smg_cpu_has(SM4_CAPS_VAES_AVX2))
-        return constant_time ? &sm4_kernel_vaes_avx2_ct : &sm4_kernel_vaes_avx2;
+        return ni[0][ct][w];
     if (smg_cpu_has(SM4_CAPS_AESNI_AVX2))
-        return constant_time ? &sm4_kernel_aesni_avx2_ct
-                             : &sm4_kernel_aesni_avx2;
+        return ni[1][ct][w];
     if (smg_cpu_has(SM4_CAPS_AESNI_AVX))
-        return constant_time ? &sm4_kernel_aesni_avx_ct : &sm4_kernel_aesni_avx;
+        return ni[2][ct][w];
     return NULL;
 }
 

@@ -47,6 +47,12 @@ SM4_X86_DECLARE(gfni_avx2)
 /* The tables, fastest first, and the capabilities each one needs. */
 extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx512;
 extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx2;
+/* The same tiers with the narrower GHASH (src/sm4_x86.c): PCLMULQDQ on xmm,
+ * the portable one. */
+extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx512_xmm;
+extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx512_c;
+extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx2_xmm;
+extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx2_c;
 # define SM4_CAPS_GFNI_AVX512 \
     (SMG_CAP_AVX512F | SMG_CAP_AVX512BW | SMG_CAP_AVX512VL | SMG_CAP_GFNI)
 # define SM4_CAPS_GFNI_AVX2 (SMG_CAP_AVX | SMG_CAP_AVX2 | SMG_CAP_GFNI)
@@ -69,10 +75,66 @@ extern const SMG_BLOCK_KERNEL sm4_kernel_aesni_avx;
 extern const SMG_BLOCK_KERNEL sm4_kernel_vaes_avx2_ct;
 extern const SMG_BLOCK_KERNEL sm4_kernel_aesni_avx2_ct;
 extern const SMG_BLOCK_KERNEL sm4_kernel_aesni_avx_ct;
+# define SM4_X86_NI_NARROW(t)                                                \
+    extern const SMG_BLOCK_KERNEL sm4_kernel_##t##_xmm;                     \
+    extern const SMG_BLOCK_KERNEL sm4_kernel_##t##_c;                       \
+    extern const SMG_BLOCK_KERNEL sm4_kernel_##t##_ct_xmm;                  \
+    extern const SMG_BLOCK_KERNEL sm4_kernel_##t##_ct_c;
+SM4_X86_NI_NARROW(vaes_avx2)
+SM4_X86_NI_NARROW(aesni_avx2)
+SM4_X86_NI_NARROW(aesni_avx)
 # define SM4_CAPS_VAES_AVX2 \
     (SMG_CAP_AVX | SMG_CAP_AVX2 | SMG_CAP_AESNI | SMG_CAP_VAES)
 # define SM4_CAPS_AESNI_AVX2 (SMG_CAP_AVX | SMG_CAP_AVX2 | SMG_CAP_AESNI)
 # define SM4_CAPS_AESNI_AVX (SMG_CAP_AVX | SMG_CAP_AESNI)
+
+/*
+ * SM4's AEAD entries (src/kernel.h's SMG_AEAD_KERNEL).  GHASH
+ * (asm/ghash-x86_64.pl): PCLMULQDQ on xmm, VPCLMULQDQ on ymm and zmm.
+ */
+# define SM4_X86_DECLARE_GHASH(v)                                            \
+    void smg_ghash_##v##_init(void *htable, const unsigned char h[16]);     \
+    void smg_ghash_##v(const void *htable, unsigned char xi[16],            \
+                       const unsigned char *in, size_t nblocks);
+SM4_X86_DECLARE_GHASH(clmul_avx)
+SM4_X86_DECLARE_GHASH(vpclmul_avx2)
+SM4_X86_DECLARE_GHASH(vpclmul_avx512)
+# define SM4_CAPS_GHASH_XMM (SMG_CAP_PCLMUL | SMG_CAP_AVX)
+# define SM4_CAPS_GHASH_YMM (SM4_CAPS_GHASH_XMM | SMG_CAP_AVX2 | SMG_CAP_VPCLMULQDQ)
+# define SM4_CAPS_GHASH_ZMM                                                  \
+    (SM4_CAPS_GHASH_XMM | SMG_CAP_VPCLMULQDQ | SMG_CAP_AVX512F              \
+     | SMG_CAP_AVX512BW | SMG_CAP_AVX512VL)
+
+/* Fused GCM and XTS of a tier (asm/sm4-x86_64.pl): they need VPCLMULQDQ. */
+# define SM4_X86_DECLARE_GCM_XTS(tier)                                       \
+    void sm4_##tier##_gcm_enc(const void *ks, const void *htable,           \
+                              const unsigned char *in, unsigned char *out,  \
+                              size_t nblocks, unsigned char ctr[16],        \
+                              unsigned char xi[16]);                        \
+    void sm4_##tier##_gcm_dec(const void *ks, const void *htable,           \
+                              const unsigned char *in, unsigned char *out,  \
+                              size_t nblocks, unsigned char ctr[16],        \
+                              unsigned char xi[16]);                        \
+    void sm4_##tier##_xts_ieee(const void *ks, const unsigned char *in,     \
+                               unsigned char *out, size_t nblocks,          \
+                               unsigned char tweak[16]);                    \
+    void sm4_##tier##_xts_gb(const void *ks, const unsigned char *in,       \
+                             unsigned char *out, size_t nblocks,            \
+                             unsigned char tweak[16]);
+SM4_X86_DECLARE_GCM_XTS(gfni_avx512)
+
+/* CCM, one lean pass a block (gfni_avx512, gfni_avx2; ni for every AES-NI
+ * tier). */
+# define SM4_X86_DECLARE_CCM(tier)                                           \
+    void sm4_##tier##_ccm_enc(const void *ks, const unsigned char *in,      \
+                              unsigned char *out, size_t nblocks,           \
+                              unsigned char ctr[16], unsigned char mac[16]);\
+    void sm4_##tier##_ccm_dec(const void *ks, const unsigned char *in,      \
+                              unsigned char *out, size_t nblocks,           \
+                              unsigned char ctr[16], unsigned char mac[16]);
+SM4_X86_DECLARE_CCM(gfni_avx512)
+SM4_X86_DECLARE_CCM(gfni_avx2)
+SM4_X86_DECLARE_CCM(ni)
 
 /*
  * The best assembly kernel the (masked) CPU capabilities allow, or NULL;

@@ -544,10 +544,22 @@ my %asm_name = (
     'sm4-keysched-gfni' => sub { 'sm4_gfni_set_key' },
     'sm4-keysched-aesni' => sub { 'sm4_aesni_set_key' },
 );
+# AEAD targets are named TIER+GHASH (test/ct_check.c): the GHASH entries
+# are GHASH's functions, the others the tier's (CCM: the AES-NI tiers share
+# sm4_ni_ccm_*).
+sub aead_fns {
+    my ($t, $e) = @_;
+    my ($tier, $gh) = map { tr/-/_/r } split /\+/, $t =~ s/-ct\+/+/r;
+    return "smg_ghash_$gh" . ($e eq 'ghash_init' ? '_init' : '') if $e =~ /^ghash/;
+    my ($m, $dir, $std) = $e =~ /^(gcm|ccm|xts)_(enc|dec)(?:_(\w+))?$/ or return ();
+    return "sm4_${tier}_xts_$std" if $m eq 'xts';
+    return ("sm4_${tier}_${m}_$dir", $m eq 'ccm' ? "sm4_ni_ccm_$dir" : ());
+}
 my %asm_fns = map { $_ => 1 } map { slurp($_) =~ /^\.globl\s+(\w+)/mg } @asm;
 sub asm_fn {
     my ($t, $e) = @_;
-    my $f = $asm_name{$t} or return undef;
+    my $f = $asm_name{$t} // ($t =~ /\+/ ? sub { aead_fns($t, @_) } : undef)
+        or return undef;
     # key meshing runs in the table's ECB
     my ($fn) = grep { $asm_fns{$_} } $f->($e eq 'mesh' ? 'ecb' : $e);
     return $fn;
@@ -568,6 +580,13 @@ my @rows = (
       [ qr/^sm4-c$/, 'all', 'all' ], [ qr/^(?:vaes|aesni)-avx2?$/, 'noasm', 'all' ] ],
     [ 'SM4 vaes-avx2-ct, aesni-avx2-ct, aesni-avx-ct: the serial modes (CBC-enc, CFB-enc, OFB), with constant-time = yes',
       [ qr/^(?:vaes|aesni)-avx2?-ct$/, 'noasm', 'all' ] ],
+    [ 'SM4 GHASH clmul-avx, vpclmul-avx2, vpclmul-avx512',
+      [ qr/\+/, qr/^smg_ghash_/, 'all' ] ],
+    [ 'SM4 GHASH C (ghash-c)', [ qr/\+ghash-c$/, 'noasm', 'all' ] ],
+    [ 'SM4 GCM and XTS of gfni-avx512 (fused; both XTS tweak conventions)',
+      [ qr/\+/, qr/^sm4_\w+_(?:gcm|xts)_/, 'all' ] ],
+    [ 'SM4 CCM of gfni-avx512, gfni-avx2 and the AES-NI tiers',
+      [ qr/\+/, qr/^sm4_\w+_ccm_/, 'all' ] ],
     [ 'SM4 key schedule for the C kernel', [ qr/^sm4-keysched-c$/, 'all', 'all' ] ],
     [ 'SM4 key schedule for the GFNI tiers', [ qr/^sm4-keysched-gfni$/, 'all', 'all' ] ],
     [ 'SM4 key schedule for the AES-NI tiers (vaes-avx2, aesni-avx2, aesni-avx, and their -ct siblings)',

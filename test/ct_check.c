@@ -42,6 +42,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ghash.h"
 #include "gost89.h"
 #include "gost89_x86.h"
 #include "sm3.h"
@@ -84,14 +85,16 @@ static void fill(unsigned char *p, size_t n, uint32_t seed)
 /* ---- the tables ---- */
 
 typedef enum {
-    T_SM4, T_GOST, T_SM3, T_SM4_KEYSCHED, T_GOST_KEYSCHED, T_GOST_IMIT
+    T_SM4, T_GOST, T_SM3, T_SM4_KEYSCHED, T_GOST_KEYSCHED, T_GOST_IMIT,
+    T_SM4_AEAD
 } target_kind;
 
 typedef struct {
     target_kind kind;
-    const SMG_BLOCK_KERNEL *k;       /* T_SM4, T_GOST */
+    const SMG_BLOCK_KERNEL *k;       /* T_SM4, T_GOST, T_SM4_AEAD (k->aead) */
     const SM3_KERNEL *k3;            /* T_SM3 */
-    const char *name;                /* pseudo tables only */
+    const char *name;                /* pseudo tables, T_SM4_AEAD (block
+                                        table's name + aead table's name) */
     size_t max;                      /* largest block count (or key count) */
     /* T_GOST_IMIT: the implementation */
     void (*imit)(const GOST_KEY *, unsigned char *, const unsigned char *,
@@ -110,6 +113,30 @@ static const target targets[] = {
     { T_SM4, &sm4_kernel_aesni_avx2_ct, NULL, NULL, MAX_BLOCKS, NULL },
     { T_SM4, &sm4_kernel_aesni_avx_ct, NULL, NULL, MAX_BLOCKS, NULL },
 #endif
+    /* the AEAD tables: each GHASH and each tier's fused entries (the
+     * AES-NI tiers share theirs) */
+    { T_SM4_AEAD, &sm4_kernel_c, NULL, "sm4-c+ghash-c", MAX_BLOCKS, NULL },
+#ifdef SM4_X86_ASM
+    { T_SM4_AEAD, &sm4_kernel_gfni_avx512, NULL,
+      "gfni-avx512+vpclmul-avx512", MAX_BLOCKS, NULL },
+    { T_SM4_AEAD, &sm4_kernel_gfni_avx512_xmm, NULL, "gfni-avx512+clmul-avx",
+      MAX_BLOCKS, NULL },
+    { T_SM4_AEAD, &sm4_kernel_gfni_avx512_c, NULL, "gfni-avx512+ghash-c",
+      MAX_BLOCKS, NULL },
+    { T_SM4_AEAD, &sm4_kernel_gfni_avx2, NULL, "gfni-avx2+vpclmul-avx2",
+      MAX_BLOCKS, NULL },
+    { T_SM4_AEAD, &sm4_kernel_gfni_avx2_xmm, NULL, "gfni-avx2+clmul-avx",
+      MAX_BLOCKS, NULL },
+    { T_SM4_AEAD, &sm4_kernel_gfni_avx2_c, NULL, "gfni-avx2+ghash-c",
+      MAX_BLOCKS, NULL },
+    { T_SM4_AEAD, &sm4_kernel_aesni_avx, NULL, "aesni-avx+vpclmul-avx2",
+      MAX_BLOCKS, NULL },
+    { T_SM4_AEAD, &sm4_kernel_aesni_avx_xmm, NULL, "aesni-avx+clmul-avx",
+      MAX_BLOCKS, NULL },
+    { T_SM4_AEAD, &sm4_kernel_aesni_avx_c, NULL, "aesni-avx+ghash-c",
+      MAX_BLOCKS, NULL },
+#endif
+    { T_GOST, &gost_kernel_c, NULL, NULL, MAX_BLOCKS, NULL },
     { T_GOST, &gost_kernel_c, NULL, NULL, MAX_BLOCKS, NULL },
 #ifdef GOST_X86_ASM
     { T_GOST, &gost_kernel_scalar, NULL, NULL, MAX_BLOCKS, NULL },
@@ -156,6 +183,30 @@ static const char *target_name(const target *t)
     }
 }
 
+static const char *const aead_entries[] = {
+    "ghash_init", "ghash", "gcm_enc", "gcm_dec", "ccm_enc", "ccm_dec",
+    "xts_enc_ieee", "xts_dec_ieee", "xts_enc_gb", "xts_dec_gb"
+};
+#define NAEAD_ENTRIES (sizeof(aead_entries) / sizeof(aead_entries[0]))
+
+/* Entry e of an AEAD table, as a generic pointer (NULL: composed). */
+static const void *aead_entry(const SMG_AEAD_KERNEL *a, size_t e)
+{
+    const void *p[NAEAD_ENTRIES];
+
+    p[0] = (const void *)a->ghash_init;
+    p[1] = (const void *)a->ghash;
+    p[2] = (const void *)a->gcm_enc;
+    p[3] = (const void *)a->gcm_dec;
+    p[4] = (const void *)a->ccm_enc;
+    p[5] = (const void *)a->ccm_dec;
+    p[6] = (const void *)a->xts_enc_ieee;
+    p[7] = (const void *)a->xts_dec_ieee;
+    p[8] = (const void *)a->xts_enc_gb;
+    p[9] = (const void *)a->xts_dec_gb;
+    return e < NAEAD_ENTRIES ? p[e] : NULL;
+}
+
 static const char *const block_entries[] = {
     "ecb", "cbc_enc", "cbc_dec", "cfb_enc", "cfb_dec", "ofb", "ctr", "cnt"
 };
@@ -198,6 +249,10 @@ static const char *entry_name(const target *t, size_t e)
         return e == 0 ? "set_key" : NULL;
     case T_GOST_IMIT:
         return e == 0 ? "imit" : NULL;
+    case T_SM4_AEAD:
+        if (e >= NAEAD_ENTRIES)
+            return NULL;
+        return aead_entry(t->k->aead, e) == NULL ? "" : aead_entries[e];
     }
     return NULL;
 }
@@ -361,6 +416,196 @@ static void check_sm4_schedules(const SM4_KEY *enc, const SM4_KEY *dec,
                  (const unsigned char *)ref_dec->rk, sizeof(ref_dec->rk));
 }
 
+/* ---- the AEAD entries, against references built from the portable
+ * kernel's ECB and GHASH one block at a time ---- */
+
+static void ref_gcm(const SM4_KEY *ks, const void *ht, const unsigned char *in,
+                    unsigned char *out, size_t n, unsigned char ctr[16],
+                    unsigned char xi[16], int enc)
+{
+    unsigned char k[16];
+    size_t i;
+    int j;
+
+    for (i = 0; i < n; i++, in += 16, out += 16) {
+        sm4_kernel_c.ecb(ks, ctr, k, 1);
+        if (!enc)
+            sm4_aead_c.ghash(ht, xi, in, 1);
+        for (j = 0; j < 16; j++)
+            out[j] = in[j] ^ k[j];
+        if (enc)
+            sm4_aead_c.ghash(ht, xi, out, 1);
+        for (j = 15; j >= 12 && ++ctr[j] == 0; j--)
+            ;
+    }
+}
+
+static void ref_ccm(const SM4_KEY *ks, const unsigned char *in,
+                    unsigned char *out, size_t n, unsigned char ctr[16],
+                    unsigned char mac[16], int enc)
+{
+    unsigned char k[16];
+    size_t i;
+    int j;
+
+    for (i = 0; i < n; i++, in += 16, out += 16) {
+        sm4_kernel_c.ecb(ks, ctr, k, 1);
+        for (j = 0; j < 16; j++) {
+            unsigned char p = enc ? in[j] : (unsigned char)(in[j] ^ k[j]);
+
+            out[j] = in[j] ^ k[j];
+            mac[j] ^= p;
+        }
+        sm4_kernel_c.ecb(ks, mac, mac, 1);
+        for (j = 15; j >= 8 && ++ctr[j] == 0; j--)
+            ;
+    }
+}
+
+/* T times x: IEEE 1619 (little-endian, 0x87) or GB (reflected, 0xe1). */
+static void ref_xts_mulx(unsigned char t[16], int gb)
+{
+    int j, c;
+
+    if (gb) {
+        c = t[15] & 1;
+        for (j = 15; j > 0; j--)
+            t[j] = (unsigned char)(t[j] >> 1 | t[j - 1] << 7);
+        t[0] = (unsigned char)(t[0] >> 1 ^ (c ? 0xe1 : 0));
+    } else {
+        c = t[15] >> 7;
+        for (j = 15; j > 0; j--)
+            t[j] = (unsigned char)(t[j] << 1 | t[j - 1] >> 7);
+        t[0] = (unsigned char)(t[0] << 1 ^ (c ? 0x87 : 0));
+    }
+}
+
+static void ref_xts(const SM4_KEY *ks, const unsigned char *in,
+                    unsigned char *out, size_t n, unsigned char t[16], int gb)
+{
+    unsigned char b[16];
+    size_t i;
+    int j;
+
+    for (i = 0; i < n; i++, in += 16, out += 16) {
+        for (j = 0; j < 16; j++)
+            b[j] = in[j] ^ t[j];
+        sm4_kernel_c.ecb(ks, b, b, 1);
+        for (j = 0; j < 16; j++)
+            out[j] = b[j] ^ t[j];
+        ref_xts_mulx(t, gb);
+    }
+}
+
+static _Alignas(64) unsigned char ht_buf[SMG_GHASH_TABLE_SIZE],
+    ht_ref[SMG_GHASH_TABLE_SIZE];
+
+/* Entry e of the AEAD table over n blocks (in place too in the sweep):
+ * the key schedule, H and its table, the counter, MAC, tweak, xi and the
+ * data are secret. */
+static void run_aead(const SMG_AEAD_KERNEL *a, size_t e, size_t n)
+{
+    static const unsigned char zero[16];
+    unsigned char h[16], st[16], st_ref[16], st0[16], xi[16], xi_ref[16],
+        xi0[16];
+    SM4_KEY enc, dec;
+    const SM4_KEY *ks;
+    const void *fn = aead_entry(a, e);
+    size_t len = n * 16;
+    int pass;
+
+    sm4_set_key(sm4_key0, &enc, &dec);
+    ks = (e == 7 || e == 9) ? &dec : &enc;
+    sm4_encrypt_block(&enc, zero, h);
+    if (e == 0)
+        fill(h, 16, (uint32_t)n * 5u + 1u);
+    sm4_aead_c.ghash_init(ht_ref, h);
+    fill(in_buf, len, (uint32_t)(n * 131 + e));
+    fill(st0, 16, (uint32_t)n + 3u);
+    fill(xi0, 16, (uint32_t)n + 11u);
+    /* counters that wrap inside the call */
+    if (e == 2 || e == 3)
+        memset(st0 + 12, 0xff, 4), st0[15] = (unsigned char)(0xff - n % 9);
+    if (e == 4 || e == 5)
+        memset(st0 + 8, 0xff, 8), st0[15] = (unsigned char)(0xff - n % 9);
+    memcpy(st_ref, st0, 16);
+    memcpy(xi_ref, xi0, 16);
+    switch (e) {
+    case 0:
+    case 1:
+        sm4_aead_c.ghash(ht_ref, xi_ref, in_buf, n);
+        break;
+    case 2:
+    case 3:
+        ref_gcm(&enc, ht_ref, in_buf, ref_buf, n, st_ref, xi_ref, e == 2);
+        break;
+    case 4:
+    case 5:
+        ref_ccm(&enc, in_buf, ref_buf, n, st_ref, xi_ref, e == 4);
+        break;
+    default:
+        ref_xts(ks, in_buf, ref_buf, n, st_ref, e >= 8);
+    }
+    if (e == 0) {
+        CT_SECRET(h, sizeof(h));
+        a->ghash_init(ht_buf, h);
+        CT_PUBLIC(h, sizeof(h));
+        CT_PUBLIC(ht_buf, sizeof(ht_buf));
+    } else {
+        a->ghash_init(ht_buf, h);
+    }
+    for (pass = 0; pass < (also_in_place && e >= 2 ? 2 : 1); pass++) {
+        unsigned char *out = pass ? in_buf : out_buf;
+
+        memcpy(st, st0, 16);
+        memcpy(xi, xi0, 16);
+        CT_SECRET(&enc, sizeof(enc));
+        CT_SECRET(&dec, sizeof(dec));
+        CT_SECRET(ht_buf, sizeof(ht_buf));
+        CT_SECRET(in_buf, len);
+        CT_SECRET(st, 16);
+        CT_SECRET(xi, 16);
+        switch (e) {
+        case 0:
+            a->ghash(ht_buf, xi, in_buf, n);
+            break;
+        case 1:
+            ((smg_ghash_fn)fn)(ht_buf, xi, in_buf, n);
+            break;
+        case 2:
+        case 3:
+            ((smg_gcm_fn)fn)(&enc, ht_buf, in_buf, out, n, st, xi);
+            break;
+        case 4:
+        case 5:
+            ((smg_ccm_fn)fn)(&enc, in_buf, out, n, st, xi);
+            break;
+        default:
+            ((smg_xts_fn)fn)(ks, in_buf, out, n, st);
+        }
+        CT_PUBLIC(&enc, sizeof(enc));
+        CT_PUBLIC(&dec, sizeof(dec));
+        CT_PUBLIC(ht_buf, sizeof(ht_buf));
+        CT_PUBLIC(in_buf, len);
+        CT_PUBLIC(out_buf, len);
+        CT_PUBLIC(st, 16);
+        CT_PUBLIC(xi, 16);
+        if (e >= 2) {
+            TU_CHECK_MEM(pass ? "in place: output matches the reference"
+                              : "output matches the reference",
+                         out, len, ref_buf, len);
+            TU_CHECK_MEM("counter, tweak or MAC matches the reference", st,
+                         16, st_ref, 16);
+        }
+        if (e <= 5)
+            TU_CHECK_MEM("xi or MAC matches the reference", xi, 16, xi_ref,
+                         16);
+        /* the in-place pass overwrote the input: bring it back */
+        if (pass)
+            fill(in_buf, len, (uint32_t)(n * 131 + e));
+    }
+}
+
 static void run_one(const target *t, size_t e, size_t n)
 {
     unsigned char key[SM4_KEY_SIZE];
@@ -383,6 +628,9 @@ static void run_one(const target *t, size_t e, size_t n)
         sm4_set_key(sm4_key0, &enc, &dec);
         run_block_entry(t->k, &sm4_kernel_c, e, &enc, &dec, sizeof(enc),
                         SM4_BLOCK_SIZE, n);
+        break;
+    case T_SM4_AEAD:
+        run_aead(t->k->aead, e, n);
         break;
     case T_SM3:
         fill(in_buf, n * SM3_BLOCK_SIZE, (uint32_t)n);
@@ -582,10 +830,16 @@ static int sweep(void)
 
     also_in_place = 1;
     for (ct = 0; ct < 2; ct++) {
+        char aead_name[64];
         const target tables[] = {
             { T_SM4, sm4_kernel(ct), NULL, NULL, SWEEP_BLOCKS, NULL },
+            { T_SM4_AEAD, sm4_kernel(ct), NULL, aead_name, SWEEP_BLOCKS,
+              NULL },
             { T_GOST, gost_kernel(ct), NULL, NULL, SWEEP_BLOCKS, NULL },
         };
+
+        snprintf(aead_name, sizeof(aead_name), "%s+%s", sm4_kernel(ct)->name,
+                 sm4_kernel(ct)->aead->name);
 
         for (j = 0; j < sizeof(tables) / sizeof(tables[0]); j++) {
             for (e = 0; (en = entry_name(&tables[j], e)) != NULL; e++) {
@@ -615,6 +869,19 @@ int main(int argc, char **argv)
 
     if (argc == 2 && strcmp(argv[1], "targets") == 0) {
         for (i = 0; i < NTARGETS; i++) {
+            const target *t = &targets[i];
+            char want[64];
+
+            /* an AEAD target is named after its two tables */
+            if (t->kind == T_SM4_AEAD) {
+                snprintf(want, sizeof(want), "%s+%s", t->k->name,
+                         t->k->aead->name);
+                if (strcmp(want, t->name) != 0) {
+                    fprintf(stderr, "ct_check: target %s holds %s\n",
+                            t->name, want);
+                    return 1;
+                }
+            }
             printf("%s", target_name(&targets[i]));
             for (e = 0; (en = entry_name(&targets[i], e)) != NULL; e++)
                 if (*en != '\0')

@@ -14,7 +14,8 @@
 # graph (straight-line code, branches, loops, calls, returns) to a fixed
 # point:
 #   - clean at entry: the argument registers rdi, rsi, rdx, rcx, r8, r9
-#     (pointers, lengths) and rsp; tainted: every other register, the flags,
+#     and the two stack slots after them (pointers, lengths) and rsp;
+#     tainted: every other register, the flags,
 #     the vector and mask registers (the caller's values);
 #   - clean: immediates, RIP-relative loads (read-only constants), %fs:N
 #     loads (the thread's control block: the stack protector's canary, as
@@ -307,9 +308,12 @@ sub entry_state {
         $g{ $p->[1] } = 'K';
         push @pub, $p;
     }
+    # the stack arguments past the sixth (SysV: 8(%rsp) on at entry) are
+    # arguments as the registers are
+    my %stk = map { $_ => 1 } 8 .. 23;
     return ({ gp => \%g, vec => { map { $_ => 'T' } 0 .. 31 },
               k => { map { $_ => 'T' } 0 .. 7 }, fl => 'T', ep => 'entry', sp => 0,
-              stk => {}, slot => {} }, \@pub);
+              stk => \%stk, slot => { 8 => 'A', 16 => 'A' } }, \@pub);
 }
 
 # ---- transfer ----

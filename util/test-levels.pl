@@ -26,6 +26,9 @@ my @candidates = $arch =~ /^(aarch64|arm64)/ ? (
     [ 'cortex-a57', 'OPENSSL_armcap', undef, 'cortex-a57' ],
 ) : $arch =~ /^(x86_64|amd64)$/ ? (
     [ 'native', 'OPENSSL_ia32cap', undef ],
+    # the narrower GHASH kernels under the widest SM4 tier
+    [ 'no-vpclmul', 'OPENSSL_ia32cap', ':~0x40000000000' ],      # VPCLMULQDQ
+    [ 'no-pclmul', 'OPENSSL_ia32cap', '~0x200000000:~0' ],       # PCLMULQDQ
     [ 'no-avx512', 'OPENSSL_ia32cap', ':~0x10000' ],             # AVX-512F
     [ 'no-gfni', 'OPENSSL_ia32cap', ':~0x10000010000' ],         # + GFNI
     [ 'no-vaes', 'OPENSSL_ia32cap', ':~0x30000010000' ],         # + VAES
