@@ -994,17 +994,53 @@ sub ctr_add {
 # times x^k (k < 57) in every lane: the 128-bit shift left by k, the k bits
 # leaving the low qword enter the high one, and the k bits leaving the high
 # qword come back times 0x87 (one carry-less multiplication).
+# The registers of the tweak code: eight tweak registers, two temporaries,
+# the 0x87 and bit-reversal constants and TV (AVX2: kept in the frame at
+# tv_mem between passes); evex: ternary XORs.
+my %XTS_REGS = (
+    avx512 => { vec => [ 0 .. 7 ], t1 => 24, t2 => 26, p => 27, brev => 16,
+                tv => 25, evex => 1 },
+    avx2 => { vec => [ 0 .. 7 ], t1 => 12, t2 => 13, p => 14, brev => 15,
+              tv => 8, tv_mem => '448(%r12)', evex => 0 },
+);
+
 sub xts_mulx {
-    my ($w, $dst, $src, $k) = @_;
-    my ($t1, $t2, $p) = map { R($w, $_) } 24, 26, 27;
+    my ($x, $w, $dst, $src, $k) = @_;
+    my ($t1, $t2, $p) = map { R($w, $x->{$_}) } qw(t1 t2 p);
+    return "\tvmovdqa\t$src,$dst\n" if $k == 0 && !$x->{evex};
     return "\tvmovdqa64\t$src,$dst\n" if $k == 0;
-    return <<"EOT";
+    my $s = <<"EOT";
 	vpsrlq	\$@{[64 - $k]},$src,$t1
 	vpsllq	\$$k,$src,$dst
 	vpslldq	\$8,$t1,$t2
 	vpclmulqdq	\$0x01,$p,$t1,$t1
-	vpternlogq	\$0x96,$t2,$t1,$dst
 EOT
+    return $s . "\tvpternlogq\t\$0x96,$t2,$t1,$dst\n" if $x->{evex};
+    return $s . "\tvpxor\t$t2,$dst,$dst\n\tvpxor\t$t1,$dst,$dst\n";
+}
+
+# TV = T x^0..3 from T at (%r8) (GB: bit-reflected first), for the family
+sub xts_tv {
+    my ($fam, $gb) = @_;
+    my $x = $XTS_REGS{$fam};
+    my $w = $fam eq 'avx512' ? 'z' : 'y';
+    my ($tv, $t1, $t2, $p, $br) = map { R($w, $x->{$_}) } qw(tv t1 t2 p brev);
+    my $xt = R('x', $x->{tv});
+    my $s = ($x->{evex} ? "\tvmovdqu64" : "\tvmovdqu") . "\t(%r8),$xt\n";
+    $s .= "\tvpbroadcastq\t.Lsm4_xts_brev(%rip),$br\n"
+        . "\tvgf2p8affineqb\t\$0," . R('x', $x->{brev}) . ",$xt,$xt\n" if $gb;
+    $s .= $x->{evex} ? "\tvshufi64x2\t\$0,$tv,$tv,$tv\n" : "\tvpermq\t\$0x44,$tv,$tv\n";
+    $s .= "\tvpbroadcastq\t.Lsm4_xts_poly(%rip),$p\n";
+    $s .= <<"EOT";
+	vpsrlvq	.Lsm4_xts_sr(%rip),$tv,$t1
+	vpsllvq	.Lsm4_xts_sl(%rip),$tv,$tv
+	vpslldq	\$8,$t1,$t2
+	vpclmulqdq	\$0x01,$p,$t1,$t1
+EOT
+    $s .= $x->{evex} ? "\tvpternlogq\t\$0x96,$t2,$t1,$tv\n"
+                     : "\tvpxor\t$t2,$tv,$tv\n\tvpxor\t$t1,$tv,$tv\n";
+    $s .= "\tvmovdqu\t$tv,$x->{tv_mem}\n" if $x->{tv_mem};
+    return $s;
 }
 
 # The tweaks of a pass of $C registers of width w ($P blocks) into the
@@ -1014,27 +1050,33 @@ EOT
 # the pass's last block (masked: the %rcx-th).  Clobbers zmm0..7, 16, 24,
 # 26, 27.
 sub xts_tweaks {
-    my ($mode, $w, $C, $P, $masked) = @_;
+    my ($mode, $w, $C, $P, $masked, $fam) = @_;
+    my $x = $XTS_REGS{$fam // 'avx512'};
     my $gb = $mode eq 'xts_gb';
     my $bp = $P / $C;
-    my $tv = R($w, 25);
-    my $s = "\tvpbroadcastq\t.Lsm4_xts_poly(%rip),%zmm27\n";
-    $s .= "\tvpbroadcastq\t.Lsm4_xts_brev(%rip),%zmm16\n" if $gb;
+    my $tv = R($w, $x->{tv});
+    my $wide = $x->{evex} ? 'z' : 'y';
+    my $mov = $x->{evex} ? 'vmovdqu64' : 'vmovdqu';
+    my $s = "\tvpbroadcastq\t.Lsm4_xts_poly(%rip)," . R($wide, $x->{p}) . "\n";
+    $s .= "\tvpbroadcastq\t.Lsm4_xts_brev(%rip)," . R($wide, $x->{brev}) . "\n" if $gb;
+    $s .= "\t$mov\t$x->{tv_mem},$tv\n" if $x->{tv_mem};
     my $store = sub {
         my ($r, $c) = @_;
         my $o = 16 * $bp * $c;
-        return "\tvmovdqu64\t$r,$o(%r12)\n" unless $gb;
-        my $t = R($w, 26);
-        return "\tvgf2p8affineqb\t\$0," . R($w, 16) . ",$r,$t\n"
-            . "\tvmovdqu64\t$t,$o(%r12)\n";
+        return "\t$mov\t$r,$o(%r12)\n" unless $gb;
+        my $t = R($w, $x->{t2});
+        return "\tvgf2p8affineqb\t\$0," . R($w, $x->{brev}) . ",$r,$t\n"
+            . "\t$mov\t$t,$o(%r12)\n";
     };
     for my $c (0 .. $C - 1) {
-        my $r = R($w, $c % 8);
-        $s .= $c < 8 ? xts_mulx($w, $r, $tv, $bp * $c)
-                     : xts_mulx($w, $r, $r, 8 * $bp);
+        my $r = R($w, $x->{vec}[$c % 8]);
+        $s .= $c < 8 ? xts_mulx($x, $w, $r, $tv, $bp * $c)
+                     : xts_mulx($x, $w, $r, $r, 8 * $bp);
         $s .= $store->($r, $c);
     }
-    $s .= xts_mulx($w, $tv, R($w, ($C - 1) % 8), $bp) . $store->($tv, $C);
+    $s .= xts_mulx($x, $w, $tv, R($w, $x->{vec}[($C - 1) % 8]), $bp)
+        . $store->($tv, $C);
+    $s .= "\t$mov\t$tv,$x->{tv_mem}\n" if $x->{tv_mem};
     $s .= $masked ? "\tmov\t%rcx,%rax\n\tshl\t\$4,%rax\n\tlea\t(%r12,%rax),%rbx\n"
                   : "\tlea\t@{[16 * $P]}(%r12),%rbx\n";
     return $s;
@@ -1145,12 +1187,13 @@ $code .= rodata_begin() . <<'EOT' . text_begin();
 EOT
 
 sub gh_call {
-    my ($ptr, $cnt) = @_;
+    my ($ptr, $cnt, $gh) = @_;
+    $gh //= 'vpclmul_avx512';
     my @save = qw(%rdi %rsi %rdx %rcx %r8 %r9 %r10);
     my $s = join '', map { "\tpush\t$_\n" } @save;
     $s .= "\tmov\t$ptr,%rdx\n" if $ptr ne '%rdx';
     $s .= "\tmov\t$cnt,%rcx\n" if $cnt ne '%rcx';
-    $s .= "\tmov\t%r12,%rdi\n\tmov\t%r13,%rsi\n\tcall\tsmg_ghash_vpclmul_avx512\n";
+    $s .= "\tmov\t%r12,%rdi\n\tmov\t%r13,%rsi\n\tcall\tsmg_ghash_$gh\n";
     $s .= join '', map { "\tpop\t$_\n" } reverse @save;
     return $s;
 }
@@ -1197,20 +1240,7 @@ sub e_parallel {
         $iv_out = "\tbswap\t%r9\n\tbswap\t%r10\n"
             . "\tmov\t%r9,(%r8)\n\tmov\t%r10,8(%r8)\n";
     } elsif ($xts) {
-        my $gb = $mode eq 'xts_gb';
-        # TV = T x^0..3 (GB: from the bit-reflected tweak)
-        $iv_in = "\tvmovdqu64\t(%r8),%xmm25\n";
-        $iv_in .= "\tvpbroadcastq\t.Lsm4_xts_brev(%rip),%xmm16\n"
-            . "\tvgf2p8affineqb\t\$0,%xmm16,%xmm25,%xmm25\n" if $gb;
-        $iv_in .= <<'EOT';
-	vshufi64x2	$0,%zmm25,%zmm25,%zmm25
-	vpbroadcastq	.Lsm4_xts_poly(%rip),%zmm27
-	vpsrlvq	.Lsm4_xts_sr(%rip),%zmm25,%zmm24
-	vpsllvq	.Lsm4_xts_sl(%rip),%zmm25,%zmm25
-	vpslldq	$8,%zmm24,%zmm26
-	vpclmulqdq	$0x01,%zmm27,%zmm24,%zmm24
-	vpternlogq	$0x96,%zmm26,%zmm24,%zmm25
-EOT
+        $iv_in = xts_tv('avx512', $mode eq 'xts_gb');
         # the buffer holds the tweaks in the caller's order already
         $iv_out = "\tvmovdqu64\t(%rbx),%xmm0\n\tvmovdqu64\t%xmm0,(%r8)\n";
     } elsif ($mode ne 'ecb') {
@@ -1443,7 +1473,8 @@ sub a_pass {
         return "\tvmovdqu\t(%r8),$x\n\tvinserti128\t\$1,(%rsi),$dst,$dst\n";
     };
 
-    if ($mode eq 'ctr') {
+    my ($gcm, $xts) = ($mode eq 'gcm', $mode =~ /^xts/);
+    if ($mode eq 'ctr' || $gcm) {
         # counter words (big-endian word 0 first) are stored at 0..12(%rsp),
         # word 3 biased by 2^31 at 16(%rsp) so that a signed compare finds
         # the unsigned wrap; a carry moves on while the next word wraps to 0
@@ -1464,6 +1495,14 @@ EOT
         for my $g (0 .. $G - 1) {
             my ($x0, $x1, $x2, $x3) = map { R($w, $_) } a_data($g);
             my $io = 4 * 4 * $bp * $g;
+            if ($gcm) {
+                # word 3 alone counts, mod 2^32
+                $s .= "\tvpbroadcastd\t12(%rsp),$x3\n"
+                    . "\tvpaddd\t.Lsm4_ctr_idx_$w+$io(%rip),$x3,$x3\n";
+                $s .= "\tvpbroadcastd\t" . (4 * $_) . "(%rsp),"
+                    . R($w, 4 * $g + $_) . "\n" for 0 .. 2;
+                next;
+            }
             $s .= <<"EOT";
 	vpbroadcastd	12(%rsp),$x3
 	vpaddd	.Lsm4_ctr_idx_$w+$io(%rip),$x3,$x3
@@ -1498,11 +1537,11 @@ EOT
             }
             $s .= $store->($g, $k, $o, $r);
         }
-        $s .= $masked ? "\tadd\t%rcx,%r10\n" : "\tadd\t\$$P,%r10\n";
-        $s .= "\tadc\t\$0,%r9\n";
+        $s .= ctr_add($masked ? '%rcx' : $P, $gcm);
         return $s;
     }
 
+    $s .= xts_tweaks($mode, $w, 4 * $G, $P, $masked, 'avx2') if $xts;
     $s .= a_lim($w) if $masked;
     for my $ch (@chunks) {
         my ($g, $k) = @$ch;
@@ -1513,8 +1552,10 @@ EOT
         } else {
             $s .= $load->($g, $k, $o, $r);
         }
+        # the whole tweak buffer is valid, masked lanes included
+        $s .= "\tvpxor\t$o(%r12),$r,$r\n" if $xts;
     }
-    $s .= save_last_block($masked, $P) if $mode ne 'ecb';
+    $s .= save_last_block($masked, $P) if $mode ne 'ecb' && !$xts;
     $s .= "\tcall\t$core\n";
     $s .= a_lim($w) if $masked;
     my @order = $mode eq 'cbc_dec' ? reverse @chunks : @chunks;
@@ -1537,29 +1578,56 @@ EOT
             } else {
                 $s .= "\tvpxor\t$o(%rsi),$r,$r\n";
             }
+        } elsif ($xts) {
+            $s .= "\tvpxor\t$o(%r12),$r,$r\n";
         }
         $s .= $store->($g, $k, $o, $r);
     }
-    $s .= store_iv() if $mode ne 'ecb';
+    $s .= store_iv() if $mode ne 'ecb' && !$xts;
     return $s;
 }
 
 # Parallel modes: a 24-block loop, then one masked pass for the remainder.
+# GCM and XTS as in the AVX-512 tier (GHASH: smg_ghash_vpclmul_avx2; the
+# tweak buffer and TV in the aligned frame).
 sub a_parallel {
     my ($mode) = @_;
     my $fn = "sm4_gfni_avx2_$mode";
     my $L = ".L${fn}";
+    my $gcm = $mode =~ /^gcm_(enc|dec)$/ ? $1 : '';
+    my $xts = $mode =~ /^xts/;
+    my $pm = $gcm ? 'gcm' : $mode;
+    my $ctr = $mode eq 'ctr' || $gcm;
     my $frame = $mode eq 'ctr' ? 24 : 0;
+    my @saved = $gcm ? qw(%r12 %r13) : $xts ? qw(%r12 %rbx) : ();
+    my $pass = sub {
+        my ($body, $cnt) = @_;
+        $cnt = "\$$cnt" unless $cnt =~ /^%/;
+        return ($gcm eq 'dec' ? gh_call('%rsi', $cnt, 'vpclmul_avx2') : '') . $body
+            . ($gcm eq 'enc' ? gh_call('%rdx', $cnt, 'vpclmul_avx2') : '');
+    };
     my $s = function_begin($fn);
-    $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
-    if ($frame) {
-        $s .= frame_alloc($frame);
+    if ($gcm) {
+        $s .= "\ttest\t%r8,%r8\n\tjz\t${L}_ret\n\tmov\t8(%rsp),%rax\n";
+        $s .= frame_align_begin(64, 64, @saved);
+        $s .= "\tmov\t%rsi,%r12\n\tmov\t%rax,%r13\n\tmov\t%rdx,%rsi\n"
+            . "\tmov\t%rcx,%rdx\n\tmov\t%r8,%rcx\n\tmov\t%r9,%r8\n";
+    } else {
+        $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
+    }
+    if ($xts) {
+        $s .= frame_align_begin(512, 64, @saved)
+            . "\tmov\t%rsp,%r12\n\tmov\t%r12,%rbx\n"
+            . xts_tv('avx2', $mode eq 'xts_gb');
+    }
+    $s .= frame_alloc($frame) if $frame;
+    if ($ctr) {
         $s .= "\tmov\t(%r8),%r9\n\tmov\t8(%r8),%r10\n"
             . "\tbswap\t%r9\n\tbswap\t%r10\n";
     }
     $s .= "\tcmp\t\$24,%rcx\n\tjb\t${L}_tail\n";
     $s .= "${L}_loop:\n";
-    $s .= a_pass($mode, 'y', 3, 0);
+    $s .= $pass->(a_pass($pm, 'y', 3, 0), 24);
     $s .= <<"EOT";
 	add	\$384,%rsi
 	add	\$384,%rdx
@@ -1576,17 +1644,20 @@ ${L}_tail:
 	cmp	\$4,%rcx
 	ja	${L}_y1
 EOT
-    $s .= a_pass($mode, 'x', 1, 1) . "\tjmp\t${L}_done\n";
-    $s .= "${L}_y1:\n" . a_pass($mode, 'y', 1, 1) . "\tjmp\t${L}_done\n";
-    $s .= "${L}_y2:\n" . a_pass($mode, 'y', 2, 1) . "\tjmp\t${L}_done\n";
-    $s .= "${L}_y3:\n" . a_pass($mode, 'y', 3, 1);
+    $s .= $pass->(a_pass($pm, 'x', 1, 1), '%rcx') . "\tjmp\t${L}_done\n";
+    $s .= "${L}_y1:\n" . $pass->(a_pass($pm, 'y', 1, 1), '%rcx') . "\tjmp\t${L}_done\n";
+    $s .= "${L}_y2:\n" . $pass->(a_pass($pm, 'y', 2, 1), '%rcx') . "\tjmp\t${L}_done\n";
+    $s .= "${L}_y3:\n" . $pass->(a_pass($pm, 'y', 3, 1), '%rcx');
     $s .= "${L}_done:\n";
-    if ($frame) {
+    if ($ctr) {
         $s .= "\tbswap\t%r9\n\tbswap\t%r10\n"
             . "\tmov\t%r9,(%r8)\n\tmov\t%r10,8(%r8)\n";
     }
+    # the buffer holds the tweaks in the caller's order already
+    $s .= "\tvmovdqu\t(%rbx),%xmm0\n\tvmovdqu\t%xmm0,(%r8)\n" if $xts;
     $s .= "\tvzeroupper\n";
     $s .= frame_free($frame) if $frame;
+    $s .= frame_align_end(@saved) if @saved;
     $s .= "${L}_ret:\n\tret\n" . function_end($fn);
     return $s;
 }
@@ -1595,7 +1666,10 @@ for my $mode (qw(ecb ctr cbc_dec cfb_dec)) {
     $code .= e_parallel($mode);
     $code .= a_parallel($mode);
 }
-$code .= e_parallel($_) for qw(gcm_enc gcm_dec xts_ieee xts_gb);
+for my $mode (qw(gcm_enc gcm_dec xts_ieee xts_gb)) {
+    $code .= e_parallel($mode);
+    $code .= a_parallel($mode);
+}
 for my $mode (qw(cbc_enc cfb_enc ofb)) {
     $code .= serial('avx512', $mode);
     $code .= serial('avx2', $mode);

@@ -41,8 +41,8 @@ SM4_AEAD(aead_gfni_avx512_xmm, "clmul-avx", clmul_avx, SM4_NO_GCM,
          SM4_CCM(gfni_avx512), SM4_NO_XTS)
 SM4_AEAD(aead_gfni_avx512_c, "ghash-c", c, SM4_NO_GCM,
          SM4_CCM(gfni_avx512), SM4_NO_XTS)
-SM4_AEAD(aead_gfni_avx2_ymm, "vpclmul-avx2", vpclmul_avx2, SM4_NO_GCM,
-         SM4_CCM(gfni_avx2), SM4_NO_XTS)
+SM4_AEAD(aead_gfni_avx2_ymm, "vpclmul-avx2", vpclmul_avx2,
+         SM4_GCM(gfni_avx2), SM4_CCM(gfni_avx2), SM4_XTS(gfni_avx2))
 SM4_AEAD(aead_gfni_avx2_xmm, "clmul-avx", clmul_avx, SM4_NO_GCM,
          SM4_CCM(gfni_avx2), SM4_NO_XTS)
 SM4_AEAD(aead_gfni_avx2_c, "ghash-c", c, SM4_NO_GCM,

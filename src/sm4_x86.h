@@ -122,6 +122,7 @@ SM4_X86_DECLARE_GHASH(vpclmul_avx512)
                              unsigned char *out, size_t nblocks,            \
                              unsigned char tweak[16]);
 SM4_X86_DECLARE_GCM_XTS(gfni_avx512)
+SM4_X86_DECLARE_GCM_XTS(gfni_avx2)
 
 /* CCM, one lean pass a block (gfni_avx512, gfni_avx2; ni for every AES-NI
  * tier). */

@@ -583,7 +583,7 @@ my @rows = (
     [ 'SM4 GHASH clmul-avx, vpclmul-avx2, vpclmul-avx512',
       [ qr/\+/, qr/^smg_ghash_/, 'all' ] ],
     [ 'SM4 GHASH C (ghash-c)', [ qr/\+ghash-c$/, 'noasm', 'all' ] ],
-    [ 'SM4 GCM and XTS of gfni-avx512 (fused; both XTS tweak conventions)',
+    [ 'SM4 GCM and XTS of gfni-avx512, gfni-avx2 (fused; both XTS tweak conventions)',
       [ qr/\+/, qr/^sm4_\w+_(?:gcm|xts)_/, 'all' ] ],
     [ 'SM4 CCM of gfni-avx512, gfni-avx2 and the AES-NI tiers',
       [ qr/\+/, qr/^sm4_\w+_ccm_/, 'all' ] ],
