@@ -137,7 +137,6 @@ static const target targets[] = {
       MAX_BLOCKS, NULL },
 #endif
     { T_GOST, &gost_kernel_c, NULL, NULL, MAX_BLOCKS, NULL },
-    { T_GOST, &gost_kernel_c, NULL, NULL, MAX_BLOCKS, NULL },
 #ifdef GOST_X86_ASM
     { T_GOST, &gost_kernel_scalar, NULL, NULL, MAX_BLOCKS, NULL },
 #endif
