@@ -141,13 +141,13 @@ SM4_NI_TIER(aesni_avx, "aesni-avx")
 int sm4_set_key_x86(const SMG_BLOCK_KERNEL *k,
                     const unsigned char key[16], SM4_KEY *enc)
 {
-    if (k == &sm4_kernel_gfni_avx512 || k == &sm4_kernel_gfni_avx2) {
+    /* a tier's tables (one per GHASH width, and -ct) share its ECB */
+    if (k->ecb == sm4_gfni_avx512_ecb || k->ecb == sm4_gfni_avx2_ecb) {
         sm4_gfni_set_key(key, enc->rk);
         return 1;
     }
-    if (k == &sm4_kernel_vaes_avx2 || k == &sm4_kernel_vaes_avx2_ct
-        || k == &sm4_kernel_aesni_avx2 || k == &sm4_kernel_aesni_avx2_ct
-        || k == &sm4_kernel_aesni_avx || k == &sm4_kernel_aesni_avx_ct) {
+    if (k->ecb == sm4_vaes_avx2_ecb || k->ecb == sm4_aesni_avx2_ecb
+        || k->ecb == sm4_aesni_avx_ecb) {
         sm4_aesni_set_key(key, enc->rk);
         return 1;
     }

@@ -38,7 +38,8 @@ plan skip_all => 'no assembly in this build (no-asm): no constant-time kernels t
 
 my $tmp = tempdir(CLEANUP => 1);
 my $code = 99;
-my %env = (cap_variable() => ':~0x30000010000');
+# (VPCLMULQDQ off too: valgrind runs the xmm PCLMULQDQ GHASH, not the ymm one)
+my %env = (cap_variable() => ':~0x70000010000');
 
 # memcheck over ct_modes with the module of config $cnf: [exit, output, log]
 sub ctgrind {
