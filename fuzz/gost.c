@@ -19,12 +19,13 @@
  * bytes).  Then its result must equal gostprov's byte for byte, or both
  * must fail.  gostprov is run only the way it is right (references.md
  * section 5): fresh context, key and IV in the init call, its parameters
- * after the init, every message in one piece.  Where gostprov has no counterpart smgost is its own
- * reference: ECB is rebuilt from gostprov's CBC one block at a time, and a
- * MAC under a set gostprov's two MACs do not use is compared with smgost's
- * own one-shot MAC on a fresh context.  A num inside the block changes the
- * stream in a way gostprov cannot mirror: that case runs unchecked, under
- * the sanitizers only.
+ * after the init, every message in one piece.  Where gostprov has no
+ * counterpart smgost is its own reference: ECB is rebuilt from gostprov's
+ * CBC one block at a time, and a MAC under a set gostprov's two MACs do not
+ * use is compared with smgost's own one-shot MAC on a fresh context.  A
+ * cipher's updated-iv after final must equal gostprov's too.  A num inside
+ * the block changes the stream in a way gostprov cannot mirror: that case
+ * runs unchecked, under the sanitizers only.
  *
  * Input: algorithm, four flag bytes, key (32), IV (8), further choices
  * (see pick_case), and the rest is the message stream (fuzz.h).
@@ -373,7 +374,24 @@ typedef struct {
     int ok;
     unsigned char out[MAX_DATA + 16];
     size_t outl;
+    unsigned char iv[8];        /* updated-iv after final */
+    size_t ivlen;               /* 0: none to compare */
 } RESULT;
+
+/*
+ * updated-iv after final: the register depends on the message only, not
+ * on how it was fed, so gostprov's one piece is the reference.
+ */
+static void take_iv(EVP_CIPHER_CTX *ctx, RESULT *r)
+{
+    OSSL_PARAM p[2];
+
+    p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV,
+                                             r->iv, sizeof(r->iv));
+    p[1] = OSSL_PARAM_construct_end();
+    r->ivlen = EVP_CIPHER_CTX_get_params(ctx, p) && OSSL_PARAM_modified(p)
+               ? p[0].return_size : 0;
+}
 
 /* What smgost's contract says the case must do with its parameters. */
 typedef struct {
@@ -563,8 +581,10 @@ static void ours_cipher(const CASE *c, const unsigned char *in, RESULT *r,
 
     r->ok = 0;
     r->outl = 0;
+    r->ivlen = 0;
     copy_r->ok = 0;
     copy_r->outl = 0;
+    copy_r->ivlen = 0;
     *param_refused = 0;
     phase_params(c, 1, init_p, &m0);
     phase_params(c, 0, after_p, &m1);
@@ -612,11 +632,13 @@ static void ours_cipher(const CASE *c, const unsigned char *in, RESULT *r,
         goto end;
     r->outl += (size_t)l;
     r->ok = 1;
+    take_iv(ctx, r);
     if (copy != NULL) {
         if (!EVP_CipherFinal_ex(copy, copy_r->out + copy_r->outl, &l))
             fz_fail("the copy failed where the original succeeded");
         copy_r->outl += (size_t)l;
         copy_r->ok = 1;
+        take_iv(copy, copy_r);
     }
  end:
     EVP_CIPHER_CTX_free(copy);
@@ -666,6 +688,9 @@ static void ref_stream(const CASE *c, const EXPECT *e, int enc,
             && EVP_CipherUpdate(ctx, r->out, &l1, in, (int)len)
             && EVP_CipherFinal_ex(ctx, r->out + l1, &l2);
     r->outl = r->ok ? (size_t)l1 + (size_t)l2 : 0;
+    r->ivlen = 0;
+    if (r->ok)
+        take_iv(ctx, r);
     EVP_CIPHER_CTX_free(ctx);
     ERR_clear_error();
 }
@@ -686,6 +711,7 @@ static void ref_ecb(const CASE *c, const EXPECT *e, int enc,
 
     r->ok = 0;
     r->outl = 0;
+    r->ivlen = 0;               /* ECB has no IV */
     if (enc && !e->pad && len % 8 != 0)
         return;
     if (!enc && (len % 8 != 0 || (e->pad && len == 0)))
@@ -749,6 +775,13 @@ static void check(const char *what, const CASE *c, const RESULT *ours,
                                   ref->outl) != (size_t)-1) {
         describe(c);
         fz_same(what, ours->out, ours->outl, ref->out, ref->outl);
+    }
+    if (ours->ok && ref->ivlen > 0
+        && fz_first_diff(ours->iv, ours->ivlen, ref->iv, ref->ivlen)
+           != (size_t)-1) {
+        describe(c);
+        fz_same("updated-iv after final", ours->iv, ours->ivlen, ref->iv,
+                ref->ivlen);
     }
 }
 
