@@ -119,7 +119,7 @@ my $code = "";
 # words.
 my $inp = "%rsi";
 my @canon = qw(ax bx cx dx r8 r9 r10 r11);
-my @free = qw(r12 r13 r14 r15 di bp);
+my @free;
 
 sub alloc {
     die "sm3-x86_64.pl: out of registers\n" unless @free;
@@ -139,7 +139,7 @@ sub r64 {
 }
 
 # xmm: ring of five message registers, temporaries, two shuffle masks.
-my @ring = map { "%xmm$_" } 0 .. 4;
+my @ring;
 my ($xc, $xt, $xy, $xd, $xe, $xw) = map { "%xmm$_" } 5 .. 10;
 my ($ROL8, $BSWAP) = ("%xmm14", "%xmm15");
 
@@ -235,22 +235,35 @@ my %round_16 = (
 # searched for the two parities apart ran 2.6% faster than the best single
 # order.  Orders by round mod 4, or of their own for rounds 0-3, 13-18 and
 # 61-63, gained nothing more (some 1,700 and 900 valid orders timed).
-my @orders_00 = ([qw(rB a12 lk sE wH sr f1 f2 wD f4 t1 rF t2 g1 g2 g3 g5
+my @orders_00_zen4 = ([qw(rB a12 lk sE wH sr f1 f2 wD f4 t1 rF t2 g1 g2 g3 g5
                      p2 p1 p3 p4)],
                  [qw(rB a12 wH lk sE sr wD f1 f2 t1 f4 rF g1 g2 t2 g3 g5
                      p2 p1 p3 p4)]);
-my @orders_16 = ([qw(a12 rF m1 g1 rB f1 g2 f2 wD f4 f3 g3 lk e0 sE sr t1
+my @orders_16_zen4 = ([qw(a12 rF m1 g1 rB f1 g2 f2 wD f4 f3 g3 lk e0 sE sr t1
                      g4 f5 wH g5 g6 t2 p1 p2 p3)],
                  [qw(rF m1 g1 rB f1 f2 wD a12 f4 f3 g3 lk g2 e0 sE sr g4
                      g5 wH f5 t1 g6 t2 p1 p2 p3)]);
 
+# Zen 5 (AMD family 26): orders searched there the same way, with the
+# AVX-512VL message expansion (expand_vl).
+my @orders_00_zen5 = ([qw(rB a12 lk sE wH sr f1 f2 wD rF f4 t1 t2 g1 g2 g3 g5
+                          p2 p1 p3 p4)],
+                      [qw(rB a12 wH lk sE sr wD f1 f2 t1 f4 rF g1 g2 t2 g3 g5
+                          p2 p1 p3 p4)]);
+my @orders_16_zen5 = ([qw(a12 rF m1 g1 rB f1 g2 f2 wD f4 g3 lk e0 sE f3 sr t1
+                          g4 f5 wH g5 g6 t2 p1 p2 p3)],
+                      [qw(rF m1 g1 rB f1 g3 f2 wD a12 e0 f4 f3 lk g2 sE wH sr
+                          t1 g4 f5 g5 g6 t2 p1 p2 p3)]);
+
 # Register of each state word: A..H in rounds 0-15, then A..D, F..H, T, R.
 my %S;
+# The schedule being generated (see the end of the file).
+my ($orders_00, $orders_16);
 
 sub round {
     my ($j) = @_;
-    my ($ops, $order) = $j < 16 ? (\%round_00, $orders_00[$j % 2])
-                                 : (\%round_16, $orders_16[$j % 2]);
+    my ($ops, $order) = $j < 16 ? (\%round_00, $orders_00->[$j % 2])
+                                 : (\%round_16, $orders_16->[$j % 2]);
     die "sm3-x86_64.pl: the order of round $j misses operations\n"
         unless join(',', sort @$order) eq join(',', sort keys %$ops);
     my %op = %$ops;
@@ -338,6 +351,41 @@ sub expand {
     );
 }
 
+# The same step with AVX-512VL, for cores where every vector operation
+# takes two cycles (Zen 5, measured): VPROLD rotates in one operation and
+# VPTERNLOGD XORs three terms in one, so the step is 20 operations instead
+# of 36 and its dependency chain, which runs from one step to the next
+# through W[j-3], 10 operations deep (20 cycles, less than the 24 of its
+# four rounds) instead of 20 (40 cycles: the AVX step, three groups ahead
+# of its first use, falls behind the rounds and holds them up, 5% on Zen 5).  The fourth lane: P1(rol15(w)) = rol15(w) ^
+# rol30(w) ^ rol6(w).
+sub expand_vl {
+    my ($g) = @_;
+    my ($p, $q, $r, $s, $n) = @ring;
+    return (
+        "vpalignr\t\$12,$q,$r,$n",                  # W[j-9..j-6]
+        "vpsrldq\t\$4,$s,$xc",                      # W[j-3..j-1], 0
+        "vprold\t\$15,$xc,$xc",
+        "vpternlogd\t\$0x96,$xc,$p,$n",             # X, lane 3 short
+        "vprold\t\$15,$n,$xy",
+        "vprold\t\$23,$n,$xt",
+        "vpternlogd\t\$0x96,$xt,$xy,$n",            # P1(X)
+        "vpalignr\t\$12,$p,$q,$xd",                 # W[j-13..j-10]
+        "vprold\t\$7,$xd,$xd",
+        "vpalignr\t\$8,$r,$s,$xe",                  # W[j-6..j-3]
+        "vpternlogd\t\$0x96,$xd,$xe,$n",            # lanes 0-2 done
+        "vpslldq\t\$12,$n,$xy",                     # W[j] into lane 3
+        "vprold\t\$15,$xy,$xt",
+        "vprold\t\$30,$xy,$xc",
+        "vprold\t\$6,$xy,$xy",
+        "vpternlogd\t\$0x96,$xt,$xc,$xy",           # P1(rol15(W[j]))
+        "vpxor\t$xy,$n,$n",
+        "vmovdqa\t$n," . (16 * $g) . "(%rsp)",
+        "vpxor\t$s,$n,$xw",
+        "vmovdqa\t$xw," . ($WP + 16 * ($g - 1)) . "(%rsp)",
+    );
+}
+
 # Register moves after which $to->[i] holds what $from->[i] held; a cycle
 # goes through the spare register $tmp.
 sub permute {
@@ -377,7 +425,6 @@ sub interleave {
     return $out;
 }
 
-my $fn = "sm3_avx_bmi2_blocks";
 $code .= rodata_begin() . <<'EOT';
 .p2align	4
 .Lsm3_bswap:
@@ -385,10 +432,22 @@ $code .= rodata_begin() . <<'EOT';
 .Lsm3_rol8:
 .byte	3,0,1,2,7,4,5,6,11,8,9,10,15,12,13,14
 EOT
-$code .= text_begin() . function_begin($fn);
-$code .= "\ttest\t%rdx,%rdx\n\tjz\t.Lsm3_ret\n";
-$code .= frame_push($_) for qw(%rbx %rbp %r12 %r13 %r14 %r15);
-$code .= <<"EOT";
+$code .= text_begin();
+
+# One kernel function: $fn, local labels .L$tag_*, the rounds in the orders
+# of $sched, the message expansion by $sched->{expand}.
+sub kernel {
+    my ($fn, $tag, $sched) = @_;
+    my $code = "";
+    my $rol8 = $sched->{expand} == \&expand;
+    @free = qw(r12 r13 r14 r15 di bp);
+    @ring = map { "%xmm$_" } 0 .. 4;
+    %S = ();
+    ($orders_00, $orders_16) = @$sched{qw(orders_00 orders_16)};
+    $code .= function_begin($fn);
+    $code .= "\ttest\t%rdx,%rdx\n\tjz\t.L${tag}_ret\n";
+    $code .= frame_push($_) for qw(%rbx %rbp %r12 %r13 %r14 %r15);
+    $code .= <<"EOT";
 	sub	\$$FRAME,%rsp
 .cfi_adjust_cfa_offset	$FRAME
 	shl	\$6,%rdx
@@ -396,36 +455,35 @@ $code .= <<"EOT";
 	mov	%rdx,$ENDP(%rsp)
 	mov	%rdi,$CTXP(%rsp)
 	vmovdqa	.Lsm3_bswap(%rip),$BSWAP
-	vmovdqa	.Lsm3_rol8(%rip),$ROL8
 EOT
-for my $i (0 .. 7) {
-    $code .= "\tmov\t" . (4 * $i) . "(%rdi)," . r32($canon[$i]) . "\n";
-}
-@S{qw(A B C D E F G H)} = @canon;
-$code .= ".p2align\t4\n.Lsm3_loop:\n";
-for my $i (0 .. 3) {
-    $code .= "\tvmovdqu\t" . (16 * $i) . "($inp),$ring[$i]\n";
-    $code .= "\tvpshufb\t$BSWAP,$ring[$i],$ring[$i]\n";
-    $code .= "\tvmovdqa\t$ring[$i]," . (16 * $i) . "(%rsp)\n";
-}
-for my $i (0 .. 2) {
-    $code .= "\tvpxor\t$ring[$i],$ring[$i + 1],$xw\n";
-    $code .= "\tvmovdqa\t$xw," . ($WP + 16 * $i) . "(%rsp)\n";
-}
-for my $grp (0 .. 15) {
-    my @sc = map { round($_) } 4 * $grp .. 4 * $grp + 3;
-    my @vec;
-    if ($grp + 4 <= 16) {
-        @vec = expand($grp + 4);
-        @ring = (@ring[1 .. 4], $ring[0]);
+    $code .= "\tvmovdqa\t.Lsm3_rol8(%rip),$ROL8\n" if $rol8;
+    for my $i (0 .. 7) {
+        $code .= "\tmov\t" . (4 * $i) . "(%rdi)," . r32($canon[$i]) . "\n";
     }
-    $code .= "# rounds " . (4 * $grp) . ".." . (4 * $grp + 3) . "\n";
-    $code .= interleave(\@sc, \@vec);
-}
-# V(i+1) = ABCDEFGH ^ V(i), E formed from T and R first; then the words go
-# back to the registers the loop starts with (the allocation has permuted
-# them).
-{
+    @S{qw(A B C D E F G H)} = @canon;
+    $code .= ".p2align\t4\n.L${tag}_loop:\n";
+    for my $i (0 .. 3) {
+        $code .= "\tvmovdqu\t" . (16 * $i) . "($inp),$ring[$i]\n";
+        $code .= "\tvpshufb\t$BSWAP,$ring[$i],$ring[$i]\n";
+        $code .= "\tvmovdqa\t$ring[$i]," . (16 * $i) . "(%rsp)\n";
+    }
+    for my $i (0 .. 2) {
+        $code .= "\tvpxor\t$ring[$i],$ring[$i + 1],$xw\n";
+        $code .= "\tvmovdqa\t$xw," . ($WP + 16 * $i) . "(%rsp)\n";
+    }
+    for my $grp (0 .. 15) {
+        my @sc = map { round($_) } 4 * $grp .. 4 * $grp + 3;
+        my @vec;
+        if ($grp + 4 <= 16) {
+            @vec = $sched->{expand}->($grp + 4);
+            @ring = (@ring[1 .. 4], $ring[0]);
+        }
+        $code .= "# rounds " . (4 * $grp) . ".." . (4 * $grp + 3) . "\n";
+        $code .= interleave(\@sc, \@vec);
+    }
+    # V(i+1) = ABCDEFGH ^ V(i), E formed from T and R first; then the words
+    # go back to the registers the loop starts with (the allocation has
+    # permuted them).
     $code .= "\txor\t" . r32($S{R}) . "," . r32($S{T}) . "\n";
     release($S{R});
     my @S = @S{qw(A B C D T F G H)};
@@ -441,23 +499,31 @@ for my $grp (0 .. 15) {
     die "sm3-x86_64.pl: no spare register for the final moves\n"
         unless defined $tmp;
     $code .= permute(\@S, \@canon, $tmp);
-}
-$code .= <<"EOT";
+    $code .= <<"EOT";
 	add	\$64,$inp
 	cmp	$ENDP(%rsp),$inp
-	jb	.Lsm3_loop
+	jb	.L${tag}_loop
 EOT
-# The frame held message words and the registers still do: clear both
-# (VZEROALL also leaves the upper halves clean for SSE code).
-$code .= "\tvzeroall\n";
-for my $o (0 .. $ENDP / 16 - 1) {
-    $code .= "\tvmovdqa\t%xmm0," . (16 * $o) . "(%rsp)\n";
-}
-$code .= <<"EOT";
+    # The frame held message words and the registers still do: clear both
+    # (VZEROALL also leaves the upper halves clean for SSE code).
+    $code .= "\tvzeroall\n";
+    for my $o (0 .. $ENDP / 16 - 1) {
+        $code .= "\tvmovdqa\t%xmm0," . (16 * $o) . "(%rsp)\n";
+    }
+    $code .= <<"EOT";
 	add	\$$FRAME,%rsp
 .cfi_adjust_cfa_offset	-$FRAME
 EOT
-$code .= frame_pop($_) for qw(%r15 %r14 %r13 %r12 %rbp %rbx);
-$code .= ".Lsm3_ret:\n\tret\n" . function_end($fn);
+    $code .= frame_pop($_) for qw(%r15 %r14 %r13 %r12 %rbp %rbx);
+    $code .= ".L${tag}_ret:\n\tret\n" . function_end($fn);
+    return $code;
+}
+
+$code .= kernel("sm3_avx_bmi2_blocks", "sm3",
+                { expand => \&expand, orders_00 => \@orders_00_zen4,
+                  orders_16 => \@orders_16_zen4 });
+$code .= kernel("sm3_avx512_bmi2_blocks", "sm3z5",
+                { expand => \&expand_vl, orders_00 => \@orders_00_zen5,
+                  orders_16 => \@orders_16_zen5 });
 
 x86_64::finish($code);

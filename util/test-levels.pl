@@ -3,7 +3,8 @@
 #
 # Runs the test recipes with prove once per kernel level this machine can
 # run, each level forced through the capability mask smgost shares with
-# libcrypto (OPENSSL_ia32cap on x86-64, OPENSSL_armcap on aarch64).  A
+# libcrypto (OPENSSL_ia32cap on x86-64, OPENSSL_armcap on aarch64), and
+# on x86-64 once more per SM3 schedule (SMGOST_SM3_SCHEDULE).  A
 # candidate mask that selects the same kernels as an earlier one is skipped,
 # so every distinct kernel set is tested once.  `make test` calls this with
 # the recipes as arguments; SMGOST_LEVELS (make test LEVELS="native c")
@@ -35,6 +36,10 @@ my @candidates = $arch =~ /^(aarch64|arm64)/ ? (
     [ 'no-avx2', 'OPENSSL_ia32cap', ':~0x10000010020' ],         # + AVX2
     # AES-NI, AVX, SSSE3, PCLMULQDQ off, and every CPUID.7 feature
     [ 'c', 'OPENSSL_ia32cap', '~0x1200020200000000:0' ],
+    # each SM3 schedule on every CPU that can run it, not only where the
+    # CPUID choice (vendor, family) would take it
+    [ 'sm3-zen4', 'SMGOST_SM3_SCHEDULE', 'zen4' ],
+    [ 'sm3-zen5', 'SMGOST_SM3_SCHEDULE', 'zen5' ],
 ) : ([ 'native', 'OPENSSL_ia32cap', undef ]);
 @candidates = grep { !defined $_->[3] || grep { $_ eq '-cpu' } @runner } @candidates;
 if (my @only = split ' ', $ENV{SMGOST_LEVELS} // '') {
