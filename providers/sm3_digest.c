@@ -9,6 +9,7 @@
 #include <openssl/params.h>
 #include "err.h"
 #include "prov.h"
+#include "provctx.h"
 #include "sm3.h"
 
 typedef struct sm3_prov_ctx {
@@ -18,21 +19,34 @@ typedef struct sm3_prov_ctx {
     int finalised;
 } SM3_PROV_CTX;
 
+/*
+ * Not zeroed: nothing reads the SM3 state before init writes it, and EVP
+ * (libcrypto 3.0) makes and frees a context for every message, so each
+ * short message would pay for clearing it.
+ */
 static void *sm3_newctx(void *provctx)
 {
-    SM3_PROV_CTX *ctx = OPENSSL_zalloc(sizeof(*ctx));
+    SM3_PROV_CTX *ctx = OPENSSL_malloc(sizeof(*ctx));
 
     if (ctx == NULL) {
         SMG_RAISE(provctx, SMG_R_OUT_OF_MEMORY);
         return NULL;
     }
     ctx->provctx = provctx;
+    ctx->initialised = 0;
+    ctx->finalised = 0;
     return ctx;
 }
 
+/* Final has wiped the state already; a context left mid-message is wiped. */
 static void sm3_freectx(void *vctx)
 {
-    OPENSSL_clear_free(vctx, sizeof(SM3_PROV_CTX));
+    SM3_PROV_CTX *ctx = vctx;
+
+    if (ctx != NULL && ctx->initialised && !ctx->finalised)
+        OPENSSL_clear_free(ctx, sizeof(*ctx));
+    else
+        OPENSSL_free(ctx);
 }
 
 static void *sm3_dupctx(void *vctx)
@@ -49,7 +63,7 @@ static int sm3_prov_init(void *vctx, const OSSL_PARAM params[])
     SM3_PROV_CTX *ctx = vctx;
 
     (void)params;               /* SM3 has no settable parameters */
-    sm3_init(&ctx->sm3, sm3_kernel());
+    sm3_init(&ctx->sm3, ((const SMG_PROV_CTX *)ctx->provctx)->sm3);
     ctx->initialised = 1;
     ctx->finalised = 0;
     return 1;

@@ -115,7 +115,7 @@ static void describe_kernels(SMG_PROV_CTX *ctx)
     const SMG_BLOCK_KERNEL *sm4 = sm4_kernel(ctx->constant_time);
 
     snprintf(ctx->kernels, sizeof(ctx->kernels), "sm4=%s+%s sm3=%s gost=%s",
-             sm4->name, sm4->aead->name, sm3_kernel()->name,
+             sm4->name, sm4->aead->name, ctx->sm3->name,
              gost_kernel(ctx->constant_time)->name);
     /*
      * `openssl list -providers -verbose` prints the build info but not our
@@ -231,6 +231,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle,
     if ((ctx = OPENSSL_zalloc(sizeof(*ctx))) == NULL)
         return 0;
     ctx->handle = handle;
+    ctx->sm3 = sm3_kernel();
     if (!read_config(ctx, in)) {
         OPENSSL_free(ctx);
         return 0;

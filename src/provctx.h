@@ -13,6 +13,12 @@ typedef struct smg_prov_ctx {
     const OSSL_CORE_HANDLE *handle;
     /* "constant-time = yes": kernels whose every entry is constant-time. */
     int constant_time;
+    /*
+     * The SM3 kernel, chosen once at load: EVP builds a digest context
+     * afresh for every message, and choosing again there would be part of
+     * every short message's cost.
+     */
+    const struct sm3_kernel *sm3;
     /* "sm4=<kernel> sm3=<kernel> gost=<kernel>", as chosen for this one. */
     char kernels[160];
     char buildinfo[512];
