@@ -297,8 +297,8 @@ sub prev_blocks {
 # ciphertext block becomes the chaining value before anything is stored
 # (in and out may be the same buffer).
 sub batch512 {
-    my ($mode, $np, $m) = @_;
-    my $rounds = "\tcall\tgost89_avx512_rounds$np\n";
+    my ($mode, $np, $m, $rounds) = @_;
+    $rounds //= "\tcall\tgost89_avx512_rounds$np\n";
     my $nb = 16 * $np;
     my $s = "";
     $s .= masks($np) if $m;
@@ -532,6 +532,85 @@ sub lean_pass512 {
 }
 
 $code .= entry512($_) for qw(ecb ctr cnt cbc_dec cfb_dec);
+
+# CNT and CFB decryption of whole 64-block batches with a side pass: while
+# the first batch runs, five more blocks ride through the same rounds in a
+# fifth pair (zmm16/17, free during the rounds; temporaries zmm18/19):
+# lanes 0..3 under the decryption schedule of another key, lane 4 under
+# its encryption schedule, by two masked key additions (k4, k5).  That is
+# CryptoPro key meshing one period ahead (src/gost89_x86.c): a lone block
+# through the lean rounds waits out their latency, here it fills the
+# batch's issue slots.  Arguments as the entries above, then GOST_SIDE *
+# in r9 (enc and dec pointers, 40 bytes in, 40 out; blocks in the GOST
+# 28147-89 byte order); nblocks a multiple of 64.
+sub side_round512 {
+    my ($koff, $dir) = @_;
+    my ($src, $dst) = $dir ? ("%zmm17", "%zmm16") : ("%zmm16", "%zmm17");
+    return <<"EOT";
+	vprold	\$11,$src,%zmm18
+	vpaddd	$koff(%r11,%r12){1to16},%zmm18,%zmm18{%k4}
+	vpaddd	$koff(%r11,%r13){1to16},%zmm18,%zmm18{%k5}
+	vpsrld	\$4,%zmm18,%zmm19
+	vpternlogd	\$0xea,$POS,$M0F,%zmm18
+	vpternlogd	\$0xea,$POS,$M0F,%zmm19
+	vpermb	$TLO,%zmm18,%zmm18
+	vpermb	$THI,%zmm19,%zmm19
+	vpternlogd	\$0x1e,%zmm19,%zmm18,$dst
+EOT
+}
+
+{
+    my $name = "gost89_avx512_rounds4s";
+    my @pairs = (0 .. 3);
+    my @regs = ((map { z($_) } 0 .. 7), "%zmm16", "%zmm17");
+    my $s = local_function_begin($name);
+    $s .= "\tvprord\t\$11,$_,$_\n" for @regs;
+    $s .= "\tmov\t%rdi,%r11\n\tmov\t\$8,%r10d\n.L${name}_loop:\n";
+    $s .= round512(4 * $_, $_ & 1, @pairs) . side_round512(4 * $_, $_ & 1) for 0 .. 3;
+    $s .= "\tadd\t\$16,%r11\n\tdec\t%r10d\n\tjnz\t.L${name}_loop\n";
+    $s .= "\tvprold\t\$11,$_,$_\n" for @regs;
+    $code .= $s . "\tret\n" . local_function_end($name);
+}
+
+sub entry512_side {
+    my ($mode) = @_;
+    my $name = "gost89_${mode}_side_avx512";
+    my $side = <<"EOT";
+	mov	\$0x1f,%eax
+	kmovw	%eax,%k3
+	vmovdqu64	16(%rbx),%zmm18{%k3}{z}
+	vmovdqu64	.Lg_perm512(%rip),%zmm16
+	vmovdqu64	.Lg_perm512+64(%rip),%zmm17
+	vpermi2b	%zmm18,%zmm18,%zmm16
+	vpermi2b	%zmm18,%zmm18,%zmm17
+	call	gost89_avx512_rounds4s
+	vmovdqu64	.Lg_perm512+128(%rip),%zmm8
+	vpermi2b	%zmm16,%zmm17,%zmm8
+	vmovdqu64	%zmm8,56(%rbx){%k3}
+EOT
+    my $s = function_begin($name);
+    $s .= "\tpush\t%rbx\n\tpush\t%r12\n\tpush\t%r13\n";
+    # the side keys as offsets from the batch's schedule pointer
+    $s .= "\tmov\t0(%r9),%r13\n\tmov\t8(%r9),%r12\n\tmov\t%r9,%rbx\n"
+        . "\tsub\t%rdi,%r13\n\tsub\t%rdi,%r12\n"
+        . "\tmov\t\$0xf,%eax\n\tkmovw\t%eax,%k4\n\tmov\t\$0x10,%eax\n\tkmovw\t%eax,%k5\n";
+    $s .= prologue512($mode eq "cnt" ? "le" : "key");
+    if ($mode eq "cnt") {
+        $s .= "\tmov\t\$0xaaaa,%eax\n\tkmovw\t%eax,%k7\n";
+        $s .= cnt_state_order(".L${name}_in");
+    }
+    $s .= batch512($mode, 4, 0, $side);
+    $s .= "\tadd\t\$512,$in\n\tadd\t\$512,$out\n\tsub\t\$64,$n\n";
+    $s .= "\tjz\t.L${name}_end\n.L${name}_full:\n";
+    $s .= batch512($mode, 4, 0);
+    $s .= "\tadd\t\$512,$in\n\tadd\t\$512,$out\n\tsub\t\$64,$n\n";
+    $s .= "\tjnz\t.L${name}_full\n.L${name}_end:\n";
+    $s .= cnt_state_order(".L${name}_out") if $mode eq "cnt";
+    $s .= "\tvzeroupper\n\tpop\t%r13\n\tpop\t%r12\n\tpop\t%rbx\n\tret\n";
+    return $s . function_end($name);
+}
+
+$code .= entry512_side($_) for qw(cnt cfb_dec);
 # Serial modes (CBC and CFB encryption, OFB): the one-pair lean rounds
 # once per block, the chaining block in xmm30; as fast as the C kernel's
 # table rounds and, unlike them, constant-time.

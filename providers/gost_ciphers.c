@@ -58,6 +58,7 @@ typedef struct gost_cipher_ctx {
     const GOST_PARAMSET *paramset;
     unsigned char key[GOST_KEY_SIZE];  /* to undo meshing at re-init */
     int meshed;                        /* schedules differ from key */
+    GOST_MESH_AHEAD ahead;             /* the next meshing, prepared */
 } GOST_CIPHER_CTX;
 
 static const GOST_VARIANT *variant_of(const SMG_CIPHER_CTX *ctx)
@@ -81,6 +82,7 @@ static int gost_expand(GOST_CIPHER_CTX *g)
         return 0;
     }
     g->meshed = 0;
+    gost_mesh_ahead_reset(&g->ahead);
     return 1;
 }
 
@@ -102,14 +104,31 @@ static int gost_restore_key(SMG_CIPHER_CTX *ctx)
 
 static void gost_mesh(SMG_CIPHER_CTX *ctx)
 {
-    gost_key_mesh(ctx->kernel, (GOST_KEY *)ctx->ks_enc, (GOST_KEY *)ctx->ks_dec,
-                  ctx->iv);
-    ((GOST_CIPHER_CTX *)ctx)->meshed = 1;
+    GOST_CIPHER_CTX *g = (GOST_CIPHER_CTX *)ctx;
+
+    gost_key_mesh_ahead(ctx->kernel, &g->ahead, (GOST_KEY *)ctx->ks_enc,
+                        (GOST_KEY *)ctx->ks_dec, ctx->iv);
+    g->meshed = 1;
+}
+
+/* CNT and CFB decryption: a period with the next meshing alongside. */
+static int gost_period_blocks(SMG_CIPHER_CTX *ctx, const unsigned char *in,
+                              unsigned char *out, size_t nblocks)
+{
+    smg_mode m = ctx->alg->mode;
+
+    if (m != SMG_MODE_CNT && (m != SMG_MODE_CFB || ctx->enc))
+        return 0;
+    return gost_period_ahead(ctx->kernel, m == SMG_MODE_CNT,
+                             &((GOST_CIPHER_CTX *)ctx)->ahead,
+                             (GOST_KEY *)ctx->ks_enc, (GOST_KEY *)ctx->ks_dec,
+                             in, out, nblocks, ctx->iv);
 }
 
 static int use_paramset(GOST_CIPHER_CTX *g, const GOST_PARAMSET *ps)
 {
     g->paramset = ps;
+    gost_mesh_ahead_reset(&g->ahead);
     if (g->base.key_set
         && !gost_set_paramset((GOST_KEY *)g->base.ks_enc,
                               (GOST_KEY *)g->base.ks_dec, ps)) {
@@ -381,6 +400,7 @@ static const SMG_CIPHER_FAMILY gost89_family = {
     .set_key = gost_family_set_key,
     .restore_key = gost_restore_key,
     .mesh = gost_mesh,
+    .period_blocks = gost_period_blocks,
     .get_ctx_params = gost_get_ctx_params,
     .set_ctx_params = gost_set_ctx_params,
     .gettable_ctx_params = gost89_gettable_ctx_params,

@@ -786,6 +786,97 @@ void gost_key_mesh(const SMG_BLOCK_KERNEL *k, GOST_KEY *enc, GOST_KEY *dec,
         k->ecb(enc, iv, iv, 1);
 }
 
+void gost_mesh_ahead_reset(GOST_MESH_AHEAD *a)
+{
+    OPENSSL_cleanse(a, sizeof(*a));
+}
+
+/* The state (N3, N4) after n >= 1 steps of cnt_next, without the steps. */
+static uint64_t cnt_advance(uint64_t s, size_t n)
+{
+    uint32_t n3 = (uint32_t)s + (uint32_t)n * GOST_CNT_C2;
+    uint64_t v = (s >> 32) + (uint64_t)n * GOST_CNT_C1;
+
+    /*
+     * Each step adds C1 with an end-around carry, so the result is the one
+     * representative in [1, 2^32 - 1] of the sum mod 2^32 - 1: one fold,
+     * as v < 2^33 (no division, whose latency may follow its operands).
+     */
+    return (uint64_t)(uint32_t)((v & 0xffffffffu) + (v >> 32)) << 32 | n3;
+}
+
+/* Whether k has the entries that run a side pass (src/gost89_x86.c). */
+static int side_able(const SMG_BLOCK_KERNEL *k)
+{
+#ifdef GOST_X86_ASM
+    return gost_side_able_x86(k);
+#else
+    (void)k;
+    return 0;
+#endif
+}
+
+int gost_period_ahead(const SMG_BLOCK_KERNEL *k, int cnt, GOST_MESH_AHEAD *a,
+                      GOST_KEY *enc, GOST_KEY *dec, const unsigned char *in,
+                      unsigned char *out, size_t nblocks, unsigned char *iv)
+{
+    GOST_SIDE side;
+    uint32_t kw[8];
+
+    /* meshing is GOST 28147-89's, in its byte order */
+    if (enc->big_endian || nblocks == 0 || nblocks % 64 != 0 || !side_able(k))
+        return 0;
+    if (!a->next_ok) {
+        a->next[0] = *enc;
+        a->next[1] = *dec;
+        gost_key_mesh(k, &a->next[0], &a->next[1], NULL);
+        a->next_ok = 1;
+    }
+    side.enc = &a->next[0];
+    side.dec = &a->next[1];
+    memcpy(side.in, gost_mesh_c[0], GOST_KEY_SIZE);
+    if (cnt)
+        store_le64(side.in + GOST_KEY_SIZE,
+                   cnt_advance(load_le64(iv), nblocks));
+    else
+        memcpy(side.in + GOST_KEY_SIZE, in + 8 * (nblocks - 1), 8);
+#ifdef GOST_X86_ASM
+    gost_side_x86(k, cnt, enc, in, out, nblocks, iv, &side);
+#endif
+    gost_key_words(side.out, 0, kw);
+    a->next2[0] = a->next[0];
+    a->next2[1] = a->next[1];
+    gost_schedule(kw, &a->next2[0], &a->next2[1]);
+    memcpy(a->next_iv, side.out + GOST_KEY_SIZE, 8);
+    a->next2_ok = a->iv_ok = 1;
+    OPENSSL_cleanse(kw, sizeof(kw));
+    OPENSSL_cleanse(&side, sizeof(side));
+    return 1;
+}
+
+void gost_key_mesh_ahead(const SMG_BLOCK_KERNEL *k, GOST_MESH_AHEAD *a,
+                         GOST_KEY *enc, GOST_KEY *dec, unsigned char iv[8])
+{
+    if (!a->next_ok) {
+        gost_key_mesh(k, enc, dec, iv);
+        return;
+    }
+    *enc = a->next[0];
+    *dec = a->next[1];
+    if (iv != NULL) {
+        if (a->iv_ok)
+            memcpy(iv, a->next_iv, 8);
+        else
+            k->ecb(enc, iv, iv, 1);
+    }
+    a->next[0] = a->next2[0];
+    a->next[1] = a->next2[1];
+    a->next_ok = a->next2_ok;
+    a->next2_ok = a->iv_ok = 0;
+    OPENSSL_cleanse(a->next2, sizeof(a->next2));
+    OPENSSL_cleanse(a->next_iv, sizeof(a->next_iv));
+}
+
 /*
  * IMIT (GOST 28147-89 section 5, gost-engine's mac_block): state ^= block,
  * then the first 16 encryption rounds (K0..K7 twice) with no final swap, so

@@ -73,6 +73,39 @@ int gost_set_paramset(GOST_KEY *enc, GOST_KEY *dec, const GOST_PARAMSET *ps);
 void gost_key_mesh(const SMG_BLOCK_KERNEL *k, GOST_KEY *enc, GOST_KEY *dec,
                    unsigned char iv[8]);
 /*
+ * CryptoPro meshing one period ahead, for the kernels that can run the
+ * next period's meshing beside the current period's blocks (the AVX-512
+ * one: a lone meshing pass waits out the rounds' latency twice, two thirds
+ * of a period's time): while period i runs under K_i, K_{i+1} is known,
+ * and D_{K_{i+1}}(C) = K_{i+2} and E_{K_{i+1}}(iv at the boundary) ride
+ * along.  Secret; cleansed with the context.
+ */
+typedef struct gost_side {
+    const GOST_KEY *enc, *dec;         /* the side key's schedules */
+    unsigned char in[40], out[40];     /* 4 blocks under dec, 1 under enc */
+} GOST_SIDE;
+
+typedef struct gost_mesh_ahead {
+    GOST_KEY next[2], next2[2];        /* K_{i+1}, K_{i+2}: enc, dec */
+    unsigned char next_iv[8];          /* E_{K_{i+1}}(iv at the boundary) */
+    int next_ok, next2_ok, iv_ok;
+} GOST_MESH_AHEAD;
+
+/* Forgets what was prepared (new key, restored key, new S-boxes). */
+void gost_mesh_ahead_reset(GOST_MESH_AHEAD *a);
+/*
+ * The nblocks (a multiple of 64) of one whole period of CNT (cnt) or CFB
+ * decryption under enc from its start, through k with the next meshing
+ * alongside; 0 (nothing done) if k cannot.  iv as the kernel entries.
+ */
+int gost_period_ahead(const SMG_BLOCK_KERNEL *k, int cnt, GOST_MESH_AHEAD *a,
+                      GOST_KEY *enc, GOST_KEY *dec, const unsigned char *in,
+                      unsigned char *out, size_t nblocks, unsigned char *iv);
+/* gost_key_mesh, taking what gost_period_ahead prepared where it did. */
+void gost_key_mesh_ahead(const SMG_BLOCK_KERNEL *k, GOST_MESH_AHEAD *a,
+                         GOST_KEY *enc, GOST_KEY *dec, unsigned char iv[8]);
+
+/*
  * IMIT: the 16-round MAC transformation, folded over nblocks of in, in the
  * fastest implementation the CPU allows; with constant_time (the
  * provider's "constant-time = yes"), the fastest constant-time one if the

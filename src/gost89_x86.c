@@ -218,7 +218,44 @@ const SMG_BLOCK_KERNEL gost_kernel_avx2_ct = {
     NULL
 };
 
+void gost89_cnt_side_avx512(const void *ks, const unsigned char *in,
+                            unsigned char *out, size_t nblocks,
+                            unsigned char *iv, GOST_SIDE *side);
+void gost89_cfb_dec_side_avx512(const void *ks, const unsigned char *in,
+                                unsigned char *out, size_t nblocks,
+                                unsigned char *iv, GOST_SIDE *side);
+
+_Static_assert(offsetof(GOST_SIDE, enc) == 0 && offsetof(GOST_SIDE, dec) == 8
+               && offsetof(GOST_SIDE, in) == 16
+               && offsetof(GOST_SIDE, out) == 56, "GOST_SIDE layout");
+
 #endif /* GOST_X86_SIMD */
+
+int gost_side_able_x86(const SMG_BLOCK_KERNEL *k)
+{
+#ifdef GOST_X86_SIMD
+    return k == &gost_kernel_avx512 || k == &gost_kernel_avx512_ct;
+#else
+    (void)k;
+    return 0;
+#endif
+}
+
+void gost_side_x86(const SMG_BLOCK_KERNEL *k, int cnt, const GOST_KEY *ks,
+                   const unsigned char *in, unsigned char *out, size_t nblocks,
+                   unsigned char *iv, GOST_SIDE *side)
+{
+    (void)k;    /* gost_side_able_x86(k): the AVX-512 tables */
+#ifdef GOST_X86_SIMD
+    if (cnt)
+        gost89_cnt_side_avx512(ks, in, out, nblocks, iv, side);
+    else
+        gost89_cfb_dec_side_avx512(ks, in, out, nblocks, iv, side);
+#else
+    (void)cnt, (void)ks, (void)in, (void)out, (void)nblocks, (void)iv;
+    (void)side;
+#endif
+}
 
 const SMG_BLOCK_KERNEL *gost_kernel_x86(int constant_time)
 {

@@ -333,7 +333,10 @@ static int stream_mode_update(SMG_CIPHER_CTX *ctx, unsigned char *out,
         if (ctx->mesh_period != 0
             && nblocks > (ctx->mesh_period - ctx->mesh_count) / bs)
             nblocks = (ctx->mesh_period - ctx->mesh_count) / bs;
-        blocks(ctx->ks_enc, in, out, nblocks, ctx->iv);
+        if (ctx->alg->family->period_blocks == NULL || ctx->mesh_count != 0
+            || nblocks * bs != ctx->mesh_period
+            || !ctx->alg->family->period_blocks(ctx, in, out, nblocks))
+            blocks(ctx->ks_enc, in, out, nblocks, ctx->iv);
         ctx->mesh_count += nblocks * bs;
         in += nblocks * bs;
         out += nblocks * bs;

@@ -59,6 +59,13 @@ typedef struct smg_cipher_family {
     int (*restore_key)(SMG_CIPHER_CTX *ctx);
     /* Key meshing at a period boundary (GOST CryptoPro), or NULL. */
     void (*mesh)(SMG_CIPHER_CTX *ctx);
+    /*
+     * The whole blocks of one whole meshing period, from its start, with
+     * the next meshing prepared alongside; 0 to leave them to the kernel
+     * entry (or NULL).
+     */
+    int (*period_blocks)(SMG_CIPHER_CTX *ctx, const unsigned char *in,
+                         unsigned char *out, size_t nblocks);
     /* Family parameters beyond the generic ones, or NULL. */
     int (*get_ctx_params)(SMG_CIPHER_CTX *ctx, OSSL_PARAM params[]);
     int (*set_ctx_params)(SMG_CIPHER_CTX *ctx, const OSSL_PARAM params[]);

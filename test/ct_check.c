@@ -86,7 +86,7 @@ static void fill(unsigned char *p, size_t n, uint32_t seed)
 
 typedef enum {
     T_SM4, T_GOST, T_SM3, T_SM4_KEYSCHED, T_GOST_KEYSCHED, T_GOST_IMIT,
-    T_SM4_AEAD
+    T_SM4_AEAD, T_GOST_AHEAD
 } target_kind;
 
 typedef struct {
@@ -164,6 +164,7 @@ static const target targets[] = {
     { T_GOST_IMIT, NULL, NULL, "gost89-imit-scalar", 20, gost89_imit_scalar },
 #endif
 #ifdef GOST_X86_SIMD
+    { T_GOST_AHEAD, &gost_kernel_avx512, NULL, "gost89-mesh-ahead", 3, NULL },
     { T_GOST_IMIT, NULL, NULL, "gost89-imit-avx512", 20, gost89_imit_avx512 },
     { T_GOST_IMIT, NULL, NULL, "gost89-imit-avx2", 20, gost89_imit_avx2 },
 #endif
@@ -253,6 +254,8 @@ static const char *entry_name(const target *t, size_t e)
         if (e >= NAEAD_ENTRIES)
             return NULL;
         return aead_entry(t->k->aead, e) == NULL ? "" : aead_entries[e];
+    case T_GOST_AHEAD:
+        return e == 0 ? "cnt" : e == 1 ? "cfb_dec" : NULL;
     }
     return NULL;
 }
@@ -323,6 +326,71 @@ static void run_block_entry(const SMG_BLOCK_KERNEL *k,
 static const unsigned char sm4_key0[SM4_KEY_SIZE] = "ctgrind-sm4-key";
 static const unsigned char gost_key0[GOST_KEY_SIZE] =
     "ctgrind-gost-key-of-32-bytes-xx";
+
+/*
+ * n whole meshing periods of CNT (e 0) or CFB decryption (e 1) through k
+ * with the next meshing alongside, each meshed at its end, against the
+ * portable kernel and gost_key_mesh; 0 if k cannot run them.
+ */
+#define PERIOD_BLOCKS (1024 / GOST_BLOCK_SIZE)
+
+static int run_ahead(const SMG_BLOCK_KERNEL *k, size_t e, size_t n)
+{
+    static unsigned char in[PERIOD_BLOCKS * 8], out[PERIOD_BLOCKS * 8],
+        ref[PERIOD_BLOCKS * 8];
+    unsigned char key[GOST_KEY_SIZE], iv[8], riv[8];
+    GOST_KEY enc, dec, renc, rdec;
+    GOST_MESH_AHEAD a;
+    size_t i;
+    int ran = 1;
+
+    memcpy(key, gost_key0, sizeof(key));
+    key[1] = (unsigned char)n;
+    TU_CHECK(gost_set_key(key, &gost_paramset_cpa, 0, &enc, &dec),
+             "gost_set_key");
+    renc = enc;
+    rdec = dec;
+    gost_mesh_ahead_reset(&a);
+    fill(iv, sizeof(iv), (uint32_t)n * 5u);
+    memcpy(riv, iv, sizeof(riv));
+    for (i = 0; i < n && ran; i++) {
+        fill(in, sizeof(in), (uint32_t)(n * 17 + i + e));
+        (e == 0 ? gost_kernel_c.cnt : gost_kernel_c.cfb_dec)(&renc, in, ref,
+                                                            PERIOD_BLOCKS, riv);
+        gost_key_mesh(&gost_kernel_c, &renc, &rdec, riv);
+        CT_SECRET(enc.rk, sizeof(enc.rk));
+        CT_SECRET(dec.rk, sizeof(dec.rk));
+        CT_SECRET(iv, sizeof(iv));
+        CT_SECRET(in, sizeof(in));
+        /* what was prepared is secret, whether it was is not */
+        CT_SECRET(a.next[0].rk, sizeof(a.next[0].rk));
+        CT_SECRET(a.next[1].rk, sizeof(a.next[1].rk));
+        CT_SECRET(a.next_iv, sizeof(a.next_iv));
+        ran = gost_period_ahead(k, e == 0, &a, &enc, &dec, in, out,
+                                PERIOD_BLOCKS, iv);
+        if (ran)
+            gost_key_mesh_ahead(k, &a, &enc, &dec, iv);
+        CT_PUBLIC(enc.rk, sizeof(enc.rk));
+        CT_PUBLIC(dec.rk, sizeof(dec.rk));
+        CT_PUBLIC(iv, sizeof(iv));
+        CT_PUBLIC(in, sizeof(in));
+        CT_PUBLIC(out, sizeof(out));
+        CT_PUBLIC(&a, sizeof(a));
+        if (!ran)
+            break;
+        TU_CHECK_MEM("period output matches the portable kernel", out,
+                     sizeof(out), ref, sizeof(ref));
+        TU_CHECK_MEM("meshed iv matches", iv, sizeof(iv), riv, sizeof(riv));
+        TU_CHECK_MEM("meshed schedule matches", (unsigned char *)enc.rk,
+                     sizeof(enc.rk), (unsigned char *)renc.rk,
+                     sizeof(renc.rk));
+        TU_CHECK_MEM("meshed decryption schedule matches",
+                     (unsigned char *)dec.rk, sizeof(dec.rk),
+                     (unsigned char *)rdec.rk, sizeof(rdec.rk));
+    }
+    gost_mesh_ahead_reset(&a);
+    return ran;
+}
 
 /* GOST runs in both byte orders: GOST 28147-89 and Magma. */
 static void run_gost(const target *t, size_t e, size_t n)
@@ -646,6 +714,10 @@ static void run_one(const target *t, size_t e, size_t n)
                      (unsigned char *)st, sizeof(st),
                      (unsigned char *)st_ref, sizeof(st_ref));
         break;
+    case T_GOST_AHEAD:
+        TU_CHECK(run_ahead(t->k, e, n), "%s runs periods with meshing ahead",
+                 t->k->name);
+        break;
     default:
         run_gost(t, e, n);
     }
@@ -792,6 +864,30 @@ static int sweep_sm4_keysched(int ct)
     return 1;
 }
 
+/*
+ * Meshing ahead (gost_period_ahead) with this level's GOST table, where it
+ * runs, over 1..6 periods of CNT and CFB decryption.
+ */
+static int sweep_ahead(int ct)
+{
+    const SMG_BLOCK_KERNEL *k = gost_kernel(ct);
+    size_t e, n;
+
+    for (e = 0; e < 2; e++)
+        for (n = 1; n <= 6 && tu_failures == 0; n++)
+            if (!run_ahead(k, e, n)) {
+                printf("# %s: no meshing ahead\n", k->name);
+                return 1;
+            }
+    if (tu_failures != 0) {
+        printf("# %s meshing ahead: failed\n", k->name);
+        return 0;
+    }
+    printf("# %s meshing ahead: CNT and CFB decryption, 1..6 periods\n",
+           k->name);
+    return 1;
+}
+
 /* IMIT as the provider runs it at this level, against the portable one. */
 static int sweep_imit(int ct)
 {
@@ -856,7 +952,7 @@ static int sweep(void)
             printf("# %s: every entry, 1..%d blocks\n",
                    target_name(&tables[j]), SWEEP_BLOCKS);
         }
-        if (!sweep_sm4_keysched(ct) || !sweep_imit(ct))
+        if (!sweep_sm4_keysched(ct) || !sweep_imit(ct) || !sweep_ahead(ct))
             return tu_report("sweep");
     }
     return tu_report("sweep");

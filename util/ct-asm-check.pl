@@ -57,6 +57,9 @@ my @public = (
     # whose first argument is a GOST_KEY (the assembly kernels gost89_*, the
     # portable ones gost_*); src/gost89_x86.c asserts these offsets.
     [ qr/^gost(?:89)?_/, 'rdi', 128, 144, 'GOST_KEY.tab, GOST_KEY.big_endian' ],
+    # GOST_SIDE.enc and .dec (src/gost89_x86.h), the pointers to the next
+    # key's schedules, of the entries that run a side pass beside a batch
+    [ qr/^gost89_\w+_side_avx512$/, 'r9', 0, 16, 'GOST_SIDE.enc, GOST_SIDE.dec' ],
 );
 
 my ($roots_re, $trace);
@@ -369,7 +372,8 @@ sub load_kind {
     my $b = $o->{base} // '';
     if ($b ne '' && $s->{gp}{$b} eq 'K') {
         for my $p (@$pub) {
-            return 'C' if $o->{disp} >= $p->[2] && $o->{disp} + $size <= $p->[3];
+            return 'C' if $p->[1] eq $b && $o->{disp} >= $p->[2]
+                && $o->{disp} + $size <= $p->[3];
         }
     }
     return 'T';
