@@ -842,6 +842,8 @@ int gost_period_ahead(const SMG_BLOCK_KERNEL *k, int cnt, GOST_MESH_AHEAD *a,
         memcpy(side.in + GOST_KEY_SIZE, in + 8 * (nblocks - 1), 8);
 #ifdef GOST_X86_ASM
     gost_side_x86(k, cnt, enc, in, out, nblocks, iv, &side);
+#else
+    (void)out;      /* side_able(k) is 0 */
 #endif
     gost_key_words(side.out, 0, kw);
     a->next2[0] = a->next[0];

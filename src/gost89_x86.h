@@ -27,6 +27,16 @@ int gost_imit_blocks_x86(int constant_time, const GOST_KEY *enc,
 /* The IMIT entries (for the chooser above and for tests). */
 void gost89_imit_scalar(const GOST_KEY *ks, unsigned char state[8],
                         const unsigned char *in, size_t nblocks);
+/*
+ * Whether k has entries that run a side pass (src/gost89.c,
+ * gost_period_ahead), and the whole meshing period (nblocks, a multiple of
+ * 64) of CNT (cnt) or of CFB decryption through them, side's five blocks
+ * alongside.
+ */
+int gost_side_able_x86(const SMG_BLOCK_KERNEL *k);
+void gost_side_x86(const SMG_BLOCK_KERNEL *k, int cnt, const GOST_KEY *ks,
+                   const unsigned char *in, unsigned char *out, size_t nblocks,
+                   unsigned char *iv, GOST_SIDE *side);
 /* The C parallel modes with the scalar serial modes (CPUs without AVX2). */
 extern const SMG_BLOCK_KERNEL gost_kernel_scalar;
 /*
@@ -45,16 +55,6 @@ extern const SMG_BLOCK_KERNEL gost_kernel_avx512;
 extern const SMG_BLOCK_KERNEL gost_kernel_avx512_ct;
 extern const SMG_BLOCK_KERNEL gost_kernel_avx2;
 extern const SMG_BLOCK_KERNEL gost_kernel_avx2_ct;
-/*
- * Whether k has entries that run a side pass (src/gost89.c,
- * gost_period_ahead), and the whole meshing period (nblocks, a multiple of
- * 64) of CNT (cnt) or of CFB decryption through them, side's five blocks
- * alongside.
- */
-int gost_side_able_x86(const SMG_BLOCK_KERNEL *k);
-void gost_side_x86(const SMG_BLOCK_KERNEL *k, int cnt, const GOST_KEY *ks,
-                   const unsigned char *in, unsigned char *out, size_t nblocks,
-                   unsigned char *iv, GOST_SIDE *side);
 void gost89_imit_avx512(const GOST_KEY *ks, unsigned char state[8],
                         const unsigned char *in, size_t nblocks);
 void gost89_imit_avx2(const GOST_KEY *ks, unsigned char state[8],
