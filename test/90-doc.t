@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # The manual page doc/man7/smgost.pod: podchecker finds neither an error nor
-# a warning in it, and its algorithm entries match what the loaded provider
-# registers, as `openssl list` reports it.
+# a warning in it, its algorithm entries match what the loaded provider
+# registers, as `openssl list` reports it, and its KERNELS section names
+# every kernel the provider reports at this level (make test runs the
+# recipe at every level), with and without constant-time = yes.
 #
 # An algorithm entry is an "=item B<name>, ..." under "=head1 OPERATIONS AND
 # ALGORITHMS": its names are the B<> words, its OID the dotted number after
@@ -18,6 +20,7 @@ use lib "$FindBin::Bin/lib";
 use SmgostTest;
 use Test::More;
 use File::Spec;
+use File::Temp qw(tempdir);
 
 my $pod = File::Spec->catfile(top_dir(), 'doc', 'man7', 'smgost.pod');
 
@@ -53,6 +56,28 @@ sub registered {
     return @algs;
 }
 
+# The text of the KERNELS section, formatting codes taken off.
+sub kernels_section {
+    open(my $fh, '<', $pod) or die "$pod: $!";
+    my $pod_text = do { local $/; <$fh> };
+    my ($sec) = $pod_text =~ /^=head1 KERNELS\n(.*?)^=head1 /ms;
+    $sec //= '';
+    1 while $sec =~ s/[A-Z]<([^<>]*)>/$1/g;
+    return $sec;
+}
+
+# The kernel names in the provider's build info, e.g. from
+# "kernels: sm4=gfni-avx512+vpclmul-avx512 sm3=sm3-avx-bmi2 gost=gost89-avx2;".
+sub reported_kernels {
+    my (%opt) = @_;
+    my $r = run_openssl([ 'list', '-providers', '-verbose',
+                          $opt{env} ? () : provider_args('smgost') ],
+                        $opt{env} ? (env => { %{ run_env() }, %{ $opt{env} } }) : ());
+    my ($k) = $r->{out} =~ /kernels: ([^;]+);/;
+    die "smgost did not load: $r->{cmd}\n$r->{err}" unless defined $k;
+    return map { split /\+/ } map { s/^\w+=//r } split ' ', $k;
+}
+
 my $check = run_cmd([ 'podchecker', '-warnings', $pod ], host => 1);
 my @complaints = grep { /\b(ERROR|WARNING)\b/ } split /\n/, $check->{err};
 ok($check->{exit} == 0 && !@complaints, 'podchecker finds no error or warning')
@@ -79,6 +104,19 @@ SKIP: {
     for my $e (grep { $_->[1] && !$reg{ join("\n", @{ $_->[0] }) } } @entries) {
         note('announced, not registered yet: ' . join(', ', @{ $e->[0] }));
     }
+}
+
+SKIP: {
+    skip 'no openssl program for this build: reported kernels not compared', 1
+        if openssl_cli() eq '';
+    my $dir = tempdir(CLEANUP => 1);
+    my $cnf = write_config($dir, smgost => { 'constant-time' => 'yes' });
+    my %kernels = map { $_ => 1 } reported_kernels(),
+        reported_kernels(env => { OPENSSL_CONF => $cnf });
+    my $sec = kernels_section();
+    my @undocumented = grep { $sec !~ /(?<![\w-])\Q$_\E(?![\w-])/ } sort keys %kernels;
+    ok(!@undocumented, 'KERNELS names the kernels of this level: ' . join(' ', sort keys %kernels))
+        or diag("reported by the provider, not named under =head1 KERNELS: @undocumented");
 }
 
 done_testing();
