@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 #
-# SM4-GCM, SM4-CCM and SM4-XTS (test/aead_test.c): random cases against
+# SM4-GCM, SM4-CCM and SM4-XTS (test/aead_test.c): edge cases, bad input,
+# TLS records, the default provider's GMAC and CMAC over smgost's ciphers,
+# and random cases against
 # OpenSSL's default provider where it has them (OpenSSL 3.2 and later),
 # else libgcrypt (GCM, CCM, IEEE XTS), with update chunkings, in place,
 # re-inits with a new IV only, GCM counter wraps inside a batch and
@@ -12,9 +14,13 @@ use lib "$FindBin::Bin/lib";
 use SmgostTest;
 use Test::More;
 
-plan tests => 3;
+plan tests => 7;
 
-for my $g (['gcm', 'SM4-GCM: random cases against the oracle, wraps, tampering'],
+for my $g (['edge', 'edges: empty data and AAD, 1- to 128-byte GCM IVs, CCM nonce and tag extremes, XTS units of 16, 17 bytes and 2^20 blocks'],
+           ['bad', 'bad input gets its specific error; no plaintext from a forged CCM message'],
+           ['tls', 'TLS records (GCM, CCM, CCM_8) sealed and opened, against the oracle'],
+           ['mac', 'GMAC over SM4-GCM and CMAC over SM4-CBC with properties=provider=smgost'],
+           ['gcm', 'SM4-GCM: random cases against the oracle, wraps, tampering'],
            ['ccm', 'SM4-CCM: random cases against the oracle, tampering'],
            ['xts', 'SM4-XTS: random data units, both standards where an oracle has them']) {
     my ($group, $title) = @$g;

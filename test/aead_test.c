@@ -31,7 +31,7 @@ static unsigned long skipped;
 /* One message: what both sides are given. */
 typedef struct {
     int mode;
-    unsigned char key[32], iv[128], aad[600];
+    unsigned char key[32], iv[128], aad[70000];
     size_t ivlen, aadlen, len, taglen;
     int ieee;                   /* XTS: IEEE 1619, else GB/T 17964 */
 } CASE;
@@ -316,7 +316,7 @@ static void random_case(TU_RNG *r, int mode, CASE *k)
         k->ieee = (int)tu_rng_below(r, 2);
     }
     tu_rng_bytes(r, k->iv, k->ivlen);
-    k->aadlen = mode == XTS ? 0 : pick_len(r, sizeof(k->aad));
+    k->aadlen = mode == XTS ? 0 : pick_len(r, 600);
     tu_rng_bytes(r, k->aad, k->aadlen);
     k->len = pick_len(r, MAXLEN);
     if (mode == XTS && k->len < 16)
@@ -412,110 +412,584 @@ static void tampered(const CASE *k, const unsigned char *ct,
     free(c2);
 }
 
+/* Buffers for one message and its results. */
+static unsigned char *pt, *ct, *mine, *back;
+
 /*
- * n random cases of one mode: smgost's ciphertext and tag against the
- * oracle's; its decryption, driven another way, gives the plaintext back;
- * a re-init with only a new IV runs a second message on the same context;
- * XTS runs several data units on one context; tampering fails.
+ * One message: smgost's ciphertext and tag against the oracle's; its
+ * decryption, driven by d2, gives the plaintext back; tampering fails.
+ * Returns 0 if no oracle has the case.
  */
+static int check_case(const CASE *k, const DRIVE *d, const DRIVE *d2,
+                      TU_RNG *r)
+{
+    unsigned char tag[16], mytag[16];
+    int o, mode = k->mode;
+
+    tu_rng_bytes(r, pt, k->len);
+    o = oracle_encrypt(k, pt, ct, tag);
+    if (o < 0)
+        return 0;
+    if (!TU_CHECK(o == 1, "%s: the oracle (%s) failed", names[mode],
+                  oracle_name(k))) {
+        describe(k, d, "oracle");
+        return 1;
+    }
+    if (!TU_CHECK(evp_run(ours[mode], k, 1, d, pt, mine, mytag),
+                  "%s encrypt failed", names[mode])
+        || !TU_CHECK_MEM("ciphertext against the oracle", mine, k->len, ct,
+                         k->len)
+        || (mode != XTS
+            && !TU_CHECK_MEM("tag against the oracle", mytag, k->taglen, tag,
+                             k->taglen))) {
+        describe(k, d, "encrypt");
+        return 1;
+    }
+    if (!TU_CHECK(evp_run(ours[mode], k, 0, d2, ct, back, tag),
+                  "%s decrypt failed", names[mode])
+        || !TU_CHECK_MEM("decryption", back, k->len, pt, k->len)) {
+        describe(k, d2, "decrypt");
+        return 1;
+    }
+    if (mode != XTS)
+        tampered(k, ct, tag, r, back);
+    return 1;
+}
+
+/*
+ * A second message on one context, re-initialised with a new IV only
+ * (XTS: a second data unit under the same tweak), against the oracle.
+ */
+static void check_reinit(const CASE *k, const DRIVE *d, const DRIVE *d2,
+                         TU_RNG *r)
+{
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    CASE *k2 = tu_malloc(sizeof(*k2));
+    unsigned char tag[16], tag2[16], mytag[16];
+    int mode = k->mode, enc = (int)tu_rng_below(r, 2), ok;
+
+    *k2 = *k;
+    k2->len = pick_len(r, MAXLEN);
+    if (mode == XTS && k2->len < 16)
+        k2->len += 16;
+    if (mode != XTS)
+        tu_rng_bytes(r, k2->iv, k2->ivlen);
+    /* The first message, whole, then the second after the re-init. */
+    tu_rng_bytes(r, pt, k->len);
+    ok = oracle_encrypt(k, pt, ct, tag) == 1
+         && evp_start(ctx, ours[mode], k, enc, tag)
+         && evp_message(ctx, k, enc, d, enc ? pt : ct, mine, mytag);
+    TU_CHECK(ok, "%s: first message before the re-init", names[mode]);
+    tu_rng_bytes(r, pt, k2->len);
+    ok = ok && oracle_encrypt(k2, pt, ct, tag2) == 1
+         && (mode == XTS
+             || EVP_CipherInit_ex2(ctx, NULL, NULL, k2->iv, enc, NULL))
+         && (mode == XTS || enc
+             || EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG,
+                                    (int)k2->taglen, tag2) > 0)
+         && evp_message(ctx, k2, enc, d2, enc ? pt : ct, mine, mytag);
+    if (TU_CHECK(ok, "%s: a message after a re-init with a new IV failed",
+                 names[mode])) {
+        TU_CHECK_MEM("message after the re-init", mine, k2->len,
+                     enc ? ct : pt, k2->len);
+        if (enc && mode != XTS)
+            TU_CHECK_MEM("its tag", mytag, k2->taglen, tag2, k2->taglen);
+    } else {
+        describe(k2, d2, enc ? "re-init encrypt" : "re-init decrypt");
+    }
+    EVP_CIPHER_CTX_free(ctx);
+    free(k2);
+}
+
+/* n random cases of one mode through check_case and check_reinit. */
 static void diff(int mode, uint64_t seed)
 {
     TU_RNG r;
     unsigned long n = (unsigned long)(3000 * tu_scale()), i, ran = 0;
-    unsigned char *pt = tu_malloc(MAXLEN + 32), *ct = tu_malloc(MAXLEN + 32);
-    unsigned char *mine = tu_malloc(MAXLEN + 32), *back = tu_malloc(MAXLEN + 32);
-    unsigned char tag[16], mytag[16];
+    CASE *k = tu_malloc(sizeof(*k));
 
     tu_rng_seed(&r, seed);
     for (i = 0; i < n && tu_failures < 20; i++) {
-        CASE k;
         DRIVE d, d2;
-        int o;
 
-        random_case(&r, mode, &k);
+        random_case(&r, mode, k);
         random_drive(&r, &d);
         random_drive(&r, &d2);
-        tu_rng_bytes(&r, pt, k.len);
-        o = oracle_encrypt(&k, pt, ct, tag);
-        if (o < 0) {
+        if (!check_case(k, &d, &d2, &r)) {
             skipped++;
             continue;
         }
-        if (!TU_CHECK(o == 1, "%s: the oracle (%s) failed", names[mode],
-                      oracle_name(&k))) {
-            describe(&k, &d, "oracle");
-            continue;
-        }
         ran++;
-        if (!TU_CHECK(evp_run(ours[mode], &k, 1, &d, pt, mine, mytag),
-                      "%s encrypt failed", names[mode])
-            || !TU_CHECK_MEM("ciphertext against the oracle", mine, k.len, ct,
-                             k.len)
-            || (mode != XTS
-                && !TU_CHECK_MEM("tag against the oracle", mytag, k.taglen,
-                                 tag, k.taglen))) {
-            describe(&k, &d, "encrypt");
-            continue;
-        }
-        if (!TU_CHECK(evp_run(ours[mode], &k, 0, &d2, ct, back, tag),
-                      "%s decrypt failed", names[mode])
-            || !TU_CHECK_MEM("decryption", back, k.len, pt, k.len)) {
-            describe(&k, &d2, "decrypt");
-            continue;
-        }
-        if (mode != XTS)
-            tampered(&k, ct, tag, &r, back);
-        /* A second message on one context, re-initialised with a new IV
-         * only (XTS: a second data unit under the same tweak). */
-        {
-            EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
-            CASE k2 = k;
-            int enc = (int)tu_rng_below(&r, 2), ok;
-
-            k2.len = pick_len(&r, MAXLEN);
-            if (mode == XTS && k2.len < 16)
-                k2.len += 16;
-            if (mode != XTS)
-                tu_rng_bytes(&r, k2.iv, k2.ivlen);
-            tu_rng_bytes(&r, pt, k2.len);
-            if (oracle_encrypt(&k2, pt, ct, tag) != 1)
-                TU_CHECK(0, "oracle failed on the second message");
-            ok = evp_start(ctx, ours[mode], &k, enc, tag)
-                 && evp_message(ctx, &k, enc, &d, enc ? pt : ct, mine,
-                                mytag);
-            ERR_clear_error();
-            ok = (mode == XTS
-                  || EVP_CipherInit_ex2(ctx, NULL, NULL, k2.iv, enc, NULL))
-                 && (mode != GCM || enc
-                     || EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG,
-                                            (int)k2.taglen, tag) > 0)
-                 && (mode != CCM || enc
-                     || EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG,
-                                            (int)k2.taglen, tag) > 0)
-                 && evp_message(ctx, &k2, enc, &d2, enc ? pt : ct, mine,
-                                mytag);
-            (void)ok;
-            if (TU_CHECK(ok, "%s: second message after a re-init with a new "
-                         "IV failed", names[mode])) {
-                TU_CHECK_MEM("second message", mine, k2.len, enc ? ct : pt,
-                             k2.len);
-                if (enc && mode != XTS)
-                    TU_CHECK_MEM("second message's tag", mytag, k2.taglen,
-                                 tag, k2.taglen);
-            } else {
-                describe(&k2, &d2, enc ? "re-init encrypt" : "re-init decrypt");
-            }
-            EVP_CIPHER_CTX_free(ctx);
-        }
+        check_reinit(k, &d, &d2, &r);
     }
     printf("# %s: %lu cases against the %s, %lu without an oracle\n",
            names[mode], ran, ref[mode] != NULL ? "default provider"
            : "libgcrypt", skipped);
     TU_CHECK(ran > 0 || n == 0, "%s: no case had an oracle", names[mode]);
-    free(pt);
-    free(ct);
-    free(mine);
-    free(back);
+    free(k);
+}
+
+/*
+ * The edges, each through check_case both ways (one shot, and byte by
+ * byte in place): GCM with empty data, empty AAD, 1-, 64- and 128-byte IVs,
+ * 1- to 16-byte tags; CCM with the shortest and longest nonces and tags,
+ * empty data, AAD of 0xff00 bytes and more (the 6-byte length encoding);
+ * XTS units of 16, 17, 31, 33 bytes and the largest, 2^20 blocks.
+ */
+static void edge(uint64_t seed)
+{
+    static const struct { int mode; size_t ivlen, aadlen, len, taglen; } e[] = {
+        { GCM, 12, 0, 0, 16 }, { GCM, 12, 20, 0, 16 }, { GCM, 12, 0, 1, 16 },
+        { GCM, 12, 0, 64, 16 }, { GCM, 1, 0, 0, 16 }, { GCM, 1, 13, 33, 16 },
+        { GCM, 64, 0, 0, 16 }, { GCM, 64, 17, 100, 16 },
+        { GCM, 128, 16, 16, 16 }, { GCM, 12, 1, 1, 1 }, { GCM, 12, 5, 5, 4 },
+        { GCM, 16, 300, 300, 15 },
+        { CCM, 7, 0, 0, 4 }, { CCM, 7, 0, 0, 16 }, { CCM, 13, 0, 0, 4 },
+        { CCM, 13, 0, 0, 16 }, { CCM, 7, 24, 1, 4 }, { CCM, 13, 1, 65535, 16 },
+        { CCM, 13, 0xfeff, 20, 8 }, { CCM, 12, 0xff00, 20, 10 },
+        { CCM, 8, 65536, 33, 14 }, { CCM, 11, 16, 16, 6 },
+        { XTS, 16, 0, 16, 0 }, { XTS, 16, 0, 17, 0 }, { XTS, 16, 0, 31, 0 },
+        { XTS, 16, 0, 33, 0 }, { XTS, 16, 0, (size_t)1 << 24, 0 },
+    };
+    static const DRIVE whole = { 0, 0, 0 }, bytewise = { 1, 1, 1 };
+    TU_RNG r;
+    CASE *k = tu_malloc(sizeof(*k));
+    size_t i;
+    int ieee;
+
+    tu_rng_seed(&r, seed);
+    for (i = 0; i < sizeof(e) / sizeof(e[0]); i++) {
+        for (ieee = 0; ieee <= (e[i].mode == XTS); ieee++) {
+            memset(k, 0, sizeof(*k));
+            k->mode = e[i].mode;
+            k->ivlen = e[i].ivlen;
+            k->aadlen = e[i].aadlen;
+            k->len = e[i].len;
+            k->taglen = e[i].taglen;
+            k->ieee = ieee;
+            tu_rng_bytes(&r, k->key, sizeof(k->key));
+            tu_rng_bytes(&r, k->iv, k->ivlen);
+            tu_rng_bytes(&r, k->aad, k->aadlen);
+            if (!check_case(k, &whole, k->len > 70000 ? &whole : &bytewise,
+                            &r))
+                skipped++;
+        }
+    }
+    printf("# edges: %zu cases, %lu without an oracle\n",
+           sizeof(e) / sizeof(e[0]), skipped);
+    free(k);
+}
+
+/* ------------------------------------------------------------ bad input */
+
+/* An EVP context of a mode, initialised for enc with key and iv (or not). */
+static EVP_CIPHER_CTX *ctx_for(int mode, int enc, int with_key, int with_iv)
+{
+    static const unsigned char key[32] = "bad-input key, 32 bytes long...";
+    static const unsigned char iv[16] = "bad-input iv....";
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+
+    if (ctx == NULL
+        || !EVP_CipherInit_ex2(ctx, ours[mode], with_key ? key : NULL,
+                               with_iv ? iv : NULL, enc, NULL)) {
+        TU_CHECK(0, "%s: init", names[mode]);
+        ERR_print_errors_fp(stderr);
+    }
+    return ctx;
+}
+
+static int set_size(EVP_CIPHER_CTX *ctx, const char *name, size_t v)
+{
+    OSSL_PARAM p[2] = { OSSL_PARAM_size_t(name, &v), OSSL_PARAM_END };
+
+    return EVP_CIPHER_CTX_set_params(ctx, p);
+}
+
+static int ctrl(EVP_CIPHER_CTX *ctx, int cmd, int arg, void *ptr)
+{
+    return EVP_CIPHER_CTX_ctrl(ctx, cmd, arg, ptr) > 0;
+}
+
+#define BAD(what, call, reason)                                             \
+    do {                                                                    \
+        ERR_clear_error();                                                  \
+        if (TU_CHECK(!(call), "%s was accepted", what))                     \
+            TU_CHECK_ERR("smgost", reason);                                 \
+    } while (0)
+
+static void bad(void)
+{
+    unsigned char buf[64] = { 0 }, out[64], tag[16] = { 0 };
+    unsigned char *big;
+    EVP_CIPHER_CTX *ctx;
+    TU_RAW_CIPHER raw;
+    int outl, i;
+    void *rc = NULL;
+
+    /* Every mode: a key of the wrong length (the provider is called
+     * directly: EVP passes the length it knows). */
+    for (i = 0; i < 3; i++) {
+        if (!TU_CHECK(tu_raw_cipher(ours[i], names[i], &raw)
+                      && (rc = raw.newctx(raw.provctx)) != NULL,
+                      "%s: provider context", names[i]))
+            continue;
+        BAD("a 15-byte key", raw.einit(rc, buf, 15, NULL, 0, NULL),
+            "invalid key length");
+        raw.freectx(rc);
+    }
+
+    /* GCM */
+    ctx = ctx_for(GCM, 1, 1, 0);
+    BAD("GCM ivlen 0", set_size(ctx, "ivlen", 0), "invalid iv length");
+    BAD("GCM ivlen 129", set_size(ctx, "ivlen", 129), "invalid iv length");
+    BAD("a GCM tag set to encrypt", ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, tag),
+        "tag not needed when encrypting");
+    BAD("the GCM tag before the final",
+        ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag), "tag not set");
+    TU_CHECK(EVP_EncryptInit_ex2(ctx, NULL, NULL, buf, NULL)
+             && EVP_EncryptUpdate(ctx, out, &outl, buf, 5),
+             "GCM data");
+    BAD("GCM AAD after data", EVP_EncryptUpdate(ctx, NULL, &outl, buf, 5),
+        "aad after data");
+    TU_CHECK(EVP_EncryptFinal_ex(ctx, out, &outl), "GCM final");
+    BAD("a 17-byte GCM tag", ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 17, tag),
+        "invalid tag length");
+    BAD("GCM data after the final", EVP_EncryptUpdate(ctx, out, &outl, buf, 5),
+        "iv not set");
+    EVP_CIPHER_CTX_free(ctx);
+    ctx = ctx_for(GCM, 0, 1, 0);
+    BAD("GCM decryption without an IV",
+        EVP_DecryptUpdate(ctx, out, &outl, buf, 5), "iv not set");
+    TU_CHECK(EVP_DecryptInit_ex2(ctx, NULL, NULL, buf, NULL), "GCM IV");
+    BAD("a 17-byte GCM tag to verify",
+        ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 17, tag), "invalid tag length|too small buffer");
+    BAD("GCM final decryption without a tag",
+        EVP_DecryptFinal_ex(ctx, out, &outl), "tag not set");
+    TU_CHECK(EVP_DecryptInit_ex2(ctx, NULL, NULL, buf, NULL)
+             && ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, tag), "GCM tag");
+    BAD("a wrong GCM tag", EVP_DecryptFinal_ex(ctx, out, &outl),
+        "tag mismatch");
+    BAD("the GCM tag when decrypting",
+        ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag), "tag not set");
+    EVP_CIPHER_CTX_free(ctx);
+    ctx = ctx_for(GCM, 1, 0, 1);
+    BAD("GCM data without a key", EVP_EncryptUpdate(ctx, out, &outl, buf, 5),
+        "no key set");
+    EVP_CIPHER_CTX_free(ctx);
+
+    /* CCM */
+    ctx = ctx_for(CCM, 1, 0, 0);
+    BAD("a 6-byte CCM nonce", set_size(ctx, "ivlen", 6), "invalid iv length");
+    BAD("a 14-byte CCM nonce", set_size(ctx, "ivlen", 14), "invalid iv length");
+    BAD("a 3-byte CCM tag", ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 3, NULL),
+        "invalid tag length");
+    BAD("a 5-byte CCM tag", ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 5, NULL),
+        "invalid tag length");
+    BAD("an 18-byte CCM tag", ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 18, NULL),
+        "invalid tag length");
+    BAD("a CCM tag set to encrypt", ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, tag),
+        "tag not needed when encrypting");
+    TU_CHECK(ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, 13, NULL)
+             && EVP_EncryptInit_ex2(ctx, NULL, buf, NULL, NULL),
+             "CCM key, 13-byte nonce");
+    BAD("CCM data without a nonce", EVP_EncryptUpdate(ctx, out, &outl, buf, 5),
+        "iv not set");
+    TU_CHECK(EVP_EncryptInit_ex2(ctx, NULL, NULL, buf, NULL), "CCM nonce");
+    BAD("CCM AAD before the length", EVP_EncryptUpdate(ctx, NULL, &outl, buf, 5),
+        "message length not set");
+    BAD("a CCM length beyond L = 2 bytes",
+        EVP_EncryptUpdate(ctx, NULL, &outl, NULL, 65536), "length too large");
+    TU_CHECK(EVP_EncryptUpdate(ctx, NULL, &outl, NULL, 20)
+             && EVP_EncryptUpdate(ctx, NULL, &outl, buf, 5), "CCM length, AAD");
+    BAD("a second CCM AAD update", EVP_EncryptUpdate(ctx, NULL, &outl, buf, 5),
+        "ccm takes the aad and the data in one update each");
+    BAD("CCM data of another length than set",
+        EVP_EncryptUpdate(ctx, out, &outl, buf, 19),
+        "data length differs from the message length set");
+    TU_CHECK(EVP_EncryptUpdate(ctx, out, &outl, buf, 20), "CCM data");
+    BAD("a second CCM data update", EVP_EncryptUpdate(ctx, out, &outl, buf, 20),
+        "ccm takes the aad and the data in one update each");
+    BAD("a CCM tag of another length than set",
+        ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag), "invalid tag length");
+    TU_CHECK(ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 12, tag), "CCM tag");
+    BAD("CCM data after the tag", EVP_EncryptUpdate(ctx, out, &outl, buf, 20),
+        "iv not set");
+    EVP_CIPHER_CTX_free(ctx);
+    ctx = ctx_for(CCM, 0, 1, 1);
+    BAD("CCM decryption without a tag",
+        EVP_DecryptUpdate(ctx, out, &outl, buf, 20), "tag not set");
+    TU_CHECK(EVP_DecryptInit_ex2(ctx, NULL, NULL, buf, NULL)
+             && ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 12, tag), "CCM tag to verify");
+    memset(out, 0x5a, sizeof(out));
+    BAD("a wrong CCM tag", EVP_DecryptUpdate(ctx, out, &outl, buf, 20),
+        "tag mismatch");
+    for (i = 0; i < 20 && out[i] == 0; i++)
+        continue;
+    TU_CHECK(i == 20, "CCM left plaintext after a wrong tag");
+    BAD("the CCM final after a wrong tag", EVP_DecryptFinal_ex(ctx, out, &outl),
+        "tag mismatch");
+    EVP_CIPHER_CTX_free(ctx);
+
+    /* XTS */
+    ctx = ctx_for(XTS, 1, 1, 0);
+    BAD("XTS data without a tweak", EVP_EncryptUpdate(ctx, out, &outl, buf, 16),
+        "iv not set");
+    TU_CHECK(EVP_EncryptInit_ex2(ctx, NULL, NULL, buf, NULL), "XTS tweak");
+    BAD("a 15-byte XTS unit", EVP_EncryptUpdate(ctx, out, &outl, buf, 15),
+        "invalid xts data unit length");
+    BAD("an empty XTS unit", EVP_EncryptUpdate(ctx, out, &outl, buf, 0),
+        "invalid xts data unit length");
+    big = tu_malloc(((size_t)1 << 24) + 16);
+    memset(big, 0, ((size_t)1 << 24) + 16);
+    BAD("an XTS unit of 2^20 blocks and one byte",
+        EVP_EncryptUpdate(ctx, big, &outl, big, (1 << 24) + 1),
+        "invalid xts data unit length");
+    free(big);
+    BAD("XTS AAD", EVP_EncryptUpdate(ctx, NULL, &outl, buf, 16),
+        "invalid parameter value");
+    {
+        OSSL_PARAM p[2] = {
+            OSSL_PARAM_utf8_string("xts_standard", "ISO", 0), OSSL_PARAM_END
+        };
+
+        BAD("xts_standard ISO", EVP_CIPHER_CTX_set_params(ctx, p),
+            "invalid xts standard");
+    }
+    EVP_CIPHER_CTX_free(ctx);
+
+    /* TLS records */
+    ctx = ctx_for(GCM, 1, 1, 0);
+    BAD("a 12-byte tlsaad",
+        ctrl(ctx, EVP_CTRL_AEAD_TLS1_AAD, 12, buf), "invalid tls aad");
+    BAD("a tlsivfixed of 3 bytes",
+        ctrl(ctx, EVP_CTRL_GCM_SET_IV_FIXED, 3, buf), "invalid iv length");
+    buf[11] = 0, buf[12] = 40;
+    TU_CHECK(ctrl(ctx, EVP_CTRL_GCM_SET_IV_FIXED, 4, buf)
+             && ctrl(ctx, EVP_CTRL_AEAD_TLS1_AAD, 13, buf) , "TLS setup");
+    BAD("a TLS record out of place", EVP_Cipher(ctx, out, buf, 40) > 0,
+        "invalid tls record");
+    EVP_CIPHER_CTX_free(ctx);
+}
+
+/* ---------------------------------------------------------- TLS records */
+
+/*
+ * TLS 1.2 records (RFC 5288 GCM, RFC 6655 CCM with 16- and 8-byte tags)
+ * sealed by smgost and opened by a second smgost context, each checked
+ * against the oracle's GCM/CCM of the same nonce (fixed || explicit), AAD
+ * (the header with the payload length) and payload; where the default
+ * provider has the cipher it opens smgost's records too.  A flipped bit
+ * makes the opening fail and clears the payload.
+ */
+static int tls_ctx(EVP_CIPHER_CTX *ctx, const EVP_CIPHER *c, int mode,
+                   int enc, const unsigned char *key,
+                   const unsigned char *fixed, size_t taglen)
+{
+    return EVP_CipherInit_ex2(ctx, c, NULL, NULL, enc, NULL)
+           && (mode != CCM
+               || (ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, 12, NULL)
+                   && ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, (int)taglen, NULL)))
+           && EVP_CipherInit_ex2(ctx, NULL, key, NULL, enc, NULL)
+           && ctrl(ctx, EVP_CTRL_AEAD_SET_IV_FIXED, 4, (void *)fixed);
+}
+
+static int tls_open(EVP_CIPHER_CTX *ctx, const unsigned char *hdr,
+                    unsigned char *rec, size_t reclen)
+{
+    unsigned char h[13];
+
+    memcpy(h, hdr, 13);
+    h[11] = (unsigned char)(reclen >> 8);
+    h[12] = (unsigned char)reclen;
+    return ctrl(ctx, EVP_CTRL_AEAD_TLS1_AAD, 13, h)
+           && EVP_Cipher(ctx, rec, rec, (unsigned int)reclen) >= 0;
+}
+
+static void tls(uint64_t seed)
+{
+    TU_RNG r;
+    int mode, t, enc;
+    unsigned char key[16], fixed[4], hdr[13], rec[1200], copy[1200];
+    unsigned char refct[1100], reftag[16];
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new(), *dctx = EVP_CIPHER_CTX_new();
+    CASE *k = tu_malloc(sizeof(*k));
+
+    tu_rng_seed(&r, seed);
+    for (t = 0; t < 60; t++) {
+        size_t n = pick_len(&r, 1024), taglen, reclen, pad = 0;
+        int ok;
+
+        mode = t % 3 == 0 ? CCM : GCM;
+        taglen = mode == GCM ? 16 : t % 2 ? 16 : 8;
+        tu_rng_bytes(&r, key, sizeof(key));
+        tu_rng_bytes(&r, fixed, sizeof(fixed));
+        tu_rng_bytes(&r, hdr, sizeof(hdr));
+        hdr[11] = (unsigned char)((n + 8) >> 8);
+        hdr[12] = (unsigned char)(n + 8);
+        reclen = 8 + n + taglen;
+        tu_rng_bytes(&r, rec, reclen);     /* the explicit IV: CCM's seq */
+        memcpy(rec, hdr, 8);
+        ok = tls_ctx(ctx, ours[mode], mode, 1, key, fixed, taglen)
+             && ctrl(ctx, EVP_CTRL_AEAD_TLS1_AAD, 13, hdr);
+        if (ok) {
+            OSSL_PARAM p[2] = { OSSL_PARAM_size_t("tlsaadpad", &pad),
+                                OSSL_PARAM_END };
+
+            ok = EVP_CIPHER_CTX_get_params(ctx, p) && pad == taglen;
+        }
+        memcpy(copy, rec + 8, n);
+        ok = ok && EVP_Cipher(ctx, rec, rec, (unsigned int)reclen)
+                   == (int)reclen;
+        if (!TU_CHECK(ok, "%s: sealing a %zu-byte TLS record", names[mode], n))
+            continue;
+        /* The oracle: the same nonce, header and payload. */
+        memset(k, 0, sizeof(*k));
+        k->mode = mode;
+        memcpy(k->key, key, 16);
+        memcpy(k->iv, fixed, 4);
+        memcpy(k->iv + 4, rec, 8);
+        k->ivlen = 12;
+        memcpy(k->aad, hdr, 13);
+        k->aad[11] = (unsigned char)(n >> 8);
+        k->aad[12] = (unsigned char)n;
+        k->aadlen = 13;
+        k->len = n;
+        k->taglen = taglen;
+        if (oracle_encrypt(k, copy, refct, reftag) == 1) {
+            TU_CHECK_MEM("TLS record payload", rec + 8, n, refct, n);
+            TU_CHECK_MEM("TLS record tag", rec + 8 + n, taglen, reftag,
+                         taglen);
+        } else {
+            skipped++;
+        }
+        for (enc = 0; enc < 2; enc++) {
+            /* enc 0: smgost opens; 1: the default provider does. */
+            const EVP_CIPHER *c = enc ? ref[mode] : ours[mode];
+            unsigned char r2[1200];
+
+            if (c == NULL)
+                continue;
+            memcpy(r2, rec, reclen);
+            ok = tls_ctx(dctx, c, mode, 0, key, fixed, taglen)
+                 && tls_open(dctx, hdr, r2, reclen);
+            if (TU_CHECK(ok, "%s: %s opening a %zu-byte TLS record",
+                         names[mode], enc ? "the default provider" : "smgost",
+                         n))
+                TU_CHECK_MEM("opened payload", r2 + 8, n, copy, n);
+        }
+        rec[tu_rng_below(&r, reclen)] ^= 0x10;
+        memset(copy, 0, n);
+        if (TU_CHECK(tls_ctx(dctx, ours[mode], mode, 0, key, fixed, taglen),
+                     "TLS context")) {
+            TU_CHECK(!tls_open(dctx, hdr, rec, reclen),
+                     "%s: a tampered TLS record opened", names[mode]);
+            ERR_clear_error();
+            TU_CHECK(n == 0 || memcmp(rec + 8, copy, n) == 0,
+                     "%s: payload left after a failed TLS opening",
+                     names[mode]);
+        }
+    }
+    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_CTX_free(dctx);
+    free(k);
+}
+
+/* ---------------------------------------------------------------- MACs */
+
+/*
+ * The default provider's GMAC (cipher SM4-GCM) and CMAC (cipher SM4-CBC)
+ * with properties=provider=smgost, against the same MAC over the default
+ * provider's cipher where it has it, else libgcrypt (GCM with AAD only;
+ * CMAC-SM4).
+ */
+static int mac(const char *alg, const char *cipher, const char *props,
+               const unsigned char *key, const unsigned char *iv,
+               size_t ivlen, const unsigned char *msg, size_t len,
+               unsigned char *out, size_t *outl)
+{
+    EVP_MAC *m = EVP_MAC_fetch(libctx, alg, "provider=default");
+    EVP_MAC_CTX *ctx = m != NULL ? EVP_MAC_CTX_new(m) : NULL;
+    OSSL_PARAM p[4];
+    int i = 0, ok;
+
+    p[i++] = OSSL_PARAM_construct_utf8_string("cipher", (char *)cipher, 0);
+    p[i++] = OSSL_PARAM_construct_utf8_string("properties", (char *)props, 0);
+    if (iv != NULL)
+        p[i++] = OSSL_PARAM_construct_octet_string("iv", (void *)iv, ivlen);
+    p[i] = OSSL_PARAM_construct_end();
+    ok = ctx != NULL && EVP_MAC_init(ctx, key, 16, p)
+         && EVP_MAC_update(ctx, msg, len)
+         && EVP_MAC_final(ctx, out, outl, 16);
+    EVP_MAC_CTX_free(ctx);
+    EVP_MAC_free(m);
+    return ok;
+}
+
+static void macs(uint64_t seed)
+{
+    TU_RNG r;
+    unsigned char key[16], iv[64], msg[3000], a[16], b[16];
+    size_t la, lb, n, ivlen;
+    int t, gmac_ref = ref[GCM] != NULL, ran_g = 0, ran_c = 0;
+    CASE *k = tu_malloc(sizeof(*k));
+
+    tu_rng_seed(&r, seed);
+    for (t = 0; t < 400; t++) {
+        n = pick_len(&r, sizeof(msg));
+        ivlen = t % 2 ? 12 : 1 + tu_rng_below(&r, 64);
+        tu_rng_bytes(&r, key, sizeof(key));
+        tu_rng_bytes(&r, iv, ivlen);
+        tu_rng_bytes(&r, msg, n);
+        if (!TU_CHECK(mac("GMAC", "SM4-GCM", "provider=smgost", key, iv, ivlen,
+                          msg, n, a, &la) && la == 16,
+                      "GMAC over smgost's SM4-GCM, %zu bytes", n))
+            continue;
+        if (gmac_ref) {
+            TU_CHECK(mac("GMAC", "SM4-GCM", "provider=default", key, iv,
+                         ivlen, msg, n, b, &lb), "GMAC over default's SM4-GCM");
+            TU_CHECK_MEM("GMAC against the default provider's", a, 16, b, 16);
+            ran_g++;
+        } else if (n <= sizeof(k->aad)) {
+            memset(k, 0, sizeof(*k));
+            k->mode = GCM;
+            memcpy(k->key, key, 16);
+            memcpy(k->iv, iv, ivlen);
+            k->ivlen = ivlen;
+            memcpy(k->aad, msg, n);
+            k->aadlen = n;
+            k->taglen = 16;
+            if (oracle_encrypt(k, msg, b, b) == 1) {
+                TU_CHECK_MEM("GMAC against libgcrypt's GCM", a, 16, b, 16);
+                ran_g++;
+            }
+        }
+        if (TU_CHECK(mac("CMAC", "SM4-CBC", "provider=smgost", key, NULL, 0,
+                         msg, n, a, &la)
+                     && mac("CMAC", "SM4-CBC", "provider=default", key, NULL,
+                            0, msg, n, b, &lb) && la == 16 && lb == 16,
+                     "CMAC over SM4-CBC, %zu bytes", n)) {
+            TU_CHECK_MEM("CMAC against the default provider's SM4-CBC", a, 16,
+                         b, 16);
+            ran_c++;
+        }
+#ifdef HAVE_GCRYPT
+        {
+            gcry_mac_hd_t h;
+            size_t gl = 16;
+
+            if (TU_CHECK(gcry_mac_open(&h, GCRY_MAC_CMAC_SM4, 0, NULL) == 0
+                         && gcry_mac_setkey(h, key, 16) == 0
+                         && gcry_mac_write(h, msg, n) == 0
+                         && gcry_mac_read(h, b, &gl) == 0, "libgcrypt CMAC"))
+                TU_CHECK_MEM("CMAC against libgcrypt's CMAC-SM4", a, 16, b, 16);
+            gcry_mac_close(h);
+        }
+#endif
+    }
+    printf("# GMAC: %d cases against the %s; CMAC: %d\n", ran_g,
+           gmac_ref ? "default provider" : "libgcrypt", ran_c);
+    TU_CHECK(ran_g > 0, "GMAC had no reference");
+    free(k);
 }
 
 int main(int argc, char **argv)
@@ -531,7 +1005,19 @@ int main(int argc, char **argv)
             return tu_report(group);
     }
     ERR_clear_error();
-    if (strcmp(group, "gcm") == 0) {
+    pt = tu_malloc(((size_t)1 << 24) + 32);
+    ct = tu_malloc(((size_t)1 << 24) + 32);
+    mine = tu_malloc(((size_t)1 << 24) + 32);
+    back = tu_malloc(((size_t)1 << 24) + 32);
+    if (strcmp(group, "edge") == 0) {
+        edge(tu_seed(NULL));
+    } else if (strcmp(group, "bad") == 0) {
+        bad();
+    } else if (strcmp(group, "tls") == 0) {
+        tls(tu_seed(NULL));
+    } else if (strcmp(group, "mac") == 0) {
+        macs(tu_seed(NULL));
+    } else if (strcmp(group, "gcm") == 0) {
         diff(GCM, tu_seed(NULL));
     } else if (strcmp(group, "ccm") == 0) {
         diff(CCM, tu_seed(NULL));
@@ -542,6 +1028,10 @@ int main(int argc, char **argv)
                 argv[0]);
         return 2;
     }
+    free(pt);
+    free(ct);
+    free(mine);
+    free(back);
     for (i = 0; i < 3; i++) {
         EVP_CIPHER_free(ours[i]);
         EVP_CIPHER_free(ref[i]);
