@@ -98,59 +98,54 @@ static void ctr32_add(unsigned char ctr[16], uint32_t n)
 /*
  * GCM's 32-bit counter from the block table's 128-bit one: each call stops
  * at the 32-bit wrap, and the carry the 128-bit counter took into the
- * twelve fixed bytes is undone.
+ * twelve fixed bytes is undone.  Where the split falls depends on the
+ * counter, which is public for 12-byte IVs (and never wraps then).
  */
-static void gcm_ctr32(SMG_AEAD_CTX *c, const unsigned char *in,
-                      unsigned char *out, size_t n)
+static void gcm_ctr32(const SMG_BLOCK_KERNEL *k, const void *ks,
+                      const unsigned char *in, unsigned char *out, size_t n,
+                      unsigned char ctr[16])
 {
     unsigned char fixed[12];
 
-    memcpy(fixed, c->ctr, 12);
+    memcpy(fixed, ctr, 12);
     while (n > 0) {
         uint64_t room = ((uint64_t)1 << 32)
-                        - ((uint32_t)c->ctr[12] << 24 | (uint32_t)c->ctr[13] << 16
-                           | (uint32_t)c->ctr[14] << 8 | c->ctr[15]);
+                        - ((uint32_t)ctr[12] << 24 | (uint32_t)ctr[13] << 16
+                           | (uint32_t)ctr[14] << 8 | ctr[15]);
         size_t step = (uint64_t)n < room ? n : (size_t)room;
 
-        c->base.kernel->ctr(c->base.ks_enc, in, out, step, c->ctr);
-        memcpy(c->ctr, fixed, 12);
+        k->ctr(ks, in, out, step, ctr);
+        memcpy(ctr, fixed, 12);
         in += step * BS;
         out += step * BS;
         n -= step;
     }
 }
 
-/* n whole blocks of GCM data, through the fused entry or composed. */
-static void gcm_blocks(SMG_AEAD_CTX *c, const unsigned char *in,
-                       unsigned char *out, size_t n)
+void smg_gcm_composed(const SMG_BLOCK_KERNEL *k, const SMG_AEAD_KERNEL *ak,
+                      int enc, const void *ks, const void *htable,
+                      const unsigned char *in, unsigned char *out, size_t n,
+                      unsigned char ctr[16], unsigned char xi[16])
 {
-    const SMG_AEAD_KERNEL *ak = c->ak;
-    smg_gcm_fn fused = c->base.enc ? ak->gcm_enc : ak->gcm_dec;
-
-    if (n == 0)
-        return;
-    if (fused != NULL) {
-        fused(c->base.ks_enc, aead_htable(c), in, out, n, c->ctr, c->xi);
-        return;
-    }
     /* Decryption hashes the ciphertext before an in-place pass replaces it. */
-    if (!c->base.enc)
-        ak->ghash(aead_htable(c), c->xi, in, n);
-    gcm_ctr32(c, in, out, n);
-    if (c->base.enc)
-        ak->ghash(aead_htable(c), c->xi, out, n);
+    if (!enc)
+        ak->ghash(htable, xi, in, n);
+    gcm_ctr32(k, ks, in, out, n, ctr);
+    if (enc)
+        ak->ghash(htable, xi, out, n);
 }
 
 /* The CBC-MAC over n whole blocks through the table's cbc_enc, whose last
  * output block is the MAC. */
-static void cbc_mac(SMG_AEAD_CTX *c, const unsigned char *in, size_t n)
+static void cbc_mac(const SMG_BLOCK_KERNEL *k, const void *ks,
+                    const unsigned char *in, size_t n, unsigned char mac[16])
 {
     unsigned char scratch[CHUNK * BS];
 
     while (n > 0) {
         size_t step = n < CHUNK ? n : CHUNK;
 
-        c->base.kernel->cbc_enc(c->base.ks_enc, in, scratch, step, c->mac);
+        k->cbc_enc(ks, in, scratch, step, mac);
         in += step * BS;
         n -= step;
     }
@@ -158,25 +153,20 @@ static void cbc_mac(SMG_AEAD_CTX *c, const unsigned char *in, size_t n)
 }
 
 /*
- * n whole blocks of CCM data, fused or composed: the CBC-MAC as above, the
- * CTR through the table's ctr, whose 128-bit increment is CCM's as the
- * counter never leaves its L bytes (ccm_start bounds the length).
+ * CCM: the CBC-MAC as above, the CTR through the table's ctr, whose 128-bit
+ * increment is CCM's as the counter never leaves its L bytes (ccm_start
+ * bounds the length).
  */
-static void ccm_blocks(SMG_AEAD_CTX *c, const unsigned char *in,
-                       unsigned char *out, size_t n)
+void smg_ccm_composed(const SMG_BLOCK_KERNEL *k, int enc, const void *ks,
+                      const unsigned char *in, unsigned char *out, size_t n,
+                      unsigned char ctr[16], unsigned char mac[16])
 {
-    smg_ccm_fn fused = c->base.enc ? c->ak->ccm_enc : c->ak->ccm_dec;
-
-    if (n == 0)
-        return;
-    if (fused != NULL) {
-        fused(c->base.ks_enc, in, out, n, c->ctr, c->mac);
-    } else if (c->base.enc) {
-        cbc_mac(c, in, n);
-        c->base.kernel->ctr(c->base.ks_enc, in, out, n, c->ctr);
+    if (enc) {
+        cbc_mac(k, ks, in, n, mac);
+        k->ctr(ks, in, out, n, ctr);
     } else {
-        c->base.kernel->ctr(c->base.ks_enc, in, out, n, c->ctr);
-        cbc_mac(c, out, n);
+        k->ctr(ks, in, out, n, ctr);
+        cbc_mac(k, ks, out, n, mac);
     }
 }
 
@@ -203,7 +193,61 @@ static void xts_mul_x(unsigned char t[16], int ieee)
     }
 }
 
-/* n whole XTS blocks with the tweak in t, through the kernel or composed. */
+/* XTS: the tweaks of a chunk of blocks, then the table's ECB over it. */
+void smg_xts_composed(const SMG_BLOCK_KERNEL *k, int ieee, const void *ks,
+                      const unsigned char *in, unsigned char *out, size_t n,
+                      unsigned char tweak[16])
+{
+    unsigned char tw[CHUNK][BS];
+    size_t i;
+
+    while (n > 0) {
+        size_t step = n < CHUNK ? n : CHUNK;
+
+        for (i = 0; i < step; i++) {
+            memcpy(tw[i], tweak, BS);
+            xts_mul_x(tweak, ieee);
+            xor_block(out + i * BS, in + i * BS, tw[i]);
+        }
+        k->ecb(ks, out, out, step);
+        for (i = 0; i < step; i++)
+            xor_block(out + i * BS, out + i * BS, tw[i]);
+        in += step * BS;
+        out += step * BS;
+        n -= step;
+    }
+    OPENSSL_cleanse(tw, sizeof(tw));
+}
+
+/* n whole blocks of each mode, through the fused entry or composed. */
+static void gcm_blocks(SMG_AEAD_CTX *c, const unsigned char *in,
+                       unsigned char *out, size_t n)
+{
+    smg_gcm_fn fused = c->base.enc ? c->ak->gcm_enc : c->ak->gcm_dec;
+
+    if (n == 0)
+        return;
+    if (fused != NULL)
+        fused(c->base.ks_enc, aead_htable(c), in, out, n, c->ctr, c->xi);
+    else
+        smg_gcm_composed(c->base.kernel, c->ak, c->base.enc, c->base.ks_enc,
+                         aead_htable(c), in, out, n, c->ctr, c->xi);
+}
+
+static void ccm_blocks(SMG_AEAD_CTX *c, const unsigned char *in,
+                       unsigned char *out, size_t n)
+{
+    smg_ccm_fn fused = c->base.enc ? c->ak->ccm_enc : c->ak->ccm_dec;
+
+    if (n == 0)
+        return;
+    if (fused != NULL)
+        fused(c->base.ks_enc, in, out, n, c->ctr, c->mac);
+    else
+        smg_ccm_composed(c->base.kernel, c->base.enc, c->base.ks_enc, in, out,
+                         n, c->ctr, c->mac);
+}
+
 static void xts_blocks(SMG_AEAD_CTX *c, const unsigned char *in,
                        unsigned char *out, size_t n, unsigned char t[16])
 {
@@ -212,31 +256,13 @@ static void xts_blocks(SMG_AEAD_CTX *c, const unsigned char *in,
     smg_xts_fn fused = c->xts_ieee
         ? (c->base.enc ? ak->xts_enc_ieee : ak->xts_dec_ieee)
         : (c->base.enc ? ak->xts_enc_gb : ak->xts_dec_gb);
-    unsigned char tw[CHUNK][BS];
-    size_t i;
 
     if (n == 0)
         return;
-    if (fused != NULL) {
+    if (fused != NULL)
         fused(ks, in, out, n, t);
-        return;
-    }
-    while (n > 0) {
-        size_t step = n < CHUNK ? n : CHUNK;
-
-        for (i = 0; i < step; i++) {
-            memcpy(tw[i], t, BS);
-            xts_mul_x(t, c->xts_ieee);
-            xor_block(out + i * BS, in + i * BS, tw[i]);
-        }
-        c->base.kernel->ecb(ks, out, out, step);
-        for (i = 0; i < step; i++)
-            xor_block(out + i * BS, out + i * BS, tw[i]);
-        in += step * BS;
-        out += step * BS;
-        n -= step;
-    }
-    OPENSSL_cleanse(tw, sizeof(tw));
+    else
+        smg_xts_composed(c->base.kernel, c->xts_ieee, ks, in, out, n, t);
 }
 
 static void encrypt_block(SMG_AEAD_CTX *c, const unsigned char *in,
@@ -474,7 +500,7 @@ static int ccm_aad(SMG_AEAD_CTX *c, const unsigned char *in, size_t len)
     xor_block(c->mac, c->mac, blk);
     encrypt_block(c, c->mac, c->mac);
     n = len / BS;
-    cbc_mac(c, in, n);
+    cbc_mac(c->base.kernel, c->base.ks_enc, in, n, c->mac);
     in += n * BS;
     len -= n * BS;
     if (len > 0) {

@@ -68,6 +68,23 @@ OSSL_FUNC_cipher_set_ctx_params_fn smg_aead_set_ctx_params;
 const OSSL_PARAM *smg_aead_gettable_ctx_params(const SMG_CIPHER_ALG *alg);
 const OSSL_PARAM *smg_aead_settable_ctx_params(const SMG_CIPHER_ALG *alg);
 
+/*
+ * The mode layer's composition of the aead entries a table leaves NULL
+ * (src/kernel.h gives their contracts), from the block table k's ctr,
+ * cbc_enc and ecb and ak's ghash; also the reference the tests hold fused
+ * entries to.  enc selects the direction; ieee the XTS tweak convention.
+ */
+void smg_gcm_composed(const SMG_BLOCK_KERNEL *k, const SMG_AEAD_KERNEL *ak,
+                      int enc, const void *ks, const void *htable,
+                      const unsigned char *in, unsigned char *out, size_t n,
+                      unsigned char ctr[16], unsigned char xi[16]);
+void smg_ccm_composed(const SMG_BLOCK_KERNEL *k, int enc, const void *ks,
+                      const unsigned char *in, unsigned char *out, size_t n,
+                      unsigned char ctr[16], unsigned char mac[16]);
+void smg_xts_composed(const SMG_BLOCK_KERNEL *k, int ieee, const void *ks,
+                      const unsigned char *in, unsigned char *out, size_t n,
+                      unsigned char tweak[16]);
+
 /* One dispatch table per algorithm, as SMG_CIPHER_DISPATCH does. */
 #define SMG_AEAD_DISPATCH(sym, algvar)                                       \
     static void *sym##_newctx(void *provctx)                                 \
