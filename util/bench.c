@@ -53,7 +53,9 @@
 #define QUICK_SECONDS 20.0
 
 enum family { F_SM4, F_SM3, F_GOST, N_FAMILY };
-enum kind { K_CIPHER, K_DIGEST, K_MAC };
+/* K_AEAD: GCM, CCM, XTS, timed as whole messages (IV, 16 bytes of AAD but
+ * for XTS, the data, the tag). */
+enum kind { K_CIPHER, K_DIGEST, K_MAC, K_AEAD };
 /* Who computes: smgost (in a child per level) or a reference. */
 enum impl { I_SMG, I_OSSL, I_GOSTPROV, I_GCRYPT, N_IMPL };
 
@@ -95,6 +97,18 @@ static const struct alg algs[] = {
       GC(GCRY_CIPHER_SM4, GCRY_CIPHER_MODE_CFB) },
     { "SM4-OFB", F_SM4, K_CIPHER, 0, "SM4-OFB", NULL,
       GC(GCRY_CIPHER_SM4, GCRY_CIPHER_MODE_OFB) },
+    { "SM4-GCM", F_SM4, K_AEAD, 0, "SM4-GCM", NULL,
+      GC(GCRY_CIPHER_SM4, GCRY_CIPHER_MODE_GCM) },
+    { "SM4-GCM", F_SM4, K_AEAD, 1, "SM4-GCM", NULL,
+      GC(GCRY_CIPHER_SM4, GCRY_CIPHER_MODE_GCM) },
+    { "SM4-CCM", F_SM4, K_AEAD, 0, "SM4-CCM", NULL,
+      GC(GCRY_CIPHER_SM4, GCRY_CIPHER_MODE_CCM) },
+    { "SM4-CCM", F_SM4, K_AEAD, 1, "SM4-CCM", NULL,
+      GC(GCRY_CIPHER_SM4, GCRY_CIPHER_MODE_CCM) },
+    { "SM4-XTS", F_SM4, K_AEAD, 0, "SM4-XTS", NULL,
+      GC(GCRY_CIPHER_SM4, GCRY_CIPHER_MODE_XTS) },
+    { "SM4-XTS", F_SM4, K_AEAD, 1, "SM4-XTS", NULL,
+      GC(GCRY_CIPHER_SM4, GCRY_CIPHER_MODE_XTS) },
     { "SM3", F_SM3, K_DIGEST, 0, "SM3", NULL, GC(GCRY_MD_SM3, 0) },
     /* gostprov's gost89 is CFB with CryptoPro key meshing */
     { "gost89", F_GOST, K_CIPHER, 0, NULL, "gost89",
@@ -178,6 +192,8 @@ struct job {
     EVP_CIPHER_CTX *cctx;
     EVP_MD_CTX *mdctx;
     EVP_MAC_CTX *macctx;
+    /* K_AEAD decryption: a message the encryption made, and its tag */
+    unsigned char *ct, tag[16];
 #ifdef HAVE_GCRYPT
     gcry_cipher_hd_t gch;
     gcry_md_hd_t gmd;
@@ -217,6 +233,7 @@ static void *fetch(enum impl impl, const struct alg *a)
     ERR_set_mark();
     switch (a->kind) {
     case K_CIPHER:
+    case K_AEAD:
         if ((p = EVP_CIPHER_fetch(ctx, name, pq)) != NULL)
             prov = EVP_CIPHER_get0_provider(p);
         break;
@@ -236,7 +253,7 @@ static void *fetch(enum impl impl, const struct alg *a)
         fprintf(stderr, "bench: %s from %s, not %s: ignored\n", name,
                 OSSL_PROVIDER_get0_name(prov), impl_provider[impl]);
         switch (a->kind) {
-        case K_CIPHER: EVP_CIPHER_free(p); break;
+        case K_CIPHER: case K_AEAD: EVP_CIPHER_free(p); break;
         case K_DIGEST: EVP_MD_free(p); break;
         case K_MAC: EVP_MAC_free(p); break;
         }
@@ -260,7 +277,7 @@ static int gcrypt_has(const struct alg *a)
     if (a->gc_algo == 0)
         return 0;
     switch (a->kind) {
-    case K_CIPHER: return gcry_cipher_test_algo(a->gc_algo) == 0;
+    case K_CIPHER: case K_AEAD: return gcry_cipher_test_algo(a->gc_algo) == 0;
     case K_DIGEST: return gcry_md_test_algo(a->gc_algo) == 0;
     case K_MAC: return gcry_mac_test_algo(a->gc_algo) == 0;
     }
@@ -273,11 +290,46 @@ static gcry_error_t gcry_set_sbox(gcry_cipher_hd_t h, const char *oid)
     return gcry_cipher_ctl(h, GCRYCTL_SET_SBOX, (void *)oid, 0);
 }
 
+/* One whole AEAD or XTS message, as aead_message() below. */
+static int gcrypt_message(struct job *j, int dec, const unsigned char *in,
+                          unsigned char *tag)
+{
+    int mode = j->a->gc_mode;
+    uint64_t lens[3] = { j->n, 16, 16 };
+
+    if (gcry_cipher_setiv(j->gch, iv, mode == GCRY_CIPHER_MODE_XTS ? 16 : 12)
+        || (mode == GCRY_CIPHER_MODE_CCM
+            && gcry_cipher_ctl(j->gch, GCRYCTL_SET_CCM_LENGTHS, lens,
+                               sizeof(lens)))
+        || (mode != GCRY_CIPHER_MODE_XTS
+            && gcry_cipher_authenticate(j->gch, iv + 16, 16))
+        || (dec ? gcry_cipher_decrypt : gcry_cipher_encrypt)
+               (j->gch, outbuf, j->n, in, j->n))
+        return 0;
+    if (mode == GCRY_CIPHER_MODE_XTS)
+        return 1;
+    return (dec ? gcry_cipher_checktag(j->gch, tag, 16)
+                : gcry_cipher_gettag(j->gch, tag, 16)) == 0;
+}
+
 static int gcrypt_setup(struct job *j)
 {
     const struct alg *a = j->a;
 
     switch (a->kind) {
+    case K_AEAD:
+        if (gcry_cipher_open(&j->gch, a->gc_algo, a->gc_mode, 0) != 0
+            || gcry_cipher_setkey(j->gch, key,
+                                  a->gc_mode == GCRY_CIPHER_MODE_XTS ? 32
+                                  : 16) != 0)
+            return 0;
+        if (!a->dec)
+            return 1;
+        if ((j->ct = OPENSSL_malloc(MAX_SIZE)) == NULL
+            || !gcrypt_message(j, 0, inbuf, j->tag))
+            return 0;
+        memcpy(j->ct, outbuf, j->n);
+        return 1;
     case K_CIPHER:
         if (gcry_cipher_open(&j->gch, a->gc_algo, a->gc_mode, 0) != 0)
             return 0;
@@ -313,6 +365,9 @@ static int gcrypt_call(struct job *j)
     size_t maclen = 4;
 
     switch (j->a->kind) {
+    case K_AEAD:
+        return gcrypt_message(j, j->a->dec, j->a->dec ? j->ct : inbuf,
+                              j->a->dec ? j->tag : mac);
     case K_CIPHER:
         return (j->a->dec ? gcry_cipher_decrypt : gcry_cipher_encrypt)
                    (j->gch, outbuf, j->n, inbuf, j->n) == 0;
@@ -333,6 +388,7 @@ static int gcrypt_call(struct job *j)
 
 static void job_free(struct job *j)
 {
+    OPENSSL_free(j->ct);
     EVP_CIPHER_CTX_free(j->cctx);
     EVP_MD_CTX_free(j->mdctx);
     EVP_MAC_CTX_free(j->macctx);
@@ -344,6 +400,33 @@ static void job_free(struct job *j)
     if (j->gmac != NULL)
         gcry_mac_close(j->gmac);
 #endif
+}
+
+static int is_xts(const struct alg *a)
+{
+    return strcmp(a->name, "SM4-XTS") == 0;
+}
+
+/*
+ * One whole message: the IV (GCM 12 bytes, CCM a 12-byte nonce, XTS the
+ * 16-byte tweak), CCM's length, 16 bytes of AAD (not XTS), the data, the
+ * final and the tag (16 bytes; set before a decryption's data).
+ */
+static int aead_message(struct job *j, int dec, const unsigned char *in,
+                        unsigned char *tag)
+{
+    EVP_CIPHER_CTX *c = j->cctx;
+    int outl, xts = is_xts(j->a), ccm = !xts && strcmp(j->a->name, "SM4-CCM") == 0;
+
+    return EVP_CipherInit_ex2(c, NULL, NULL, iv, !dec, NULL)
+           && (!dec || xts
+               || EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, 16, tag) > 0)
+           && (!ccm || EVP_CipherUpdate(c, NULL, &outl, NULL, (int)j->n))
+           && (xts || EVP_CipherUpdate(c, NULL, &outl, iv + 16, 16))
+           && EVP_CipherUpdate(c, outbuf, &outl, in, (int)j->n)
+           && EVP_CipherFinal_ex(c, outbuf + j->n, &outl)
+           && (dec || xts
+               || EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, 16, tag) > 0);
 }
 
 static int job_setup(struct job *j, enum impl impl, const struct alg *a,
@@ -362,6 +445,26 @@ static int job_setup(struct job *j, enum impl impl, const struct alg *a,
     if (f == NULL)
         return 0;
     switch (a->kind) {
+    case K_AEAD:
+        /* CCM's nonce and tag lengths go before the key */
+        if ((j->cctx = EVP_CIPHER_CTX_new()) == NULL
+            || !EVP_CipherInit_ex2(j->cctx, f, NULL, NULL, !a->dec, NULL)
+            || (strcmp(a->name, "SM4-CCM") == 0
+                && (EVP_CIPHER_CTX_ctrl(j->cctx, EVP_CTRL_AEAD_SET_IVLEN, 12,
+                                        NULL) <= 0
+                    || EVP_CIPHER_CTX_ctrl(j->cctx, EVP_CTRL_AEAD_SET_TAG, 16,
+                                           NULL) <= 0))
+            || !EVP_CipherInit_ex2(j->cctx, NULL, key, NULL, !a->dec, NULL))
+            return 0;
+        if (!a->dec)
+            return 1;
+        /* the encryption's context makes the message to decrypt */
+        if ((j->ct = OPENSSL_malloc(MAX_SIZE)) == NULL
+            || !EVP_CipherInit_ex2(j->cctx, NULL, NULL, NULL, 1, NULL)
+            || !aead_message(j, 0, inbuf, j->tag))
+            return 0;
+        memcpy(j->ct, outbuf, n);
+        return EVP_CipherInit_ex2(j->cctx, NULL, NULL, NULL, 0, NULL);
     case K_CIPHER:
         /* padding off so that ECB/CBC give exactly n bytes per call */
         return (j->cctx = EVP_CIPHER_CTX_new()) != NULL
@@ -388,6 +491,9 @@ static int job_call(struct job *j)
         return gcrypt_call(j);
 #endif
     switch (j->a->kind) {
+    case K_AEAD:
+        return aead_message(j, j->a->dec, j->a->dec ? j->ct : inbuf,
+                            j->a->dec ? j->tag : md);
     case K_CIPHER:
         return EVP_CipherUpdate(j->cctx, outbuf, &outl, inbuf, (int)j->n)
                && (size_t)outl == j->n;
@@ -734,9 +840,11 @@ static enum impl reference(const struct alg *a)
 {
     size_t row = (size_t)(a - algs);
 
-    if (a->family != F_GOST)
-        return fetched[I_OSSL][row] != NULL ? I_OSSL : N_IMPL;
-    if (fetched[I_GOSTPROV][row] != NULL)
+    /* the default provider, gostprov for GOST, else libgcrypt (SM4-GCM,
+     * CCM and XTS under OpenSSL 3.0) */
+    if (a->family != F_GOST && fetched[I_OSSL][row] != NULL)
+        return I_OSSL;
+    if (a->family == F_GOST && fetched[I_GOSTPROV][row] != NULL)
         return I_GOSTPROV;
 #ifdef HAVE_GCRYPT
     if (gcrypt_has(a))
@@ -1044,9 +1152,11 @@ static void print_header(const struct run *r, const char *skipped)
     printf("MB/s (10^6 bytes per second of the measuring thread's CPU time) "
            "through EVP,\nbest of %d alternating rounds; about %.0f s in "
            "all (-t, BENCH_SECONDS).\n", r->rounds, r->total);
-    printf("Ciphers: one update per call on one context (padding off); SM3: "
-           "init+update+final\nper call; gost-mac: keyed init+update+final "
-           "per call.\n\nsmgost levels (" CAP_VAR "):\n");
+    printf("Ciphers: one update per call on one context (padding off); "
+           "SM4-GCM, CCM, XTS: a\nwhole message per call (IV, 16 bytes of "
+           "AAD but XTS, the data, the 16-byte tag);\nSM3: init+update+final "
+           "per call; gost-mac: keyed init+update+final per call.\n\n"
+           "smgost levels (" CAP_VAR "):\n");
     for (k = 0; k < nchildren; k++) {
         if (children[k].impl != I_SMG)
             continue;
@@ -1193,6 +1303,8 @@ static void bench_family(struct run *r, enum family f)
     printf("\n%s: smgost MB/s and ratio to %s\n",
            f == F_SM4 ? "SM4" : f == F_SM3 ? "SM3" : "GOST 28147-89/Magma",
            f == F_GOST ? "gostprov (* to libgcrypt: gostprov lacks it)"
+           : f == F_SM4 ? "the OpenSSL default provider (GCM, CCM, XTS: to "
+                          "libgcrypt if it lacks them)"
            : "the OpenSSL default provider");
     printf("%-18s %6s", "algorithm", "bytes");
     for (k = 0; k < ncols; k++)
@@ -1204,7 +1316,8 @@ static void bench_family(struct run *r, enum family f)
         if (a->family != f || !selected(r->algsel, a))
             continue;
         snprintf(label, sizeof(label), "%s%s%s", a->name,
-                 a->kind != K_CIPHER ? "" : a->dec ? " dec" : " enc",
+                 a->kind != K_CIPHER && a->kind != K_AEAD ? ""
+                 : a->dec ? " dec" : " enc",
                  f == F_GOST && reference(a) == I_GCRYPT ? " *" : "");
         for (s = 0; s < r->nsizes; s++)
             bench_row(r, cols, ncols, a, label, r->sizes[s]);
