@@ -11,7 +11,9 @@
  *
  * Harnesses: sm4.c (every SM4 mode against OpenSSL's default provider),
  * sm3.c (SM3 and HMAC-SM3 against the default provider), gost.c (every
- * GOST 28147-89 / Magma cipher and the GOST MAC against gostprov).
+ * GOST 28147-89 / Magma cipher and the GOST MAC against gostprov), aead.c
+ * (SM4-GCM, CCM and XTS against a reference written from the standards
+ * over the default provider's SM4-ECB).
  * `make fuzz FUZZ_SECONDS=N` builds them against a sanitized copy of the
  * module objects in fuzz/build/ and runs each on a copy of its seed corpus
  * fuzz/corpus/<harness>/ (made by fuzz/make-corpus.pl).

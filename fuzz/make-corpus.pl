@@ -1,7 +1,7 @@
 #!/usr/bin/env perl
 # SPDX-License-Identifier: Apache-2.0
 #
-# Writes the seed corpora fuzz/corpus/{sm4,sm3,gost}/ that make fuzz starts
+# Writes the seed corpora fuzz/corpus/{sm4,sm3,gost,aead}/ that make fuzz starts
 # from: a few dozen small inputs per harness, each spelling out one
 # ordinary use in the harness's input format (see the comment at the top of
 # each fuzz/<harness>.c), so that the fuzzer starts from every algorithm,
@@ -239,6 +239,35 @@ sub add { my ($h, $name, $data) = @_; push @{ $corpus{$h} }, [ $name, $data ] }
     $add->(8 + $_ % 2, len => 1030, set => $_, way => 1 + $_ % 2, set_before_init => $_ % 3 == 0,
            spell => chr($_ % 4) . "\0\0")
         for 0 .. 5;
+}
+
+# ------------------------------------------------------------------ aead
+# mode (0 GCM, 1 CCM, 2 XTS), key(32), ivlen byte, iv(64), taglen byte,
+# flags (1 in place, 2 IEEE), aad chunk, data chunk (x7), aad len, data len.
+{
+    my $tail = bytes(80, 5);
+    my $seed = sub {
+        my ($name, $mode, %o) = @_;
+        add('aead', "aead-$name",
+            chr($mode) . bytes(32, 3 + $mode) . chr($o{iv} // 0) . bytes(64, 7)
+            . chr($o{tag} // 15) . chr($o{flags} // 0) . chr($o{ac} // 0)
+            . chr($o{dc} // 0) . len16($o{aad} // 16) . len16($o{len} // 64) . $tail);
+    };
+    # GCM: ivlen 1 + v % 64, taglen 1 + v % 16
+    $seed->('gcm-12', 0, iv => 11);
+    $seed->('gcm-iv1-empty', 0, iv => 0, aad => 0, len => 0);
+    $seed->('gcm-iv64-chunks', 0, iv => 63, ac => 5, dc => 3, aad => 40, len => 2100);
+    $seed->('gcm-tag4-inplace', 0, iv => 11, tag => 3, flags => 1, len => 257);
+    $seed->('gcm-long', 0, iv => 15, len => 5000, dc => 40);
+    # CCM: nonce 7 + v % 7, tag 4 + 2 (v % 7)
+    $seed->('ccm-7-4', 1, iv => 0, tag => 0, aad => 0, len => 0);
+    $seed->('ccm-13-16', 1, iv => 6, tag => 6, aad => 24, len => 100);
+    $seed->('ccm-12-16-inplace', 1, iv => 5, tag => 6, flags => 1, len => 2049);
+    # XTS: GB and IEEE, a 17-byte unit, stealing in long units
+    $seed->('xts-gb-17', 2, aad => 0, len => 17);
+    $seed->('xts-ieee-17', 2, flags => 2, aad => 0, len => 17);
+    $seed->('xts-gb-long', 2, aad => 0, len => 4111);
+    $seed->('xts-ieee-inplace', 2, flags => 3, aad => 0, len => 2085);
 }
 
 for my $h (sort keys %corpus) {

@@ -12,6 +12,7 @@ use Test::More;
 
 my @groups = (
     [sm4   => 'SM4 ciphers: init, copy, re-init, re-key, reset, free'],
+    [aead  => 'SM4-GCM (GHASH key included), SM4-CCM, SM4-XTS (both key halves)'],
     [gost  => 'GOST 28147-89 ciphers, meshed schedules included'],
     [magma => 'Magma ciphers'],
     [mac   => 'gost-mac and gost-mac-12: init, dup, restart, re-key, free'],

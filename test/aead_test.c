@@ -399,10 +399,13 @@ static void tampered(const CASE *k, const unsigned char *ct,
                   ? "ciphertext" : "length"))
         describe(&t, &d, "tampered");
     ERR_clear_error();
+    /* CCM: zeros, or (refused before any data, e.g. a length the nonce's
+     * length field cannot hold) the buffer as it was. */
     if (k->mode == CCM) {
-        for (i = 0; i < t.len && out[i] == 0; i++)
+        for (i = 0; i < t.len && out[i] == out[0]; i++)
             continue;
-        TU_CHECK(i == t.len, "CCM left plaintext after a failed verification");
+        TU_CHECK(i == t.len && (t.len == 0 || out[0] == 0 || out[0] == 0x5a),
+                 "CCM left plaintext after a failed verification");
     }
     if (ref[k->mode] != NULL) {
         TU_CHECK(!evp_run(ref[k->mode], &t, 0, NULL, c2, out, tg),

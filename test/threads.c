@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Concurrency: eight threads load smgost and run random operations (every
- * cipher, SM3, the GOST MACs, HMAC over our SM3) on their own contexts,
+ * cipher, SM4-GCM/CCM/XTS with their tags, SM3, the GOST MACs, HMAC over
+ * our SM3) on their own contexts,
  * copying and duplicating them mid-stream, and compare each result with a
  * reference computed single-threaded beforehand.  Meant to run under
  * ThreadSanitizer (./Configure enable-tsan) as well as natively.
@@ -44,7 +45,7 @@
 #define REF_PROVIDER "smgost-ref"
 #define PROPQ "provider=smgost"
 
-enum kind { K_CIPHER, K_DIGEST, K_MAC, K_HMAC };
+enum kind { K_CIPHER, K_DIGEST, K_MAC, K_HMAC, K_AEAD };
 
 static const struct alg {
     enum kind kind;
@@ -52,6 +53,7 @@ static const struct alg {
 } algs[] = {
     { K_CIPHER, "SM4-ECB" }, { K_CIPHER, "SM4-CBC" }, { K_CIPHER, "SM4-CFB" },
     { K_CIPHER, "SM4-OFB" }, { K_CIPHER, "SM4-CTR" },
+    { K_AEAD, "SM4-GCM" }, { K_AEAD, "SM4-CCM" }, { K_AEAD, "SM4-XTS" },
     { K_CIPHER, "gost89" }, { K_CIPHER, "gost89-cnt" },
     { K_CIPHER, "gost89-cnt-12" }, { K_CIPHER, "gost89-cbc" },
     { K_CIPHER, "gost89-ecb" }, { K_CIPHER, "magma-ecb" },
@@ -246,10 +248,62 @@ static int run_mac(OSSL_LIB_CTX *lib, const char *want_prov, const CASE *c,
     return ok;
 }
 
+/*
+ * SM4-GCM, CCM or XTS: one message with the first 16 key bytes as AAD (not
+ * XTS), the output followed by the tag (16 bytes GCM, CCM's default 12).
+ * GCM's data goes in random chunks with context copies between them; CCM
+ * and XTS take it in one update, after a copy sometimes.
+ */
+static int run_aead(OSSL_LIB_CTX *lib, const char *want_prov, const CASE *c,
+                    int enc, const unsigned char *in, size_t inlen,
+                    unsigned char *out, size_t *outlen, TU_RNG *rng)
+{
+    EVP_CIPHER *ci = EVP_CIPHER_fetch(lib, c->alg->name, PROPQ);
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new(), *dup;
+    int gcm = strcmp(c->alg->name, "SM4-GCM") == 0;
+    int xts = strcmp(c->alg->name, "SM4-XTS") == 0;
+    size_t taglen = xts ? 0 : gcm ? 16 : 12, off = 0, k;
+    int l, ok = ci != NULL && ctx != NULL
+        && strcmp(prov_of_cipher(ci), want_prov) == 0 && inlen >= taglen;
+
+    if (!enc)
+        inlen -= ok ? taglen : 0;
+    ok = ok && EVP_CipherInit_ex2(ctx, ci, c->key, c->iv, enc, NULL)
+         && (enc || xts
+             || EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, (int)taglen,
+                                    (void *)(in + inlen)) > 0)
+         && (gcm || xts || EVP_CipherUpdate(ctx, NULL, &l, NULL, (int)inlen))
+         && (xts || EVP_CipherUpdate(ctx, NULL, &l, c->key, 16));
+    do {
+        k = gcm ? chunk(rng, inlen - off) : inlen;
+        if (ok && coin(rng, 4)) {
+            ok = (dup = EVP_CIPHER_CTX_new()) != NULL
+                 && EVP_CIPHER_CTX_copy(dup, ctx);
+            EVP_CIPHER_CTX_free(ok ? ctx : dup);
+            if (ok)
+                ctx = dup;
+        }
+        ok = ok && EVP_CipherUpdate(ctx, out + off, &l, in + off, (int)k)
+             && (size_t)l == k;
+        off += k;
+    } while (ok && off < inlen);
+    ok = ok && EVP_CipherFinal_ex(ctx, out + inlen, &l)
+         && (!enc || xts
+             || EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, (int)taglen,
+                                    out + inlen) > 0);
+    *outlen = inlen + (enc ? taglen : 0);
+    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_free(ci);
+    return ok;
+}
+
 static int run_case(OSSL_LIB_CTX *lib, const char *want_prov, const CASE *c,
                     unsigned char *out, size_t *outlen, TU_RNG *rng)
 {
     switch (c->alg->kind) {
+    case K_AEAD:
+        return run_aead(lib, want_prov, c, 1, c->msg, c->msglen, out, outlen,
+                        rng);
     case K_CIPHER:
         return run_cipher(lib, want_prov, c, 1, c->msg, c->msglen, out,
                           outlen, rng);
@@ -320,6 +374,11 @@ static void make_reference(const char *modules)
         tu_rng_bytes(&r, c->iv, sizeof(c->iv));
         c->macsize = 1 + tu_rng_below(&r, 8);
         switch (c->alg->kind) {
+        case K_AEAD:
+            /* an XTS data unit has 16 bytes or more */
+            if (c->msglen < 16)
+                c->msglen += 16;
+            /* fall through */
         case K_CIPHER:
             ci = EVP_CIPHER_fetch(lib, c->alg->name, PROPQ);
             if (ci == NULL) {
@@ -372,9 +431,12 @@ static void thread_ops(OSSL_LIB_CTX *lib, int index)
         if (!ok)
             continue;
         T_CHECK_MEM(c->alg->name, out, outlen, c->ref, c->reflen);
-        if (c->alg->kind != K_CIPHER)
+        if (c->alg->kind != K_CIPHER && c->alg->kind != K_AEAD)
             continue;
-        ok = run_cipher(lib, "smgost", c, 0, out, outlen, back, &backlen, &r);
+        ok = c->alg->kind == K_AEAD
+             ? run_aead(lib, "smgost", c, 0, out, outlen, back, &backlen, &r)
+             : run_cipher(lib, "smgost", c, 0, out, outlen, back, &backlen,
+                          &r);
         T_CHECK(ok, "thread %d: %s decryption", index, c->alg->name);
         if (ok)
             T_CHECK_MEM(c->alg->name, back, backlen, c->msg, c->msglen);
