@@ -96,26 +96,30 @@ static void ctr32_add(unsigned char ctr[16], uint32_t n)
 }
 
 /*
- * GCM's 32-bit counter from the block table's 128-bit one: each call stops
- * at the 32-bit wrap, and the carry the 128-bit counter took into the
- * twelve fixed bytes is undone.  Where the split falls depends on the
- * counter, which is public for 12-byte IVs (and never wraps then).
+ * A narrower counter from the block table's 128-bit one: the first `fixed`
+ * bytes never change (GCM: 12, kernel.h's CCM entries: 8).  Each call stops
+ * where the counter part wraps, and the carry the 128-bit counter took
+ * into the fixed bytes is undone.  Where the split falls depends on the
+ * counter, which is public (it comes from the IV or nonce; GCM's J0 is
+ * GHASH-derived only for IVs other than 12 bytes, which never wrap).
  */
-static void gcm_ctr32(const SMG_BLOCK_KERNEL *k, const void *ks,
-                      const unsigned char *in, unsigned char *out, size_t n,
-                      unsigned char ctr[16])
+static void ctr_narrow(const SMG_BLOCK_KERNEL *k, const void *ks,
+                       const unsigned char *in, unsigned char *out, size_t n,
+                       unsigned char ctr[16], size_t fixed)
 {
-    unsigned char fixed[12];
+    unsigned char keep[12];
+    uint64_t low, room;
+    size_t i, step;
 
-    memcpy(fixed, ctr, 12);
+    memcpy(keep, ctr, fixed);
     while (n > 0) {
-        uint64_t room = ((uint64_t)1 << 32)
-                        - ((uint32_t)ctr[12] << 24 | (uint32_t)ctr[13] << 16
-                           | (uint32_t)ctr[14] << 8 | ctr[15]);
-        size_t step = (uint64_t)n < room ? n : (size_t)room;
-
+        for (low = 0, i = fixed; i < 16; i++)
+            low = low << 8 | ctr[i];
+        /* blocks to the wrap; 0 stands for 2^64, more than any call */
+        room = fixed == 12 ? ((uint64_t)1 << 32) - low : 0 - low;
+        step = room == 0 || (uint64_t)n < room ? n : (size_t)room;
         k->ctr(ks, in, out, step, ctr);
-        memcpy(ctr, fixed, 12);
+        memcpy(ctr, keep, fixed);
         in += step * BS;
         out += step * BS;
         n -= step;
@@ -130,7 +134,7 @@ void smg_gcm_composed(const SMG_BLOCK_KERNEL *k, const SMG_AEAD_KERNEL *ak,
     /* Decryption hashes the ciphertext before an in-place pass replaces it. */
     if (!enc)
         ak->ghash(htable, xi, in, n);
-    gcm_ctr32(k, ks, in, out, n, ctr);
+    ctr_narrow(k, ks, in, out, n, ctr, 12);
     if (enc)
         ak->ghash(htable, xi, out, n);
 }
@@ -153,9 +157,9 @@ static void cbc_mac(const SMG_BLOCK_KERNEL *k, const void *ks,
 }
 
 /*
- * CCM: the CBC-MAC as above, the CTR through the table's ctr, whose 128-bit
- * increment is CCM's as the counter never leaves its L bytes (ccm_start
- * bounds the length).
+ * CCM: the CBC-MAC as above, the CTR through the table's ctr held to the
+ * last eight bytes as kernel.h has it (a message never reaches that wrap:
+ * ccm_start keeps the count inside the L-byte counter).
  */
 void smg_ccm_composed(const SMG_BLOCK_KERNEL *k, int enc, const void *ks,
                       const unsigned char *in, unsigned char *out, size_t n,
@@ -163,9 +167,9 @@ void smg_ccm_composed(const SMG_BLOCK_KERNEL *k, int enc, const void *ks,
 {
     if (enc) {
         cbc_mac(k, ks, in, n, mac);
-        k->ctr(ks, in, out, n, ctr);
+        ctr_narrow(k, ks, in, out, n, ctr, 8);
     } else {
-        k->ctr(ks, in, out, n, ctr);
+        ctr_narrow(k, ks, in, out, n, ctr, 8);
         cbc_mac(k, ks, out, n, mac);
     }
 }
