@@ -13,7 +13,10 @@
  *   gcrypt    libgcrypt 1.10 (built with HAVE_GCRYPT): GOST28147 ECB, CBC
  *             and CFB, GOST28147_MESH CFB, under every parameter set, Magma
  *             ECB and CBC through the byte-order relation between the two,
- *             and GOST28147_IMIT against gost-mac under every set.
+ *             Magma CTR as GOST28147 ECB of the counter blocks (libgcrypt
+ *             has no Magma of its own, and its CTR counts in the other
+ *             byte order), and GOST28147_IMIT against gost-mac under every
+ *             set.
  *
  * The references run each message in one piece from a fresh context.
  * smgost runs it in random update pieces, in place or not, with the set
@@ -900,19 +903,21 @@ static int gcry_encrypt(int algo, int mode, const GOST_SET *set,
 
 static void gcrypt_ciphers(unsigned long n)
 {
-    enum { ECB, CBC, CFB, CFB_MESH, MAGMA_ECB, MAGMA_CBC, NKINDS };
+    enum { ECB, CBC, CFB, CFB_MESH, MAGMA_ECB, MAGMA_CBC, MAGMA_CTR, NKINDS };
     static const char *const kind_names[NKINDS] = {
         "GOST28147 ECB", "GOST28147 CBC", "GOST28147 CFB",
         "GOST28147_MESH CFB", "GOST28147 ECB (Z) as Magma",
-        "GOST28147 CBC (Z) as Magma"
+        "GOST28147 CBC (Z) as Magma",
+        "GOST28147 ECB (Z) as Magma of the CTR counter blocks"
     };
     unsigned long no;
 
     for (no = 0; no < n; no++) {
         CIPHER_CASE c;
-        int kind = (int)rnd(NKINDS), block = kind != CFB && kind != CFB_MESH;
-        int magma = kind == MAGMA_ECB || kind == MAGMA_CBC;
-        size_t len = pick_len(), padded, i;
+        int kind = (int)rnd(NKINDS);
+        int block = kind != CFB && kind != CFB_MESH && kind != MAGMA_CTR;
+        int magma = kind == MAGMA_ECB || kind == MAGMA_CBC || kind == MAGMA_CTR;
+        size_t len = pick_len(), padded, whole, i;
         unsigned char *pt, *in, *ct, key[32], iv[8];
 
         memset(&c, 0, sizeof(c));
@@ -923,12 +928,15 @@ static void gcrypt_ciphers(unsigned long n)
         if (block && !c.pad)
             len -= len % 8;
         padded = c.pad ? len + 8 - len % 8 : len;
-        c.ivlen = kind == ECB || kind == MAGMA_ECB ? 0 : 8;
+        /* what libgcrypt runs: CTR's counter blocks cover a partial one */
+        whole = kind == MAGMA_CTR ? (len + 7) / 8 * 8 : padded;
+        c.ivlen = kind == ECB || kind == MAGMA_ECB ? 0
+            : kind == MAGMA_CTR ? 4 : 8;
         tu_rng_bytes(&rng, c.key, sizeof(c.key));
         tu_rng_bytes(&rng, c.iv, sizeof(c.iv));
-        pt = tu_malloc(padded);
-        in = tu_malloc(padded);
-        ct = tu_malloc(padded);
+        pt = tu_malloc(whole);
+        in = tu_malloc(whole);
+        ct = tu_malloc(whole);
         tu_rng_bytes(&rng, pt, len);
         /* libgcrypt does not pad: PKCS#7 by hand. */
         memcpy(in, pt, len);
@@ -952,27 +960,47 @@ static void gcrypt_ciphers(unsigned long n)
             /* libgcrypt 1.10 meshes every set but Test. */
             c.mesh_off = c.set == gost_set("Test");
             break;
+        case MAGMA_CTR:
+            /* GOST R 34.13-2015 CTR over Magma (n = 64): block i, from 0,
+             * of the key stream is E(IV || 0^32 + i), the counter a 64-bit
+             * big-endian number.  The counter blocks go through ECB. */
+            c.alg = "magma-ctr";
+            for (i = 0; i < whole / 8; i++) {
+                uint64_t ctr = ((uint64_t)c.iv[0] << 56 | (uint64_t)c.iv[1] << 48
+                                | (uint64_t)c.iv[2] << 40
+                                | (uint64_t)c.iv[3] << 32) + i;
+                int b;
+
+                for (b = 0; b < 8; b++)
+                    in[8 * i + b] = (unsigned char)(ctr >> (56 - 8 * b));
+            }
+            /* fall through */
         default:
             /* Magma is GOST 28147-89 under Z with each 32-bit key word
              * and each block byte-reversed (RFC 8891 against RFC 5830). */
-            c.alg = kind == MAGMA_ECB ? "magma-ecb" : "magma-cbc";
+            c.alg = kind == MAGMA_ECB ? "magma-ecb"
+                : kind == MAGMA_CBC ? "magma-cbc" : c.alg;
             reverse_groups(key, 32, 4);
             reverse_groups(iv, 8, 8);
-            reverse_groups(in, padded, 8);
+            reverse_groups(in, whole, 8);
             break;
         }
         if (gcry_encrypt(kind == CFB_MESH ? GCRY_CIPHER_GOST28147_MESH
                                           : GCRY_CIPHER_GOST28147,
-                         kind == ECB || kind == MAGMA_ECB
+                         kind == ECB || kind == MAGMA_ECB || kind == MAGMA_CTR
                          ? GCRY_CIPHER_MODE_ECB
                          : block ? GCRY_CIPHER_MODE_CBC
                                  : GCRY_CIPHER_MODE_CFB,
-                         c.set, key, c.ivlen > 0 ? iv : NULL, in, ct,
-                         padded)) {
+                         c.set, key,
+                         c.ivlen > 0 && kind != MAGMA_CTR ? iv : NULL, in,
+                         ct, whole)) {
             if (magma) {
-                reverse_groups(ct, padded, 8);
+                reverse_groups(ct, whole, 8);
                 c.set = NULL;   /* Magma takes no set */
             }
+            /* CTR: the key stream over the plaintext */
+            for (i = 0; kind == MAGMA_CTR && i < len; i++)
+                ct[i] ^= pt[i];
             ours_both_ways(&c, pt, len, ct, padded);
         }
         free(pt);
