@@ -15,8 +15,10 @@
  *             ECB and CBC through the byte-order relation between the two,
  *             Magma CTR as GOST28147 ECB of the counter blocks (libgcrypt
  *             has no Magma of its own, and its CTR counts in the other
- *             byte order), and GOST28147_IMIT against gost-mac under every
- *             set.
+ *             byte order), gost89-cnt and gost89-cnt-12 as RFC 5830's
+ *             counter mode with CryptoPro meshing over GOST28147 ECB (which
+ *             libgcrypt lacks), and GOST28147_IMIT against gost-mac under
+ *             every set.
  *
  * The references run each message in one piece from a fresh context.
  * smgost runs it in random update pieces, in place or not, with the set
@@ -879,10 +881,9 @@ static void reverse_groups(unsigned char *p, size_t n, size_t size)
         }
 }
 
-static int gcry_encrypt(int algo, int mode, const GOST_SET *set,
-                        const unsigned char *key, const unsigned char *iv,
-                        const unsigned char *in, unsigned char *out,
-                        size_t len)
+static int gcry_crypt(int algo, int mode, int enc, const GOST_SET *set,
+                      const unsigned char *key, const unsigned char *iv,
+                      const unsigned char *in, unsigned char *out, size_t len)
 {
     gcry_cipher_hd_t h;
     gcry_error_t err = gcry_cipher_open(&h, algo, mode, 0);
@@ -895,27 +896,98 @@ static int gcry_encrypt(int algo, int mode, const GOST_SET *set,
         if (err == 0 && iv != NULL)
             err = gcry_cipher_setiv(h, iv, 8);
         if (err == 0)
-            err = gcry_cipher_encrypt(h, out, len, in, len);
+            err = enc ? gcry_cipher_encrypt(h, out, len, in, len)
+                      : gcry_cipher_decrypt(h, out, len, in, len);
         gcry_cipher_close(h);
     }
     return TU_CHECK(err == 0, "libgcrypt: %s", gcry_strerror(err));
 }
 
+static int gcry_ecb(int enc, const GOST_SET *set, const unsigned char *key,
+                    const unsigned char *in, unsigned char *out, size_t len)
+{
+    return gcry_crypt(GCRY_CIPHER_GOST28147, GCRY_CIPHER_MODE_ECB, enc, set,
+                      key, NULL, in, out, len);
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16
+           | (uint32_t)p[3] << 24;
+}
+
+static void put_le32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+    p[2] = (unsigned char)(v >> 16);
+    p[3] = (unsigned char)(v >> 24);
+}
+
+/*
+ * GOST 28147-89 counter mode (RFC 5830 section 6) as gost-engine's
+ * gost89-cnt runs it, over libgcrypt's ECB: the register starts as E(IV);
+ * before each block its low word gains C2 = 0x01010101 mod 2^32 and its
+ * high word C1 = 0x01010104 with the carry added back (mod 2^32 - 1), and
+ * the block's gamma is E(register).  With meshing, before each 1024 bytes
+ * after the first, CryptoPro key meshing (RFC 4357 section 2.3): the key
+ * becomes D_K(C) and the register E_K'(register).  len bytes of in XORed
+ * with the gamma go to out.
+ */
+static int gcry_cnt(const GOST_SET *set, int mesh, const unsigned char *k,
+                    const unsigned char *iv, const unsigned char *in,
+                    unsigned char *out, size_t len)
+{
+    static const unsigned char meshing_c[32] = {     /* RFC 4357 2.3.2 */
+        0x69, 0x00, 0x72, 0x22, 0x64, 0xC9, 0x04, 0x23,
+        0x8D, 0x3A, 0xDB, 0x96, 0x46, 0xE9, 0x2A, 0xC4,
+        0x18, 0xFE, 0xAC, 0x94, 0x00, 0xED, 0x07, 0x12,
+        0xC0, 0x86, 0xDC, 0xC2, 0xEF, 0x4C, 0xA9, 0x2B
+    };
+    unsigned char key[32], next[32], reg[8], gamma[8];
+    size_t off, i;
+    uint32_t n4;
+
+    memcpy(key, k, 32);
+    if (!gcry_ecb(1, set, key, iv, reg, 8))
+        return 0;
+    for (off = 0; off < len; off += 8) {
+        if (mesh && off > 0 && off % 1024 == 0) {
+            if (!gcry_ecb(0, set, key, meshing_c, next, 32)
+                || !gcry_ecb(1, set, next, reg, reg, 8))
+                return 0;
+            memcpy(key, next, 32);
+        }
+        put_le32(reg, le32(reg) + 0x01010101);
+        n4 = le32(reg + 4) + 0x01010104;
+        put_le32(reg + 4, n4 < 0x01010104 ? n4 + 1 : n4);
+        if (!gcry_ecb(1, set, key, reg, gamma, 8))
+            return 0;
+        for (i = 0; i < 8 && off + i < len; i++)
+            out[off + i] = in[off + i] ^ gamma[i];
+    }
+    return 1;
+}
+
 static void gcrypt_ciphers(unsigned long n)
 {
-    enum { ECB, CBC, CFB, CFB_MESH, MAGMA_ECB, MAGMA_CBC, MAGMA_CTR, NKINDS };
+    enum {
+        ECB, CBC, CFB, CFB_MESH, MAGMA_ECB, MAGMA_CBC, MAGMA_CTR, CNT, NKINDS
+    };
     static const char *const kind_names[NKINDS] = {
         "GOST28147 ECB", "GOST28147 CBC", "GOST28147 CFB",
         "GOST28147_MESH CFB", "GOST28147 ECB (Z) as Magma",
         "GOST28147 CBC (Z) as Magma",
-        "GOST28147 ECB (Z) as Magma of the CTR counter blocks"
+        "GOST28147 ECB (Z) as Magma of the CTR counter blocks",
+        "GOST28147 ECB in RFC 5830 counter mode"
     };
     unsigned long no;
 
     for (no = 0; no < n; no++) {
         CIPHER_CASE c;
         int kind = (int)rnd(NKINDS);
-        int block = kind != CFB && kind != CFB_MESH && kind != MAGMA_CTR;
+        int block = kind != CFB && kind != CFB_MESH && kind != MAGMA_CTR
+                    && kind != CNT;
         int magma = kind == MAGMA_ECB || kind == MAGMA_CBC || kind == MAGMA_CTR;
         size_t len = pick_len(), padded, whole, i;
         unsigned char *pt, *in, *ct, key[32], iv[8];
@@ -960,6 +1032,10 @@ static void gcrypt_ciphers(unsigned long n)
             /* libgcrypt 1.10 meshes every set but Test. */
             c.mesh_off = c.set == gost_set("Test");
             break;
+        case CNT:
+            c.alg = rnd(2) ? "gost89-cnt" : "gost89-cnt-12";
+            c.mesh_off = rnd(5) == 0;
+            break;
         case MAGMA_CTR:
             /* GOST R 34.13-2015 CTR over Magma (n = 64): block i, from 0,
              * of the key stream is E(IV || 0^32 + i), the counter a 64-bit
@@ -985,12 +1061,14 @@ static void gcrypt_ciphers(unsigned long n)
             reverse_groups(in, whole, 8);
             break;
         }
-        if (gcry_encrypt(kind == CFB_MESH ? GCRY_CIPHER_GOST28147_MESH
+        if (kind == CNT
+            ? gcry_cnt(c.set, !c.mesh_off, key, iv, in, ct, len)
+            : gcry_crypt(kind == CFB_MESH ? GCRY_CIPHER_GOST28147_MESH
                                           : GCRY_CIPHER_GOST28147,
                          kind == ECB || kind == MAGMA_ECB || kind == MAGMA_CTR
                          ? GCRY_CIPHER_MODE_ECB
                          : block ? GCRY_CIPHER_MODE_CBC
-                                 : GCRY_CIPHER_MODE_CFB,
+                                 : GCRY_CIPHER_MODE_CFB, 1,
                          c.set, key,
                          c.ivlen > 0 && kind != MAGMA_CTR ? iv : NULL, in,
                          ct, whole)) {
