@@ -34,16 +34,56 @@
                           unsigned char *out, size_t nblocks,               \
                           unsigned char *iv);
 
+/*
+ * GCM, CCM and XTS beside each core (src/kernel.h's SMG_AEAD_KERNEL).  An
+ * XTS entry serves both directions: the schedule it is given decides.
+ */
+# define SM4_ARM_AEAD_DECLARE(tier)                                          \
+    void sm4_##tier##_gcm_enc(const void *ks, const void *htable,           \
+                              const unsigned char *in, unsigned char *out,  \
+                              size_t nblocks, unsigned char ctr[16],        \
+                              unsigned char xi[16]);                        \
+    void sm4_##tier##_gcm_dec(const void *ks, const void *htable,           \
+                              const unsigned char *in, unsigned char *out,  \
+                              size_t nblocks, unsigned char ctr[16],        \
+                              unsigned char xi[16]);                        \
+    void sm4_##tier##_ccm_enc(const void *ks, const unsigned char *in,      \
+                              unsigned char *out, size_t nblocks,           \
+                              unsigned char ctr[16], unsigned char mac[16]); \
+    void sm4_##tier##_ccm_dec(const void *ks, const unsigned char *in,      \
+                              unsigned char *out, size_t nblocks,           \
+                              unsigned char ctr[16], unsigned char mac[16]); \
+    void sm4_##tier##_xts_ieee(const void *ks, const unsigned char *in,     \
+                               unsigned char *out, size_t nblocks,          \
+                               unsigned char tweak[16]);                    \
+    void sm4_##tier##_xts_gb(const void *ks, const unsigned char *in,       \
+                             unsigned char *out, size_t nblocks,            \
+                             unsigned char tweak[16]);
+
 /* SM4E (Armv8.2 SM4 extension): 8 blocks per pass. */
 SM4_ARM_DECLARE(sm4e)
+SM4_ARM_AEAD_DECLARE(sm4e)
 /* Advanced SIMD only, S-box by TBL/TBX: 8 blocks per pass. */
 SM4_ARM_DECLARE(neon)
+SM4_ARM_AEAD_DECLARE(neon)
 
-/* The tables, fastest first, and the capabilities each one needs. */
+/* GHASH with PMULL (asm/ghash-armv8.pl). */
+void ghash_pmull_init(void *htable, const unsigned char h[16]);
+void ghash_pmull(const void *htable, unsigned char xi[16],
+                 const unsigned char *in, size_t nblocks);
+
+/*
+ * The tables, fastest first, and the capabilities each one needs.  Each
+ * core has two, the same but for their AEAD entries: with PMULL, the
+ * core's own (GHASH by PMULL, GCM fused with it, CCM, XTS), and without.
+ */
+extern const SMG_BLOCK_KERNEL sm4_kernel_sm4e_pmull;
 extern const SMG_BLOCK_KERNEL sm4_kernel_sm4e;
+extern const SMG_BLOCK_KERNEL sm4_kernel_neon_pmull;
 extern const SMG_BLOCK_KERNEL sm4_kernel_neon;
 # define SM4_CAPS_SM4E (SMG_CAP_ARM_ASIMD | SMG_CAP_ARM_SM4)
 # define SM4_CAPS_NEON SMG_CAP_ARM_ASIMD
+# define SM4_CAPS_PMULL (SMG_CAP_ARM_ASIMD | SMG_CAP_ARM_PMULL)
 
 /* The best assembly kernel the (masked) CPU capabilities allow, or NULL. */
 const SMG_BLOCK_KERNEL *sm4_kernel_arm(void);

@@ -20,6 +20,9 @@ my $arch = ($ENV{SMGOST_RUNNER} // '') =~ /qemu-(\S+)/ ? $1 : (POSIX::uname())[4
 # probed.  An emulated CPU replaces the runner's "-cpu" (qemu only).
 my @candidates = $arch =~ /^(aarch64|arm64)/ ? (
     [ 'native', 'OPENSSL_armcap', undef ],
+    # SM3 and SM4 without PMULL: SM4E with the portable GHASH (libcrypto
+    # takes the value as it is, so it names only bits to keep)
+    [ 'no-pmull', 'OPENSSL_armcap', '0x601' ],
     [ 'neon', 'OPENSSL_armcap', '0x1' ],          # ASIMD only
     [ 'c', 'OPENSSL_armcap', '0x0' ],
     # a CPU without SM3/SM4: the probe alone must keep every kernel that
