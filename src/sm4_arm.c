@@ -10,52 +10,31 @@
 #ifdef SM4_ARM_ASM
 
 #include "cpu.h"
+#include "ghash.h"
 
 /* The assembly reads the 32 round keys at offset 0, 4 bytes apart. */
 _Static_assert(sizeof(SM4_KEY) == 128, "SM4_KEY layout");
 /* GHASH_TABLE_BYTES of util/perlasm/armv8_ghash.pm */
 _Static_assert(SMG_GHASH_TABLE_SIZE >= 208, "GHASH table size");
 
-const SMG_BLOCK_KERNEL sm4_kernel_sm4e = {
-    "sm4e",
-    sm4_sm4e_ecb,
-    sm4_sm4e_cbc_enc,
-    sm4_sm4e_cbc_dec,
-    sm4_sm4e_cfb_enc,
-    sm4_sm4e_cfb_dec,
-    sm4_sm4e_ofb,
-    sm4_sm4e_ctr,
-    NULL,
-    &sm4_aead_c
-};
-
-const SMG_BLOCK_KERNEL sm4_kernel_neon = {
-    "sm4-neon",
-    sm4_neon_ecb,
-    sm4_neon_cbc_enc,
-    sm4_neon_cbc_dec,
-    sm4_neon_cfb_enc,
-    sm4_neon_cfb_dec,
-    sm4_neon_ofb,
-    sm4_neon_ctr,
-    NULL,
-    &sm4_aead_c
-};
-
 /*
- * With PMULL as well: the same block entries, and AEAD entries of the core's
- * own (GHASH by PMULL, GCM fused with it, CCM, XTS).
+ * A core's two tables, the same but for their AEAD entries: CCM and XTS are
+ * the core's in both; with PMULL, GHASH is asm/ghash-armv8.pl's and GCM the
+ * core's fused kernel, without it GHASH is the portable one and the mode
+ * layer composes GCM from it and the core's ctr.
  */
-#define SM4_ARM_PMULL_TABLES(tier, name)                                     \
-    static const SMG_AEAD_KERNEL sm4_aead_##tier##_pmull = {                 \
-        name "-pmull",                                                       \
-        ghash_pmull_init, ghash_pmull,                                       \
-        sm4_##tier##_gcm_enc, sm4_##tier##_gcm_dec,                          \
+#define SM4_ARM_AEAD_TABLE(var, name, tier, ghash_init, ghash, gcm_enc,      \
+                           gcm_dec)                                          \
+    static const SMG_AEAD_KERNEL var = {                                     \
+        name,                                                                \
+        ghash_init, ghash,                                                   \
+        gcm_enc, gcm_dec,                                                    \
         sm4_##tier##_ccm_enc, sm4_##tier##_ccm_dec,                          \
         sm4_##tier##_xts_ieee, sm4_##tier##_xts_ieee,                        \
         sm4_##tier##_xts_gb, sm4_##tier##_xts_gb                             \
-    };                                                                      \
-    const SMG_BLOCK_KERNEL sm4_kernel_##tier##_pmull = {                     \
+    };
+#define SM4_ARM_BLOCK_TABLE(var, name, tier, aead)                           \
+    const SMG_BLOCK_KERNEL var = {                                           \
         name,                                                                \
         sm4_##tier##_ecb,                                                    \
         sm4_##tier##_cbc_enc,                                                \
@@ -65,10 +44,20 @@ const SMG_BLOCK_KERNEL sm4_kernel_neon = {
         sm4_##tier##_ofb,                                                    \
         sm4_##tier##_ctr,                                                    \
         NULL,                                                                \
-        &sm4_aead_##tier##_pmull                                             \
+        &aead                                                                \
     };
-SM4_ARM_PMULL_TABLES(sm4e, "sm4e")
-SM4_ARM_PMULL_TABLES(neon, "sm4-neon")
+#define SM4_ARM_TABLES(tier, name)                                           \
+    SM4_ARM_AEAD_TABLE(sm4_aead_##tier##_pmull, name "-pmull", tier,         \
+                       ghash_pmull_init, ghash_pmull,                        \
+                       sm4_##tier##_gcm_enc, sm4_##tier##_gcm_dec)           \
+    SM4_ARM_AEAD_TABLE(sm4_aead_##tier, name "-ghash-c", tier,               \
+                       smg_ghash_c_init, smg_ghash_c, NULL, NULL)            \
+    SM4_ARM_BLOCK_TABLE(sm4_kernel_##tier##_pmull, name, tier,               \
+                        sm4_aead_##tier##_pmull)                             \
+    SM4_ARM_BLOCK_TABLE(sm4_kernel_##tier, name, tier, sm4_aead_##tier)
+
+SM4_ARM_TABLES(sm4e, "sm4e")
+SM4_ARM_TABLES(neon, "sm4-neon")
 
 const SMG_BLOCK_KERNEL *sm4_kernel_arm(void)
 {

@@ -74,8 +74,8 @@ void ghash_pmull(const void *htable, unsigned char xi[16],
 
 /*
  * The tables, fastest first, and the capabilities each one needs.  Each
- * core has two, the same but for their AEAD entries: with PMULL, the
- * core's own (GHASH by PMULL, GCM fused with it, CCM, XTS), and without.
+ * core has two, the same but for their AEAD entries (GHASH and GCM): with
+ * PMULL and without.
  */
 extern const SMG_BLOCK_KERNEL sm4_kernel_sm4e_pmull;
 extern const SMG_BLOCK_KERNEL sm4_kernel_sm4e;
