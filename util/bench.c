@@ -19,6 +19,12 @@
  * this process in SMGOST_BENCH_GCRYPT, and that binary serves with
  * --serve-gcrypt: one more column per family, titled with its version,
  * beside the libgcrypt this binary is linked with.
+ *
+ * Another build of smgost too: `make bench BASE=DIR` (SMGOST_BENCH_BASE,
+ * DIR the providers folder of, say, a worktree of an older commit) runs
+ * each selected level once more with DIR's smgost.so, in columns titled
+ * "base <kernel>" beside this build's, so that a change is measured
+ * before and after in one run.
  */
 #define _GNU_SOURCE     /* FNM_CASEFOLD, pipe2, environ */
 #include <errno.h>
@@ -675,10 +681,12 @@ struct child {
     int dup[N_FAMILY];
     char has[N_ALGS + 1];       /* libgcrypt's: '1' per row it can run */
     char title[40];             /* libgcrypt's column title */
+    const char *modules;        /* I_SMG: another build's folder, or NULL */
+    char btitle[N_FAMILY][72];  /* its columns' titles */
 };
 
 #define MAX_GCRYPT_CHILDREN 4
-static struct child children[N_LEVELS + MAX_GCRYPT_CHILDREN];
+static struct child children[2 * N_LEVELS + MAX_GCRYPT_CHILDREN];
 static size_t nchildren;
 
 static void child_stop(struct child *c)
@@ -695,20 +703,27 @@ static void child_stop(struct child *c)
     c->pid = 0;
 }
 
-/* This process's environment with entry ("CAP_VAR=...") in place. */
-static char **child_environ(char *entry)
+/*
+ * This process's environment with entry ("CAP_VAR=...") and modules
+ * ("SMGOST_MODULES=...") in place of those variables, where not NULL.
+ */
+static char **child_environ(char *entry, char *modules)
 {
-    size_t n = 0, k = 0, namelen = strlen(CAP_VAR "=");
+    size_t n = 0, k = 0, namelen = strlen(CAP_VAR "="),
+        mlen = strlen("SMGOST_MODULES=");
     char **env;
 
     while (environ[n] != NULL)
         n++;
-    if ((env = calloc(n + 2, sizeof(*env))) == NULL)
+    if ((env = calloc(n + 3, sizeof(*env))) == NULL)
         return NULL;
     for (n = 0; environ[n] != NULL; n++)
-        if (entry == NULL || strncmp(environ[n], entry, namelen) != 0)
+        if ((entry == NULL || strncmp(environ[n], entry, namelen) != 0)
+            && (modules == NULL || strncmp(environ[n], modules, mlen) != 0))
             env[k++] = environ[n];
-    env[k] = entry;
+    if (entry != NULL)
+        env[k++] = entry;
+    env[k] = modules;
     return env;
 }
 
@@ -756,14 +771,17 @@ static int child_spawn(struct child *c, const char *self, char *arg,
 
 static int child_start(struct child *c, const char *self)
 {
-    char line[300] = "", entry[128], **env;
+    char line[300] = "", entry[128], modules[4200], **env;
     const char *value = c->lv != NULL ? c->lv->value : NULL;
     const char *what = c->lv != NULL ? c->lv->name : self;
     int to = -1, from = -1, err = ENOMEM;
 
     if (value != NULL)
         snprintf(entry, sizeof(entry), CAP_VAR "=%s", value);
-    env = child_environ(value != NULL ? entry : NULL);
+    if (c->modules != NULL)
+        snprintf(modules, sizeof(modules), "SMGOST_MODULES=%s", c->modules);
+    env = child_environ(value != NULL ? entry : NULL,
+                        c->modules != NULL ? modules : NULL);
     if (env != NULL)
         err = child_spawn(c, self,
                           c->impl == I_SMG ? "--serve" : "--serve-gcrypt",
@@ -923,7 +941,10 @@ static void usage(FILE *f)
                "gostprov.so's (empty: no gostprov).\n"
                "SMGOST_BENCH_GCRYPT: space-separated bench binaries linked "
                "with other libgcrypt\nbuilds (make bench GCRYPT=DIR builds "
-               "util/bench-gcrypt), measured as more columns.\n");
+               "util/bench-gcrypt), measured as more columns.\n"
+               "SMGOST_BENCH_BASE: another build's smgost.so folder (make "
+               "bench BASE=DIR),\nmeasured at the same levels in \"base\" "
+               "columns.\n");
 }
 
 /* What the run was asked for, and how far its time budget has gone. */
@@ -1032,7 +1053,8 @@ static void load_references(void)
  * One child per selected level, except that a level whose kernels all
  * match an earlier one's is noted in skipped and stopped.
  */
-static void start_levels(const char *levelsel, char *skipped, size_t size)
+static void start_levels(const char *levelsel, const char *base,
+                         char *skipped, size_t size)
 {
     char self[4096];
     ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -1052,15 +1074,18 @@ static void start_levels(const char *levelsel, char *skipped, size_t size)
             continue;
         c->impl = I_SMG;
         c->lv = &levels[i];
+        c->modules = base;
         if (!child_start(c, self))
             continue;
         for (k = 0; k < nchildren; k++)
-            if (strcmp(children[k].kernels, c->kernels) == 0)
+            if (children[k].impl == I_SMG && children[k].modules == base
+                && strcmp(children[k].kernels, c->kernels) == 0)
                 break;
         if (k < nchildren) {
             used = strlen(skipped);
             snprintf(skipped + used, size - used,
-                     "  %-10s %-34s as %s: not measured\n", c->lv->name,
+                     "  %s%-10s %-34s as %s: not measured\n",
+                     base != NULL ? "base " : "", c->lv->name,
                      c->lv->value != NULL ? c->lv->value : "",
                      children[k].lv->name);
             child_stop(c);
@@ -1068,8 +1093,11 @@ static void start_levels(const char *levelsel, char *skipped, size_t size)
         }
         for (f = 0; f < N_FAMILY; f++) {
             kernel_of(c->kernels, f, c->kernel[f], sizeof(c->kernel[f]));
+            snprintf(c->btitle[f], sizeof(c->btitle[f]), "base %s",
+                     c->kernel[f]);
             for (k = 0; k < nchildren; k++)
-                if (strcmp(children[k].kernel[f], c->kernel[f]) == 0)
+                if (children[k].impl == I_SMG && children[k].modules == base
+                    && strcmp(children[k].kernel[f], c->kernel[f]) == 0)
                     c->dup[f] = 1;
         }
         nchildren++;
@@ -1163,9 +1191,15 @@ static void print_header(const struct run *r, const char *skipped)
         v = children[k].lv->value;
         if (v == NULL)
             v = getenv(CAP_VAR) != NULL ? getenv(CAP_VAR) : "unset";
-        printf("  %-10s %-34s %s\n", children[k].lv->name, v,
-               children[k].kernels);
+        printf("  %s%-10s %-34s %s\n",
+               children[k].modules != NULL ? "base " : "",
+               children[k].lv->name, v, children[k].kernels);
     }
+    for (k = 0; k < nchildren; k++)
+        if (children[k].impl == I_SMG && children[k].modules != NULL) {
+            printf("base: smgost.so from %s\n", children[k].modules);
+            break;
+        }
     fputs(skipped, stdout);
     fflush(stdout);
 }
@@ -1206,7 +1240,8 @@ static size_t family_columns(enum family f, struct column *cols)
         if (children[k].impl == I_SMG && !children[k].dup[f]) {
             cols[n].impl = I_SMG;
             cols[n].c = &children[k];
-            cols[n].title = children[k].kernel[f];
+            cols[n].title = children[k].modules != NULL
+                            ? children[k].btitle[f] : children[k].kernel[f];
             cols[n].width = (int)strlen(cols[n].title) + 1;
             if (cols[n].width < 16)
                 cols[n].width = 16;
@@ -1340,11 +1375,15 @@ int main(int argc, char **argv)
     if ((rc = parse_args(&r, argc, argv)) >= 0)
         return rc;
     load_references();
-    start_levels(r.levelsel, skipped, sizeof(skipped));
+    start_levels(r.levelsel, NULL, skipped, sizeof(skipped));
     if (nchildren == 0) {
         fprintf(stderr, "bench: smgost did not load at any level\n");
         return 1;
     }
+    if (getenv("SMGOST_BENCH_BASE") != NULL
+        && *getenv("SMGOST_BENCH_BASE") != '\0')
+        start_levels(r.levelsel, getenv("SMGOST_BENCH_BASE"), skipped,
+                     sizeof(skipped));
     start_gcrypts();
     if ((r.left = count_measurements(&r)) == 0) {
         fprintf(stderr, "bench: nothing selected\n");
