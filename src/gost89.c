@@ -754,7 +754,9 @@ static const unsigned char gost_mesh_c[2][GOST_KEY_SIZE] = {
 /*
  * K' = D_K(C) read back as a key, then iv = E_K'(iv) (RFC 4357 2.3.2,
  * gost-engine's cryptopro_key_meshing), both through kernel k's ECB, so
- * that meshing is constant-time wherever that ECB is.  C and K' are always
+ * that meshing is constant-time wherever that ECB is (but for the one
+ * table whose lone passes are slower than the C kernel's and that is not
+ * a constant-time choice: gost_mesh_kernel_x86).  C and K' are always
  * taken in the GOST 28147-89 byte order: a Magma-order key then meshes to
  * the same round keys, keeping Magma exactly the byte-reversed image of
  * GOST 28147-89 (meshing is defined for GOST 28147-89 only).  A
@@ -770,6 +772,9 @@ void gost_key_mesh(const SMG_BLOCK_KERNEL *k, GOST_KEY *enc, GOST_KEY *dec,
     const int be = dec->big_endian != 0;
     int i;
 
+#ifdef GOST_X86_ASM
+    k = gost_mesh_kernel_x86(k);
+#endif
     k->ecb(dec, gost_mesh_c[be], nk, GOST_KEY_SIZE / GOST_BLOCK_SIZE);
     /* the reversed block holds its two key words in the other order */
     gost_key_words(nk, be, kw);

@@ -231,6 +231,15 @@ _Static_assert(offsetof(GOST_SIDE, enc) == 0 && offsetof(GOST_SIDE, dec) == 8
 
 #endif /* GOST_X86_SIMD */
 
+const SMG_BLOCK_KERNEL *gost_mesh_kernel_x86(const SMG_BLOCK_KERNEL *k)
+{
+#ifdef GOST_X86_SIMD
+    if (k == &gost_kernel_avx2)
+        return &gost_kernel_c;
+#endif
+    return k;
+}
+
 int gost_side_able_x86(const SMG_BLOCK_KERNEL *k)
 {
 #ifdef GOST_X86_SIMD

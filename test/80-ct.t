@@ -562,7 +562,9 @@ sub asm_fn {
     my ($t, $e) = @_;
     my $f = $asm_name{$t} // ($t =~ /\+/ ? sub { aead_fns($t, @_) } : undef)
         or return undef;
-    # key meshing runs in the table's ECB
+    # key meshing runs in the table's ECB, the default AVX2 table's in the
+    # C kernel's (src/gost89_x86.h, gost_mesh_kernel_x86)
+    return undef if $e eq 'mesh' && $t eq 'gost89-avx2';
     my ($fn) = grep { $asm_fns{$_} } $f->($e eq 'mesh' ? 'ecb' : $e);
     return $fn;
 }
@@ -603,11 +605,11 @@ my @rows = (
     [ 'GOST/Magma avx512vbmi (ECB, CNT, CTR, CBC-dec, CFB-dec, key meshing, also a period ahead), and every mode of avx512vbmi-ct',
       [ qr/^gost89-avx512vbmi$/, qr/_avx512$/, 'all' ], [ qr/^gost89-avx512vbmi-ct$/, 'asm', 'all' ],
       [ qr/^gost89-mesh-ahead$/, 'all', 'all' ] ],
-    [ 'GOST/Magma avx2 (ECB, CNT, CTR, CBC-dec, CFB-dec, key meshing)',
+    [ 'GOST/Magma avx2 (ECB, CNT, CTR, CBC-dec, CFB-dec), and key meshing of avx2-ct',
       [ qr/^gost89-avx2(?:-ct)?$/, qr/_avx2$/, 'all' ] ],
-    [ 'GOST/Magma C kernel (IMIT included), and the parallel modes and key meshing of scalar-bmi1',
+    [ 'GOST/Magma C kernel (IMIT included), the parallel modes and key meshing of scalar-bmi1, and key meshing of avx2',
       [ qr/^gost89-c$/, 'all', 'all' ], [ qr/^gost89-scalar-bmi1$/, 'noasm', 'all' ],
-      [ qr/^gost89-imit-c$/, 'all', 'all' ] ],
+      [ qr/^gost89-imit-c$/, 'all', 'all' ], [ qr/^gost89-avx2$/, 'noasm', 'all' ] ],
     [ 'GOST/Magma scalar-bmi1 serial modes (CBC-enc, CFB-enc, OFB), also those of avx512vbmi and avx2',
       [ qr/^gost89-scalar-bmi1$/, 'asm', 'all' ], [ qr/^gost89-avx(?:2|512vbmi)$/, qr/_scalar$/, 'all' ] ],
     [ 'GOST/Magma gost89-avx2-ct: the serial modes (CBC-enc, CFB-enc, OFB), with constant-time = yes',
