@@ -16,7 +16,7 @@ use Test::More;
 
 plan tests => 7;
 
-for my $g (['edge', 'edges: empty data and AAD, 1- to 128-byte GCM IVs, CCM nonce and tag extremes, XTS units of 16, 17 bytes and 2^20 blocks'],
+for my $g (['edge', 'edges: empty data and AAD, 1- to 128-byte GCM IVs, CCM nonce and tag extremes, XTS units of 16, 17 bytes and 2^20 blocks, identical XTS key halves'],
            ['bad', 'bad input gets its specific error; no plaintext from a forged CCM message'],
            ['tls', 'TLS records (GCM, CCM, CCM_8) sealed and opened, against the oracle'],
            ['mac', 'GMAC over SM4-GCM and CMAC over SM4-CBC with properties=provider=smgost'],
