@@ -47,10 +47,10 @@ _Static_assert(SMG_GHASH_TABLE_SIZE >= 208, "GHASH table size");
         &aead                                                                \
     };
 #define SM4_ARM_TABLES(tier, name)                                           \
-    SM4_ARM_AEAD_TABLE(sm4_aead_##tier##_pmull, name "-pmull", tier,         \
+    SM4_ARM_AEAD_TABLE(sm4_aead_##tier##_pmull, "pmull", tier,               \
                        ghash_pmull_init, ghash_pmull,                        \
                        sm4_##tier##_gcm_enc, sm4_##tier##_gcm_dec)           \
-    SM4_ARM_AEAD_TABLE(sm4_aead_##tier, name "-ghash-c", tier,               \
+    SM4_ARM_AEAD_TABLE(sm4_aead_##tier, "ghash-c", tier,                     \
                        smg_ghash_c_init, smg_ghash_c, NULL, NULL)            \
     SM4_ARM_BLOCK_TABLE(sm4_kernel_##tier##_pmull, name, tier,               \
                         sm4_aead_##tier##_pmull)                             \

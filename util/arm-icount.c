@@ -9,8 +9,9 @@
  *                                      MODE: ecb ctr cbc_enc cbc_dec
  *                                            cfb_enc cfb_dec ofb
  *   arm-icount sm3 KERNEL BYTES        KERNEL: sm3-c sm3-ce
- *   arm-icount aead AEAD MODE BYTES    AEAD: an SM4 table's AEAD name
- *                                      (sm4e-pmull, sm4-neon-ghash-c...)
+ *   arm-icount aead KERNELS MODE BYTES KERNELS: an SM4 table as the
+ *                                      kernels param names it (sm4e+pmull,
+ *                                      sm4-neon+ghash-c, sm4-c+ghash-c)
  *                                      MODE: ghash gcm_enc gcm_dec
  *                                            ccm_enc ccm_dec xts_ieee xts_gb
  */
@@ -49,15 +50,18 @@ static const SMG_BLOCK_KERNEL *sm4_by_name(const char *name)
     return NULL;
 }
 
-/* The block table whose AEAD table has this name (its ecb and ctr too). */
-static const SMG_BLOCK_KERNEL *sm4_by_aead_name(const char *name)
+/* The table named BLOCK+AEAD, as the provider's kernels param shows it. */
+static const SMG_BLOCK_KERNEL *sm4_by_kernels(const char *name)
 {
+    char both[128];
     size_t i;
 
-    for (i = 0; i < sizeof(sm4_all) / sizeof(sm4_all[0]); i++)
-        if (sm4_all[i]->aead != NULL
-            && strcmp(sm4_all[i]->aead->name, name) == 0)
+    for (i = 0; i < sizeof(sm4_all) / sizeof(sm4_all[0]); i++) {
+        snprintf(both, sizeof(both), "%s+%s", sm4_all[i]->name,
+                 sm4_all[i]->aead->name);
+        if (strcmp(both, name) == 0)
             return sm4_all[i];
+    }
     return NULL;
 }
 
@@ -113,9 +117,9 @@ static int run_sm4(const char *kname, const char *mode, size_t len)
 }
 
 /* One AEAD entry on len bytes; 3 if the table leaves it to the mode layer. */
-static int run_aead(const char *aname, const char *mode, size_t len)
+static int run_aead(const char *kname, const char *mode, size_t len)
 {
-    const SMG_BLOCK_KERNEL *k = sm4_by_aead_name(aname);
+    const SMG_BLOCK_KERNEL *k = sm4_by_kernels(kname);
     const SMG_AEAD_KERNEL *a;
     static const unsigned char key[16] = "0123456789abcdef";
     static unsigned char htable[SMG_GHASH_TABLE_SIZE]
@@ -175,6 +179,6 @@ int main(int argc, char **argv)
     if (argc == 5 && strcmp(argv[1], "aead") == 0)
         return run_aead(argv[2], argv[3], strtoul(argv[4], NULL, 0));
     fprintf(stderr, "usage: %s sm4 KERNEL MODE BYTES | sm3 KERNEL BYTES | "
-            "aead AEAD MODE BYTES\n", argv[0]);
+            "aead KERNELS MODE BYTES\n", argv[0]);
     return 2;
 }

@@ -86,7 +86,7 @@ for my $w (@what) {
     } elsif ($w eq 'aead') {
         my @modes = qw(gcm_enc gcm_dec xts_ieee xts_gb ccm_enc ccm_dec ghash);
         printf "%-18s" . (" %8s" x @modes) . "\n", 'aead (16 KiB)', @modes;
-        for my $k (qw(sm4e-pmull sm4e-ghash-c sm4-neon-pmull sm4-neon-ghash-c ghash-c)) {
+        for my $k (qw(sm4e+pmull sm4e+ghash-c sm4-neon+pmull sm4-neon+ghash-c sm4-c+ghash-c)) {
             printf "%-18s", $k;
             for my $m (@modes) {
                 my $c = per_byte(0, 16384, 'aead', $k, $m);
