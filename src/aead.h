@@ -71,8 +71,8 @@ const OSSL_PARAM *smg_aead_settable_ctx_params(const SMG_CIPHER_ALG *alg);
 /*
  * The mode layer's composition of the aead entries a table leaves NULL
  * (src/kernel.h gives their contracts), from the block table k's ctr,
- * cbc_enc and ecb and ak's ghash; also the reference the tests hold fused
- * entries to.  enc selects the direction; ieee the XTS tweak convention.
+ * cbc_enc and ecb and ak's ghash; test/ct_check.c runs them directly.
+ * enc selects the direction; ieee the XTS tweak convention.
  */
 void smg_gcm_composed(const SMG_BLOCK_KERNEL *k, const SMG_AEAD_KERNEL *ak,
                       int enc, const void *ks, const void *htable,

@@ -110,7 +110,8 @@ typedef struct smg_aead_kernel {
     smg_ghash_init_fn ghash_init;
     smg_ghash_fn ghash;
     /* NULL entries are composed by the mode layer from the ones above and
-     * the block table's ecb and ctr. */
+     * the block table's ecb, cbc_enc and ctr (smg_*_composed,
+     * src/aead.h). */
     smg_gcm_fn gcm_enc, gcm_dec;
     smg_ccm_fn ccm_enc, ccm_dec;
     smg_xts_fn xts_enc_ieee, xts_dec_ieee, xts_enc_gb, xts_dec_gb;
