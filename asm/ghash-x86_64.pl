@@ -175,6 +175,10 @@ sub ghash {
     my $mov = $w eq 'z' ? 'vmovdqu64' : 'vmovdqu';
     my $s = function_begin($fn);
     $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
+    # calls of fewer than 8 blocks (GCM's AAD, lengths and tails) are the
+    # xmm kernel's: the same table entries, no wide constants to load, no
+    # VZEROUPPER
+    $s .= "\tcmp\t\$8,%rcx\n\tjb\tsmg_ghash_clmul_avx\n" if $w ne 'x';
     if ($w eq 'x') {
         $s .= "\tvmovdqa\t.Lghash_bswap(%rip),%xmm$BSW\n"
             . "\tvmovdqa\t.Lghash_poly(%rip),%xmm$POLY\n";
