@@ -1,27 +1,53 @@
 #! /usr/bin/env perl
 # SPDX-License-Identifier: Apache-2.0
 #
-# SM3 (GB/T 32905-2016) compression for x86-64 with AVX, BMI1 and BMI2,
-# generated as AT&T text through util/perlasm/x86_64.pm.  Owns
-# sm3_avx_bmi2_blocks(state, p, nblocks) behind the SM3_KERNEL contract of
-# src/sm3.h; src/sm3_x86.c puts it in a kernel table and chooses it.
+# SM3 (GB/T 32905-2016) compression for x86-64 with BMI1 and BMI2 and the
+# message expansion in AVX or AVX-512VL, generated as AT&T text through
+# util/perlasm/x86_64.pm.  Owns two schedules of one kernel behind the
+# SM3_KERNEL contract of src/sm3.h: sm3_avx_bmi2_blocks (AVX expansion,
+# round orders searched on Zen 4) and sm3_avx512_bmi2_blocks (AVX-512VL
+# expansion, orders searched on Zen 5), both (state, p, nblocks);
+# src/sm3_x86.c puts them in kernel tables and chooses between them from
+# CPUID's vendor and family.
 #
 #   perl asm/sm3-x86_64.pl elf > asm/sm3-x86_64.S
 #
-# Measured on the development VM (AMD EPYC, Zen 4 class, 2 shared cores),
-# 16 KiB messages through EVP (make bench, which alternates the
-# implementations and keeps the best round); cycles/byte at the 3.7 GHz an
-# ADD chain measures there; instructions/byte counted in the block loop:
+# Cycles/byte per CPU, each measured on the development VM of its session
+# (2 shared cores).  MB/s: 16 KiB messages through EVP (make bench, which
+# alternates the implementations and keeps the best round).  The kernel
+# alone: 256-block calls timed in CPU time, the clock from an ADD chain
+# timed in the same process (one cycle an ADD).
 #
+# AMD EPYC, Zen 4 class (2026-11-30; 3.7 GHz by the ADD chain):
 #   implementation                  MB/s    c/B   instructions/byte
-#   this kernel                      554    6.68   32.4
+#   sm3-avx-bmi2                     554    6.68   32.4
 #   libgcrypt 1.10 (AVX/BMI2)        490    7.55   34.4
 #   OpenSSL 3.0 default provider     382    9.68   51.2
+# The kernel alone takes 6.53 c/B with the orders chosen per round parity
+# (see @orders_16_zen4); one order for every round took 6.70, and 6.74 with
+# a MOV a round in rounds 16-63.  Its form with the 7-cycle E loop below
+# took 6.92 (526 MB/s).  sm3-avx512-bmi2 was not measured there.
 #
-# The kernel alone (rdtsc around 256-block calls) takes 6.53 c/B with the
-# orders chosen per round parity (see @orders_16); one order for every
-# round took 6.70, and 6.74 with a MOV a round in rounds 16-63.  Its form
-# with the 7-cycle E loop below took 6.92 (526 MB/s).
+# AMD EPYC, family 26 model 2, Zen 5 class (2026-12-02), one make bench run
+# (make bench GCRYPT=DIR, -a sm3 -s 16,16384 -l all,no-avx512 -r 7):
+#   implementation                  MB/s   16 B MB/s   instructions/byte
+#   sm3-avx512-bmi2                 592.5      112.5      29.5
+#   sm3-avx-bmi2 (the Zen 4 order)  525.3       87.7      32.4
+#   libgcrypt 1.10.1 (AVX/BMI2)     522.6      115.7
+#   libgcrypt 1.12.3-beta66         531.4      115.1
+#   OpenSSL 3.0 default provider    441.7       63.0
+# At 16 KiB sm3-avx512-bmi2 is 1.34x the default provider, 1.13x libgcrypt
+# 1.10 and 1.12x libgcrypt 1.12 (1.79x the default provider at 16 bytes).
+# The kernel alone: sm3-avx512-bmi2 6.26 to 6.31 c/B, sm3-avx-bmi2 7.01 to
+# 7.08 (four runs, each the best of 40 alternating timings, the clock from
+# ADD chains either side of each), 0.89 to 0.90 of its time.  The
+# floor there is the rounds' latency, 6 cycles (both loops below), 6.0 c/B:
+# six ALUs carry the 26 operations of a round in 4.3 cycles.  The 21-
+# operation form of rounds 0-15, generated for all 64 rounds for timing
+# only and without the vector work, ran at 6.13: a round whose two loops
+# are 6 cycles gets within 2% of that floor on this core.  The kernel is
+# 4.3 to 5.2% above it; libgcrypt's own bench-slope gives libgcrypt 7.08
+# c/B there.
 #
 # SM3 is one dependency chain per message.  With a12 = rol(A,12),
 # s = a12 + K + E and SS1 = rol(s,7) the round has two loops:
@@ -81,6 +107,25 @@
 # and starting TT1 with a load of D + W', orders searched for the two
 # parities (3,100 orders tried), was still 4.4% slower, and the 25
 # operations in that order without the store and the vector work 6.9%.
+#
+# Facts measured on Zen 5 (family 26 model 2; loops of 50 copies of the
+# instruction, in CPU time, the clock from an ADD chain): every vector
+# operation tried, VPROLD and VPTERNLOGD but also VPXOR, VPADDD and VPSLLD,
+# has 2 cycles of latency (xmm and ymm), so a round in vector registers is
+# still no shorter; a three-operand LEA has 2 cycles of latency (two a
+# cycle), base + index or base + displacement 1; RORX 1 cycle, three a
+# cycle; six independent ALU operations a cycle (ANDN, or XOR after an
+# eliminated MOV), but chains of ADD or XOR that each need the result of
+# the cycle before issue fewer: 3 chains 1.00 cycle an iteration, 4 1.05,
+# 5 1.19, 6 1.32; ADD with a memory operand four a cycle; VMOVD from a
+# general register to xmm and back 7 cycles; a 16-byte vector store
+# forwards to a 4-byte load at every offset.  So the ALU count no longer
+# binds (26 operations, 4.3 cycles), but the AVX message expansion does:
+# its chain from one step to the next is 20 operations, 40 cycles against
+# the 24 of its four rounds, and the rounds without any vector work ran 5%
+# faster than with it.  The AVX-512VL step (expand_vl) is 10 deep and costs
+# nothing measurable; its kernel with the Zen 4 orders took 6.67 c/B, and
+# the orders searched there (below) brought it to the figure above.
 #
 # BMI2's RORX rotates into a fresh register without a copy; BMI1's ANDN
 # gives ~T & M, ~R & M and B & C = ~(B ^ C) & C in one operation each.  Rotating
@@ -176,7 +221,8 @@ sub kj {
 # whole (their GG0 is one XOR after E) and round 15 hands over T and R.
 #
 # The order inside a round is not the dependency order but the one that ran
-# fastest on Zen 4 (a search over the orders, timed on 16 KiB calls): each
+# fastest (a search over the orders, timed on 16 KiB calls; on Zen 4 and
+# again on Zen 5, whose orders differ): on Zen 4 each
 # operation is bound to one ALU's queue when it is dispatched and a queue
 # issues its oldest ready operation, so the order decides which of the
 # round's two loops (A -> a12 -> s -> SS1 -> SS2 -> TT1 and R -> E -> s ->
@@ -244,13 +290,17 @@ my @orders_16_zen4 = ([qw(a12 rF m1 g1 rB f1 g2 f2 wD f4 f3 g3 lk e0 sE sr t1
                  [qw(rF m1 g1 rB f1 f2 wD a12 f4 f3 g3 lk g2 e0 sE sr g4
                      g5 wH f5 t1 g6 t2 p1 p2 p3)]);
 
-# Zen 5 (AMD family 26): orders searched there the same way, with the
-# AVX-512VL message expansion (expand_vl).
-my @orders_00_zen5 = ([qw(rB a12 lk sE wH sr f1 f2 wD rF f4 t1 t2 g1 g2 g3 g5
+# Zen 5 (AMD family 26), with the AVX-512VL message expansion (expand_vl):
+# orders searched there from the Zen 4 ones, by moves of one to three
+# operations, each batch of eight candidates timed in alternation with the
+# current orders and a gain kept only when a second timing confirmed it
+# (some 8,000 candidate orders tried; orders by round mod 4 did no better than
+# by parity).
+my @orders_00_zen5 = ([qw(rB a12 lk wH sE sr f1 f2 wD rF t1 g1 f4 g2 t2 g3 g5
                           p2 p1 p3 p4)],
-                      [qw(rB a12 wH lk sE sr wD f1 f2 t1 f4 rF g1 g2 t2 g3 g5
-                          p2 p1 p3 p4)]);
-my @orders_16_zen5 = ([qw(a12 rF m1 g1 rB f1 g2 f2 wD f4 g3 lk e0 sE f3 sr t1
+                      [qw(a12 rB wH lk sE f1 sr wD f2 t1 f4 rF g1 t2 g2 g3 g5
+                          p2 p1 p4 p3)]);
+my @orders_16_zen5 = ([qw(rB a12 rF m1 g1 f1 g2 f2 wD f4 g3 e0 lk sE f3 sr t1
                           g4 f5 wH g5 g6 t2 p1 p2 p3)],
                       [qw(rF m1 g1 rB f1 g3 f2 wD a12 e0 f4 f3 lk g2 sE wH sr
                           t1 g4 f5 g5 g6 t2 p1 p2 p3)]);
