@@ -31,22 +31,25 @@
 # AMD EPYC, family 26 model 2, Zen 5 class (2026-12-02), one make bench run
 # (make bench GCRYPT=DIR, -a sm3 -s 16,16384 -l all,no-avx512 -r 7):
 #   implementation                  MB/s   16 B MB/s   instructions/byte
-#   sm3-avx512-bmi2                 592.5      112.5      29.5
-#   sm3-avx-bmi2 (the Zen 4 order)  525.3       87.7      32.4
-#   libgcrypt 1.10.1 (AVX/BMI2)     522.6      115.7
-#   libgcrypt 1.12.3-beta66         531.4      115.1
-#   OpenSSL 3.0 default provider    441.7       63.0
-# At 16 KiB sm3-avx512-bmi2 is 1.34x the default provider, 1.13x libgcrypt
-# 1.10 and 1.12x libgcrypt 1.12 (1.79x the default provider at 16 bytes).
-# The kernel alone: sm3-avx512-bmi2 6.26 to 6.31 c/B, sm3-avx-bmi2 7.01 to
-# 7.08 (four runs, each the best of 40 alternating timings, the clock from
-# ADD chains either side of each), 0.89 to 0.90 of its time.  The
-# floor there is the rounds' latency, 6 cycles (both loops below), 6.0 c/B:
-# six ALUs carry the 26 operations of a round in 4.3 cycles.  The 21-
-# operation form of rounds 0-15, generated for all 64 rounds for timing
-# only and without the vector work, ran at 6.13: a round whose two loops
-# are 6 cycles gets within 2% of that floor on this core.  The kernel is
-# 4.3 to 5.2% above it; libgcrypt's own bench-slope gives libgcrypt 7.08
+#   sm3-avx512-bmi2                 645.1      118.6      29.5
+#   sm3-avx-bmi2 (the Zen 4 order)  573.2       90.1      32.4
+#   libgcrypt 1.10.1 (AVX/BMI2)     583.8      117.7
+#   libgcrypt 1.12.3-beta66         586.6      119.0
+#   OpenSSL 3.0 default provider    502.4       66.6
+# At 16 KiB sm3-avx512-bmi2 is 1.28x the default provider, 1.105x libgcrypt
+# 1.10 and 1.10x libgcrypt 1.12 (1.78x the default provider at 16 bytes).
+# An earlier run, with orders of the search that timed the same, gave 1.34x,
+# 1.13x and 1.12x: the default provider's ratio moves most between runs on
+# the shared machine.  The kernel alone: sm3-avx512-bmi2 6.32 c/B,
+# sm3-avx-bmi2 6.99 to 7.08 (three runs, each the best of 40 alternating
+# timings, the clock from ADD chains either side of each), 0.89 to 0.91 of
+# its time.  The floor there is the rounds' latency, 6 cycles (both loops
+# below), 6.0 c/B: six ALUs carry the 26 operations of a round in 4.3
+# cycles.  The 21-operation form of rounds 0-15, generated for all 64
+# rounds for timing only and without the vector work, ran at 6.13: a round
+# whose two loops are 6 cycles gets within 2% of that floor on this core.  The kernel is
+# 5.3% above it (orders of the search timed from 6.26 to 6.34, within the
+# noise of one another); libgcrypt's own bench-slope gives libgcrypt 7.08
 # c/B there.
 #
 # SM3 is one dependency chain per message.  With a12 = rol(A,12),
