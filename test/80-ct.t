@@ -22,6 +22,11 @@
 #    kernels compiled to assembly, and pass the clean snippets and the C
 #    SM3 kernel (it catches leaks without crying wolf).
 #
+#  - on aarch64, util/ct-asm-check-arm64.pl, the same analysis over the
+#    generated asm/*-armv8.S: it must flag a set of planted leaky snippets,
+#    pass a clean one and every kernel function, and README's aarch64
+#    rows proved by it must say what it found.
+#
 # The recipe then builds the table's rows from the results (a row is
 # constant-time if every path in it is proved so, not if every one is
 # reported) and compares them with README.  It runs once, at the unmasked
@@ -327,6 +332,204 @@ SKIP: {
        . scalar(@tables) . ' scalar ones (expected failure)')
         or diag("exit $r->{exit}\nwrong: @wrong\n"
                 . join("\n", grep { !/^  / } split /\n/, $r->{out}) . "\n$r->{err}");
+}
+
+# ---- 2b. the aarch64 static check: planted snippets, then the kernels ----
+
+# util/ct-asm-check-arm64.pl is host perl over text: its snippets run in
+# every build; the generated asm/*-armv8.S only exist in an aarch64 one.
+my $checker64 = File::Spec->catfile($top, 'util', 'ct-asm-check-arm64.pl');
+my $table64 = ".section .rodata\n.Ltab64:\n.word 1, 2, 3, 4\n.text\n";
+my @snippets64 = (
+    [ 'a64_leak_index', <<'EOS', qr/address uses tainted index x8/ ],
+	ldr	w8,[x1]
+	and	x8,x8,#3
+	adrp	x9,.Ltab64
+	add	x9,x9,:lo12:.Ltab64
+	ldr	w10,[x9,x8,lsl #2]
+	str	w10,[x2]
+	ret
+EOS
+    [ 'a64_leak_cbz', <<'EOS', qr/branch on tainted w8/ ],
+	ldr	w8,[x1]
+	cbz	w8,.La64_leak_cbz_out
+	str	w8,[x2]
+.La64_leak_cbz_out:
+	ret
+EOS
+    [ 'a64_leak_bcond', <<'EOS', qr/branch on tainted flags/ ],
+	ld1	{v0.16b},[x1]
+	fmov	x8,d0
+	cmp	x8,#5
+	b.lo	.La64_leak_bcond_out
+	st1	{v0.16b},[x2]
+.La64_leak_bcond_out:
+	ret
+EOS
+    # an address chosen by a conditional select on a secret
+    [ 'a64_leak_csel', <<'EOS', qr/address uses tainted x11/ ],
+	ldr	x8,[x1]
+	cmp	x8,#0
+	csel	x11,x2,x3,eq
+	ldr	x12,[x11]
+	str	x12,[x4]
+	ret
+EOS
+    # clean index in the first pass, a secret one from the second on:
+    # only the fixed point over the loop sees it
+    [ 'a64_leak_loop', <<'EOS', qr/address uses tainted index x9/ ],
+	mov	x9,#0
+.La64_leak_loop_top:
+	ldr	w10,[x0,x9,lsl #2]
+	ldr	x9,[x1],#8
+	and	x9,x9,#3
+	subs	x3,x3,#1
+	b.ne	.La64_leak_loop_top
+	ret
+EOS
+    # the secret crosses a call in a register
+    [ 'a64_leak_call', <<'EOS', qr/address uses tainted index x8/ ],
+	stp	x29,x30,[sp,#-16]!
+	ldr	w8,[x1]
+	bl	.La64_leak_call_sub
+	ldp	x29,x30,[sp],#16
+	ret
+.La64_leak_call_sub:
+	and	x8,x8,#3
+	ldr	w9,[x0,x8,lsl #2]
+	ret
+EOS
+    # a secret spilled to the stack and reloaded as an index
+    [ 'a64_leak_spill', <<'EOS', qr/address uses tainted index x10/ ],
+	sub	sp,sp,#32
+	ldr	x8,[x1]
+	str	x8,[sp,#8]
+	ldr	x10,[sp,#8]
+	ldr	w9,[x0,x10]
+	add	sp,sp,#32
+	ret
+EOS
+    # GOST_KEY's public fields are public, the round keys next to them not
+    [ 'gost89_a64_leak_rk', <<'EOS', qr/branch on tainted w8/ ],
+	ldr	w8,[x0,#4]
+	tbnz	w8,#0,.Lgost89_a64_leak_rk_out
+	str	w8,[x2]
+.Lgost89_a64_leak_rk_out:
+	ret
+EOS
+    # clean: pointer and counter spills, a counter-indexed table, a public
+    # GOST field, a subroutine, a zero idiom, CNT's carry by ADDS/CINC
+    [ 'gost89_a64_clean', <<'EOS', undef ],
+	stp	x29,x30,[sp,#-32]!
+	mov	x29,sp
+	str	x2,[sp,#16]
+	ldr	w8,[x0,#136]
+	cbnz	w8,.Lgost89_a64_clean_be
+	ldr	x9,[x0,#128]
+	ld1	{v24.16b-v27.16b},[x9]
+.Lgost89_a64_clean_be:
+	mov	x10,#0
+	adrp	x11,.Ltab64
+	add	x11,x11,:lo12:.Ltab64
+.Lgost89_a64_clean_top:
+	ldr	w12,[x11,x10,lsl #2]
+	dup	v1.4s,w12
+	ld1	{v0.16b},[x1],#16
+	eor	v0.16b,v0.16b,v1.16b
+	tbl	v0.16b,{v24.16b-v27.16b},v0.16b
+	bl	.Lgost89_a64_clean_sub
+	ldr	x13,[sp,#16]
+	st1	{v0.16b},[x13]
+	add	x13,x13,#16
+	str	x13,[sp,#16]
+	add	x10,x10,#1
+	and	x10,x10,#3
+	subs	x3,x3,#1
+	b.ne	.Lgost89_a64_clean_top
+	ldp	w6,w7,[x4]
+	adds	w7,w7,w6
+	cinc	w7,w7,cs
+	stp	w6,w7,[x4]
+	eor	v2.16b,v2.16b,v2.16b
+	fmov	x14,d2
+	ldr	x15,[x1,x14]
+	ldp	x29,x30,[sp],#32
+	ret
+.Lgost89_a64_clean_sub:
+	add	v0.4s,v0.4s,v0.4s
+	ret
+EOS
+);
+
+for my $sn (@snippets64) {
+    my ($name, $code, $want) = @$sn;
+    my $f = write_file("$name.S", "$table64.globl $name\n$name:\n$code");
+    my $r = run_cmd([$^X, $checker64, $f], host => 1);
+    if (defined $want) {
+        ok($r->{exit} == 1 && $r->{out} =~ /^LEAK $name$/m && $r->{out} =~ $want,
+           "aarch64 static check flags $name (expected failure)")
+            or diag("exit $r->{exit}\n$r->{out}$r->{err}");
+    } else {
+        ok($r->{exit} == 0 && $r->{out} =~ /^ok $name /m, "aarch64 static check passes $name")
+            or diag("exit $r->{exit}\n$r->{out}$r->{err}");
+    }
+}
+{
+    my $f = write_file('a64_refuse.S', ".text\n.globl a64_refuse\na64_refuse:\n\tmrs\tx0,nzcv\n\tret\n");
+    my $r = run_cmd([$^X, $checker64, $f], host => 1);
+    ok($r->{exit} == 2 && $r->{out} =~ /no rule for 'mrs'/,
+       'aarch64 static check refuses an instruction it has no rule for');
+    $f = write_file('a64_data.S', ".text\n.globl a64_data\na64_data:\n\t.inst\t0xd65f03c0\n");
+    $r = run_cmd([$^X, $checker64, $f], host => 1);
+    ok($r->{exit} == 2 && $r->{out} =~ /data in code/, 'aarch64 static check refuses raw words in code');
+}
+
+# The aarch64 table's rows proved by the static check: [row, functions].
+my @rows64 = (
+    [ 'SM4 sm4e (every mode)', qr/^sm4_sm4e_(?:ecb|ctr|cbc_dec|cfb_dec|cbc_enc|cfb_enc|ofb)$/ ],
+    [ 'SM4 sm4-neon (every mode)', qr/^sm4_neon_(?:ecb|ctr|cbc_dec|cfb_dec|cbc_enc|cfb_enc|ofb)$/ ],
+    [ 'SM4-GCM, SM4-CCM, SM4-XTS kernels of sm4e and sm4-neon (GCM in `sm4e+pmull`, `sm4-neon+pmull`; CCM and XTS also with `ghash-c`), GHASH by PMULL (`pmull`)',
+      qr/^(?:sm4_(?:sm4e|neon)_(?:gcm|ccm|xts)_\w+|ghash_pmull\w*)$/ ],
+    [ 'SM3 sm3-ce', qr/^sm3_ce_\w+$/ ],
+    [ 'GOST/Magma gost89-neon (ECB, CNT, CTR, CBC-dec, CFB-dec, key meshing)', qr/^gost89_neon_\w+$/ ],
+);
+my @asm64 = glob(File::Spec->catfile($top, 'asm', '*-armv8.S'));
+SKIP: {
+    skip('no generated aarch64 assembly in this build', 2) unless @asm64;
+    my $r = run_cmd([$^X, $checker64, @asm64], host => 1);
+    my %st;
+    $st{$1} = 'ok' while $r->{out} =~ /^ok (\S+) /mg;
+    $st{$1} = 'leak' while $r->{out} =~ /^LEAK (\S+)$/mg;
+    my @leaky = grep { $st{$_} ne 'ok' } sort keys %st;
+    ok($r->{exit} == 0 && keys %st > 0 && !@leaky,
+       'aarch64 static check passes every function of ' . join(' ', map { s{.*/}{}r } @asm64)
+       . ' (' . scalar(keys %st) . ' functions)')
+        or diag("exit $r->{exit}\n$r->{out}$r->{err}");
+    # README's aarch64 rows against the results
+    my $readme = slurp(File::Spec->catfile($top, 'README.md'));
+    my ($section) = $readme =~ /^## Constant time on aarch64\n(.*?)(?=^## )/ms;
+    my %row;
+    for my $line (split /\n/, $section // '') {
+        next unless $line =~ /^\|(.*)\|\s*$/;
+        my @c = map { s/^\s+|\s+$//gr } split /\|/, $1;
+        $row{ $c[0] } = [ ($c[1] // '') =~ s/\*//gr, $c[2] // '' ];
+    }
+    my (@diff, %covered);
+    for my $rw (@rows64) {
+        my ($text, $re) = @$rw;
+        my @fns = grep { /$re/ } sort keys %st;
+        $covered{$_} = 1 for @fns;
+        my $got = $row{$text};
+        if (!$got) { push @diff, "README's aarch64 table lacks the row '$text'"; next }
+        next unless @fns;
+        my $ct = (grep { $st{$_} ne 'ok' } @fns) ? 'no' : 'yes';
+        push @diff, "'$text': README says '$got->[0]', the static check '$ct'" if $got->[0] ne $ct;
+        push @diff, "'$text': README says proved by '$got->[1]', not 'static check'"
+            if $got->[1] ne 'static check';
+    }
+    push @diff, "no aarch64 README row covers $_" for grep { !$covered{$_} } sort keys %st;
+    ok(!@diff, "README's aarch64 rows match the static check (" . scalar(@rows64) . ' rows)')
+        or diag(join("\n", @diff));
 }
 
 # ---- 3. the static check against the portable C kernels ----
