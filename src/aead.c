@@ -1232,59 +1232,90 @@ static int get_tls_iv_gen(SMG_AEAD_CTX *c, OSSL_PARAM *p)
     return 1;
 }
 
+/*
+ * The params a get or set names, found in one pass: at[i] is 1 + the index
+ * of the first param called names[i], 0 if none is.  A message's ctx calls
+ * name one or two params; a locate per known name cost a strcmp per name
+ * and param, where most names differ from the key in their first bytes.  The callers then answer in their fixed order, as before.
+ */
+static int same_name(const char *a, const char *b)
+{
+    while (*a == *b && *a != '\0')
+        a++, b++;
+    return *a == *b;
+}
+
+static void locate_params(const OSSL_PARAM *params, const char *const names[],
+                          size_t n, size_t at[])
+{
+    size_t i, j;
+
+    memset(at, 0, n * sizeof(at[0]));
+    for (j = 0; params[j].key != NULL; j++)
+        for (i = 0; i < n; i++)
+            if (params[j].key[0] == names[i][0]
+                && same_name(params[j].key, names[i])) {
+                if (at[i] == 0)
+                    at[i] = j + 1;
+                break;
+            }
+}
+
+/* Whether the get or set below was given names[i]; p is then that param. */
+#define GOT(i) ((p = at[i] != 0 ? &params[at[i] - 1] : NULL) != NULL)
+
+enum {
+    G_KEYLEN, G_IVLEN, G_PADDING, G_NUM, G_IV, G_UPDATED_IV, G_TLS_MAC,
+    G_TAGLEN, G_TLS_AAD_PAD, G_TAG, G_TLS_IV_GEN, G_IV_GENERATED, G_N
+};
+static const char *const get_names[G_N] = {
+    OSSL_CIPHER_PARAM_KEYLEN, OSSL_CIPHER_PARAM_IVLEN,
+    OSSL_CIPHER_PARAM_PADDING, OSSL_CIPHER_PARAM_NUM, OSSL_CIPHER_PARAM_IV,
+    OSSL_CIPHER_PARAM_UPDATED_IV, OSSL_CIPHER_PARAM_TLS_MAC,
+    OSSL_CIPHER_PARAM_AEAD_TAGLEN, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD,
+    OSSL_CIPHER_PARAM_AEAD_TAG, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN,
+    OSSL_CIPHER_PARAM_AEAD_IV_GENERATED
+};
+
 int smg_aead_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     SMG_AEAD_CTX *c = vctx;
     OSSL_PARAM *p;
     int gcm = is_mode(c, SMG_MODE_GCM), ccm = is_mode(c, SMG_MODE_CCM);
-    size_t ivlen = ccm ? ccm_nonce_len(c) : c->ivlen;
+    size_t ivlen = ccm ? ccm_nonce_len(c) : c->ivlen, at[G_N];
 
     if (params == NULL)
         return 1;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL
-        && !OSSL_PARAM_set_size_t(p, alg_key_len(c->base.alg)))
+    locate_params(params, get_names, G_N, at);
+    if (GOT(G_KEYLEN) && !OSSL_PARAM_set_size_t(p, alg_key_len(c->base.alg)))
         return get_fail(c, p);
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL
-        && !OSSL_PARAM_set_size_t(p, ivlen))
+    if (GOT(G_IVLEN) && !OSSL_PARAM_set_size_t(p, ivlen))
         return get_fail(c, p);
     if (is_mode(c, SMG_MODE_XTS)) {
-        if (((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_PADDING))
-             != NULL && !OSSL_PARAM_set_uint(p, c->base.pad))
-            || ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_NUM)) != NULL
-                && !OSSL_PARAM_set_uint(p, 0))
-            || ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != NULL
-                && !set_iv_param(p, c->iv, BS))
-            || ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV))
-                != NULL && !set_iv_param(p, c->iv, BS))
-            || ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS_MAC))
-                != NULL && !OSSL_PARAM_set_octet_ptr(p, NULL, 0)))
+        if ((GOT(G_PADDING) && !OSSL_PARAM_set_uint(p, c->base.pad))
+            || (GOT(G_NUM) && !OSSL_PARAM_set_uint(p, 0))
+            || (GOT(G_IV) && !set_iv_param(p, c->iv, BS))
+            || (GOT(G_UPDATED_IV) && !set_iv_param(p, c->iv, BS))
+            || (GOT(G_TLS_MAC) && !OSSL_PARAM_set_octet_ptr(p, NULL, 0)))
             return get_fail(c, p);
         return 1;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) != NULL
+    if (GOT(G_TAGLEN)
         && !OSSL_PARAM_set_size_t(p, ccm ? c->ccm_m
                                   : c->taglen != SIZE_MAX ? c->taglen : BS))
         return get_fail(c, p);
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != NULL
-        && !get_iv(c, p))
+    if (GOT(G_IV) && !get_iv(c, p))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != NULL
-        && !get_iv(c, p))
+    if (GOT(G_UPDATED_IV) && !get_iv(c, p))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD))
-        != NULL && !OSSL_PARAM_set_size_t(p, c->tls_aad_pad))
+    if (GOT(G_TLS_AAD_PAD) && !OSSL_PARAM_set_size_t(p, c->tls_aad_pad))
         return get_fail(c, p);
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL
-        && !get_tag(c, p))
+    if (GOT(G_TAG) && !get_tag(c, p))
         return 0;
     /* OpenSSL's CCM lists these two and answers neither. */
-    if (gcm && (p = OSSL_PARAM_locate(params,
-                                      OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN))
-        != NULL && !get_tls_iv_gen(c, p))
+    if (gcm && GOT(G_TLS_IV_GEN) && !get_tls_iv_gen(c, p))
         return 0;
-    if (gcm && (p = OSSL_PARAM_locate(params,
-                                      OSSL_CIPHER_PARAM_AEAD_IV_GENERATED))
-        != NULL && !OSSL_PARAM_set_uint(p, c->iv_gen_rand))
+    if (gcm && GOT(G_IV_GENERATED) && !OSSL_PARAM_set_uint(p, c->iv_gen_rand))
         return get_fail(c, p);
     return 1;
 }
@@ -1474,10 +1505,20 @@ static int set_xts_standard(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
     return 1;
 }
 
+enum {
+    S_TAG, S_IVLEN, S_TLS_AAD, S_TLS_IV_FIXED, S_TLS_IV_INV, S_N
+};
+static const char *const set_names[S_N] = {
+    OSSL_CIPHER_PARAM_AEAD_TAG, OSSL_CIPHER_PARAM_AEAD_IVLEN,
+    OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED,
+    OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV
+};
+
 int smg_aead_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
     SMG_AEAD_CTX *c = vctx;
     const OSSL_PARAM *p;
+    size_t at[S_N];
 
     if (params == NULL)
         return 1;
@@ -1487,24 +1528,17 @@ int smg_aead_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_XTS_STANDARD);
         return p == NULL || set_xts_standard(c, p);
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG))
-        != NULL && !set_tag(c, p))
+    locate_params(params, set_names, S_N, at);
+    if (GOT(S_TAG) && !set_tag(c, p))
         return 0;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN))
-        != NULL && !set_ivlen(c, p))
+    if (GOT(S_IVLEN) && !set_ivlen(c, p))
         return 0;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD))
-        != NULL && !set_tls_aad(c, p))
+    if (GOT(S_TLS_AAD) && !set_tls_aad(c, p))
         return 0;
-    if ((p = OSSL_PARAM_locate_const(params,
-                                     OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED))
-        != NULL && !set_tls_iv_fixed(c, p))
+    if (GOT(S_TLS_IV_FIXED) && !set_tls_iv_fixed(c, p))
         return 0;
     /* OpenSSL's CCM lists tlsivinv and ignores it. */
-    if (is_mode(c, SMG_MODE_GCM)
-        && (p = OSSL_PARAM_locate_const(params,
-                                        OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV))
-        != NULL && !set_tls_iv_inv(c, p))
+    if (is_mode(c, SMG_MODE_GCM) && GOT(S_TLS_IV_INV) && !set_tls_iv_inv(c, p))
         return 0;
     return 1;
 }
