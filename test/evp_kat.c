@@ -207,7 +207,8 @@ static void aead_vector(const char *name, const unsigned char *key,
         }
         snprintf(what, sizeof(what), "%s decrypt, chunk %zu", name,
                  chunks[i]);
-        memcpy(t, tag, taglen);
+        if (taglen > 0)
+            memcpy(t, tag, taglen);
         if (TU_CHECK(run_aead(c, 0, key, iv, ivlen, aad, aadlen, xts_std, ct,
                               ctlen, chunks[i], t, taglen, out),
                      "%s failed", what))
