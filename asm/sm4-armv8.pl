@@ -945,4 +945,37 @@ $code .= gcm_sm4e($_) for qw(enc dec);
 $code .= ccm_sm4e($_) for qw(enc dec);
 $code .= xts_sm4e($_) for qw(ieee gb);
 
+# The key schedule (GB/T 32907-2016, 7.3) by SM4EKEY, four round keys an
+# instruction, for the sm4e tables (src/sm4.c keeps the C schedule, whose
+# S-box lookups follow the key, for the others):
+#   void sm4_sm4e_set_key(const unsigned char key[16], uint32_t rk[32])
+# The key words are big-endian in memory and native in the schedule.
+{
+    my @ck;
+    for my $i (0 .. 31) {
+        push @ck, sprintf("0x%02x%02x%02x%02x", map { ((4 * $i + $_) * 7) & 0xff } 0 .. 3);
+    }
+    $code .= rodata_begin() . ".p2align\t4\n.Lsm4_ks_fk:\n"
+        . "\t.word\t0xa3b1bac6,0x56aa3350,0x677d9197,0xb27022dc\n"
+        . ".Lsm4_ks_ck:\n\t.word\t" . join(',', @ck) . "\n.text\n";
+    my $fn = "sm4_sm4e_set_key";
+    my $s = function_begin($fn);
+    $s .= <<"EOT";
+	ld1	{v0.16b},[x0]
+	rev32	v0.16b,v0.16b
+	adrp	x2,.Lsm4_ks_fk
+	add	x2,x2,:lo12:.Lsm4_ks_fk
+	ld1	{v1.4s},[x2],#16
+	eor	v0.16b,v0.16b,v1.16b
+	ld1	{v16.4s-v19.4s},[x2],#64
+	ld1	{v20.4s-v23.4s},[x2]
+EOT
+    for my $r (0 .. 7) {
+        $s .= "\tsm4ekey\tv0.4s,v0.4s,v" . (16 + $r) . ".4s\n\tst1\t{v0.4s},[x1],#16\n";
+    }
+    # the key leaves no copy in the registers
+    $s .= "\teor\tv0.16b,v0.16b,v0.16b\n\teor\tv1.16b,v1.16b,v1.16b\n\tret\n";
+    $code .= $s . function_end($fn);
+}
+
 armv8::finish($code);

@@ -250,6 +250,12 @@ void sm4_set_key_kernel(const SMG_BLOCK_KERNEL *k,
         return;
     }
 #endif
+#ifdef SM4_ARM_ASM
+    if (sm4_set_key_arm(k, key, enc)) {
+        sm4_reverse_schedule(enc, dec);
+        return;
+    }
+#endif
     (void)k;
     sm4_set_key(key, enc, dec);
 }

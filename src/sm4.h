@@ -25,7 +25,8 @@ void sm4_set_key(const unsigned char key[SM4_KEY_SIZE], SM4_KEY *enc,
                  SM4_KEY *dec);
 /*
  * The same schedules for kernel k: through the constant-time S-box of its
- * tier where it has one (every assembly tier on x86-64), else sm4_set_key.
+ * tier where it has one (every assembly tier on x86-64, sm4e on aarch64),
+ * else sm4_set_key.
  */
 void sm4_set_key_kernel(const SMG_BLOCK_KERNEL *k,
                         const unsigned char key[SM4_KEY_SIZE], SM4_KEY *enc,

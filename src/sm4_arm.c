@@ -59,6 +59,15 @@ _Static_assert(SMG_GHASH_TABLE_SIZE >= 208, "GHASH table size");
 SM4_ARM_TABLES(sm4e, "sm4e")
 SM4_ARM_TABLES(neon, "sm4-neon")
 
+int sm4_set_key_arm(const SMG_BLOCK_KERNEL *k, const unsigned char key[16],
+                    SM4_KEY *enc)
+{
+    if (k != &sm4_kernel_sm4e_pmull && k != &sm4_kernel_sm4e)
+        return 0;
+    sm4_sm4e_set_key(key, enc->rk);
+    return 1;
+}
+
 const SMG_BLOCK_KERNEL *sm4_kernel_arm(void)
 {
     int pmull = smg_cpu_has(SM4_CAPS_PMULL);
