@@ -288,12 +288,17 @@ static void ghash_padded(SMG_AEAD_CTX *c, const unsigned char *p, size_t n)
     }
 }
 
+/* Written out byte by byte, which compilers merge into one swapped store. */
 static void put_be64(unsigned char *p, uint64_t v)
 {
-    int i;
-
-    for (i = 7; i >= 0; i--, v >>= 8)
-        p[i] = (unsigned char)v;
+    p[0] = (unsigned char)(v >> 56);
+    p[1] = (unsigned char)(v >> 48);
+    p[2] = (unsigned char)(v >> 40);
+    p[3] = (unsigned char)(v >> 32);
+    p[4] = (unsigned char)(v >> 24);
+    p[5] = (unsigned char)(v >> 16);
+    p[6] = (unsigned char)(v >> 8);
+    p[7] = (unsigned char)v;
 }
 
 /* Starts a message with the IV given (SP 800-38D, 7.1 steps 2 and 3). */
@@ -990,12 +995,15 @@ static int aead_final(SMG_AEAD_CTX *c)
         }
         if (!gcm_ready(c))
             return 0;
-        gcm_tag(c, tag);
         c->iv_state = IV_FINISHED;
+        /* An encryption's tag is the one the tag get answers with. */
         if (c->base.enc) {
-            memcpy(c->tag, tag, BS);
+            gcm_tag(c, c->tag);
             c->taglen = BS;
-        } else if (tag_mismatch(tag, c->tag, c->taglen)) {
+            return 1;
+        }
+        gcm_tag(c, tag);
+        if (tag_mismatch(tag, c->tag, c->taglen)) {
             SMG_RAISE(c->base.provctx, SMG_R_TAG_MISMATCH);
             ok = 0;
         }
@@ -1232,12 +1240,6 @@ static int get_tls_iv_gen(SMG_AEAD_CTX *c, OSSL_PARAM *p)
     return 1;
 }
 
-/*
- * The params a get or set names, found in one pass: at[i] is 1 + the index
- * of the first param called names[i], 0 if none is.  A message's ctx calls
- * name one or two params; a locate per known name cost a strcmp per name
- * and param, where most names differ from the key in their first bytes.  The callers then answer in their fixed order, as before.
- */
 static int same_name(const char *a, const char *b)
 {
     while (*a == *b && *a != '\0')
@@ -1245,13 +1247,22 @@ static int same_name(const char *a, const char *b)
     return *a == *b;
 }
 
+/*
+ * The params a get or set names, found in one pass: at[i] is 1 + the index
+ * of the first param called names[i], 0 if none is (an array of params is
+ * far shorter than 2^32 - 1).  A message's calls name one or two params,
+ * where a locate per known name cost a strcmp per name and param; most
+ * names differ from a key in its first byte.  The callers then answer in
+ * their fixed order, as before.
+ */
 static void locate_params(const OSSL_PARAM *params, const char *const names[],
-                          size_t n, size_t at[])
+                          size_t n, uint32_t at[])
 {
-    size_t i, j;
+    size_t i;
+    uint32_t j;
 
     memset(at, 0, n * sizeof(at[0]));
-    for (j = 0; params[j].key != NULL; j++)
+    for (j = 0; params[j].key != NULL && j < UINT32_MAX - 1; j++)
         for (i = 0; i < n; i++)
             if (params[j].key[0] == names[i][0]
                 && same_name(params[j].key, names[i])) {
@@ -1264,16 +1275,19 @@ static void locate_params(const OSSL_PARAM *params, const char *const names[],
 /* Whether the get or set below was given names[i]; p is then that param. */
 #define GOT(i) ((p = at[i] != 0 ? &params[at[i] - 1] : NULL) != NULL)
 
+/* The names a message's calls ask for (EVP's tag get and IV length) come
+ * first: the search stops at the name found. */
 enum {
-    G_KEYLEN, G_IVLEN, G_PADDING, G_NUM, G_IV, G_UPDATED_IV, G_TLS_MAC,
-    G_TAGLEN, G_TLS_AAD_PAD, G_TAG, G_TLS_IV_GEN, G_IV_GENERATED, G_N
+    G_TAG, G_IVLEN, G_KEYLEN, G_PADDING, G_NUM, G_IV, G_UPDATED_IV,
+    G_TLS_MAC, G_TAGLEN, G_TLS_AAD_PAD, G_TLS_IV_GEN, G_IV_GENERATED, G_N
 };
 static const char *const get_names[G_N] = {
-    OSSL_CIPHER_PARAM_KEYLEN, OSSL_CIPHER_PARAM_IVLEN,
-    OSSL_CIPHER_PARAM_PADDING, OSSL_CIPHER_PARAM_NUM, OSSL_CIPHER_PARAM_IV,
+    OSSL_CIPHER_PARAM_AEAD_TAG, OSSL_CIPHER_PARAM_IVLEN,
+    OSSL_CIPHER_PARAM_KEYLEN, OSSL_CIPHER_PARAM_PADDING,
+    OSSL_CIPHER_PARAM_NUM, OSSL_CIPHER_PARAM_IV,
     OSSL_CIPHER_PARAM_UPDATED_IV, OSSL_CIPHER_PARAM_TLS_MAC,
     OSSL_CIPHER_PARAM_AEAD_TAGLEN, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD,
-    OSSL_CIPHER_PARAM_AEAD_TAG, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN,
+    OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN,
     OSSL_CIPHER_PARAM_AEAD_IV_GENERATED
 };
 
@@ -1282,7 +1296,8 @@ int smg_aead_get_ctx_params(void *vctx, OSSL_PARAM params[])
     SMG_AEAD_CTX *c = vctx;
     OSSL_PARAM *p;
     int gcm = is_mode(c, SMG_MODE_GCM), ccm = is_mode(c, SMG_MODE_CCM);
-    size_t ivlen = ccm ? ccm_nonce_len(c) : c->ivlen, at[G_N];
+    size_t ivlen = ccm ? ccm_nonce_len(c) : c->ivlen;
+    uint32_t at[G_N];
 
     if (params == NULL)
         return 1;
@@ -1518,7 +1533,7 @@ int smg_aead_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
     SMG_AEAD_CTX *c = vctx;
     const OSSL_PARAM *p;
-    size_t at[S_N];
+    uint32_t at[S_N];
 
     if (params == NULL)
         return 1;
