@@ -206,7 +206,7 @@ static int bad_asn1(const char *name, const unsigned char *der, size_t len,
     ASN1_TYPE *t = d2i_ASN1_TYPE(NULL, &p, (long)len);
     unsigned char *again = NULL, exp[sizeof(msg)];
     EVP_CIPHER_CTX *ctx;
-    int n = t != NULL ? i2d_ASN1_TYPE(t, &again) : -1;
+    int n = t != NULL ? i2d_ASN1_TYPE(t, &again) : -1, ok;
 
     ERR_clear_error();
     if (n < 0 || (size_t)n != len || memcmp(again, der, len) != 0) {
@@ -216,10 +216,12 @@ static int bad_asn1(const char *name, const unsigned char *der, size_t len,
     }
     baseline(name, exp);
     ctx = keyed(name);
-    if (!TU_CHECK(EVP_CIPHER_asn1_to_param(ctx, t) <= 0, "%s: %s taken by "
-                  "EVP_CIPHER_asn1_to_param", name, what)
-        | !TU_CHECK_ERR(tu_target(), "invalid algorithm id parameters")
-        | !same_output(ctx, exp, what))
+    /* each check runs, whatever the one before gave */
+    ok = TU_CHECK(EVP_CIPHER_asn1_to_param(ctx, t) <= 0, "%s: %s taken by "
+                  "EVP_CIPHER_asn1_to_param", name, what);
+    ok &= TU_CHECK_ERR(tu_target(), "invalid algorithm id parameters");
+    ok &= same_output(ctx, exp, what);
+    if (!ok)
         fprintf(stderr, "  (%s, %s through EVP_CIPHER_asn1_to_param)\n",
                 name, what);
     EVP_CIPHER_CTX_free(ctx);
