@@ -103,7 +103,20 @@
 #   kernel        CTR    GCM-enc  GCM-dec  XTS (IEEE, GB)  CCM-enc  CCM-dec
 #   gfni-avx512   0.26   0.29     0.28     0.29            13.8     14.3
 #   gfni-avx2     1.22   1.34     1.34     1.28-1.30       14.7     15.1
+#   aesni-avx     3.33   3.58     3.55
 #   AES-NI (-ct)                                           27.4     27.8
+#
+# aesni-avx's GCM (with the clmul-avx table) runs the PCLMULQDQ work of
+# each 16-block pass inside the ring core's rounds (ni_gcm, below); the
+# same calls composed (its CTR, then smg_ghash_clmul_avx) take 3.71, and
+# 64-block calls 3.63-3.71 composed against 3.53-3.66 fused.  The ring core
+# is bound by issue, not by its chains, so the hash is only partly hidden:
+# the interleaved products cost ~0.18 ticks/B and the per-pass reductions
+# ~0.12, against 0.33 for the separate GHASH.  In one make bench run
+# (README) that took SM4-GCM at 16 KiB from 0.97x to 1.00-1.02x
+# libgcrypt 1.10; at 1 KiB (0.90-0.92x, unchanged) the message's fixed
+# costs dominate: E(J0), one block through the lean core, is ~390 ticks of
+# ~4,800.
 #
 # GCM on gfni-avx512 runs the GHASH of each 128-block pass inside the
 # byte-sliced rounds (before that, calling smg_ghash_vpclmul_avx512 after
@@ -1851,6 +1864,9 @@ my @ni_tables  = qw(pre_lo pre_hi post_lo post_hi);
         . ".Lsm4_ni_ctr_x:\n.long\t" . join(',', @cx) . "\n"
         . ".Lsm4_ni_ctr_y:\n.long\t" . join(',', @cy) . "\n"
         . ".Lsm4_ni_nib:\n.long\t0x0f0f0f0f\n"
+        # GCM (ni_gcm): byte reversal of a block, GHASH's folding constant
+        . ".Lsm4_ni_gh_rev:\n.byte\t" . join(',', reverse 0 .. 15) . "\n"
+        . ".Lsm4_ni_gh_poly:\n.quad\t0xc200000000000000,0xc200000000000000\n"
         . text_begin();
 }
 
@@ -1899,6 +1915,10 @@ sub ni_ring_layout {
 # code that runs from the decoders instead of the op cache.  %rax walks the
 # round-key table, %r11 marks its end.
 my $NI_UNROLL = 4;
+# GCM's frame adds the nibble mask and the hash's area (ni_ring_core)
+my $NI_MASK  = $NI_FRAME;
+my $NI_GH    = $NI_MASK + 32;
+my $NI_GCM_FRAME = $NI_GH + 128 * 32 / $NI_UNROLL;
 
 sub ni_loop_begin {
     my ($name) = @_;
@@ -1921,7 +1941,8 @@ sub ni_core_name {
 
 sub ni_aes {
     my ($aes, $t, $h, $m) = @_;
-    return "\tvaesenclast\t%xmm$m,%xmm$t,%xmm$t\n" if $aes eq 'ni';
+    return "\tvaesenclast\t" . ($m =~ /\(/ ? $m : "%xmm$m")
+        . ",%xmm$t,%xmm$t\n" if $aes eq 'ni';
     return "\tvaesenclast\t%ymm$m,%ymm$t,%ymm$t\n" if $aes eq 'vaes';
     # the VEX.128 AESENCLAST clears the upper lane of %ymm$t
     return <<"EOT";
@@ -1932,12 +1953,14 @@ sub ni_aes {
 EOT
 }
 
-# t = Sbox(t), ShiftRows-permuted; clobbers h.
+# t = Sbox(t), ShiftRows-permuted; clobbers h.  The nibble mask is a
+# register, or (xmm, $lay->{mm}) a memory operand that frees it.
 sub ni_sbox {
     my ($aes, $w, $lay) = @_;
     my ($t, $h, $m, $pl, $ph, $ql, $qh) =
         map { R($w, $lay->{$_}) } qw(t h m), @ni_tables;
-    return <<"EOT" . ni_aes($aes, $lay->{t}, $lay->{h}, $lay->{m}) . <<"EOT";
+    $m = $lay->{mm} if $lay->{mm};
+    return <<"EOT" . ni_aes($aes, $lay->{t}, $lay->{h}, $lay->{mm} // $lay->{m}) . <<"EOT";
 	vpsrld	\$4,$t,$h
 	vpand	$m,$t,$t
 	vpand	$m,$h,$h
@@ -1977,7 +2000,8 @@ EOT
 
 sub ni_consts {
     my ($w, $lay) = @_;
-    my $s = "\tvbroadcastss\t.Lsm4_ni_nib(%rip)," . R($w, $lay->{m}) . "\n";
+    my $s = $lay->{mm} ? ""
+        : "\tvbroadcastss\t.Lsm4_ni_nib(%rip)," . R($w, $lay->{m}) . "\n";
     $s .= "\tvmovdqa\t.Lsm4_ni_$_(%rip)," . R($w, $lay->{$_}) . "\n"
         for @ni_tables;
     return $s;
@@ -2028,12 +2052,23 @@ sub ni_core {
 # interleaving keeps ready work inside the scheduler's window (measured on
 # Zen 4: 4 groups in pairs beat 3 or 4 groups one after another by 4-15%;
 # 6 groups gained 2% more at a 48-block batch).
+#
+# With $gh (aesni_avx's GCM, xmm) the core also hashes 16 ciphertext
+# blocks at (%r14), two a loop iteration: the PCLMULQDQ work runs in the
+# ports the round chains leave idle.  The nibble mask moves to the frame
+# (NI_MASK) to free xmm10; xmm10 and xmm15 are the hash's temporaries, and
+# iteration i's two powers of H and its unreduced products (lo, hi, mid)
+# live at NI_GH + 128 i of the frame, so that %rax (which walks the round
+# keys 128 bytes an iteration) addresses them (ni_gcm sums and reduces).
 sub ni_ring_core {
-    my ($aes, $w, $G) = @_;
-    my $name = ni_core_name($aes, $w, $G);
+    my ($aes, $w, $G, $gh) = @_;
+    my $name = ni_core_name($aes, $w, $G) . ($gh ? '_gh' : '');
     die "ring cores hold 4 groups\n" unless $G == 4;
     my $P = 2;
     my @lay = map { ni_ring_layout($_) } 0 .. $P - 1;
+    if ($gh) {
+        $_->{mm} = "$NI_MASK(%rdi)" for @lay;
+    }
     my @r = map { R($w, $_) } 0 .. 5;
     my $s = local_function_begin($name);
     for my $g (0 .. $G - 1) {
@@ -2046,9 +2081,11 @@ sub ni_ring_core {
     $s .= "\tvmovdqa\t" . ni_slot($_, 3) . "," . R($w, $_) . "\n"
         for 0 .. $G - 1;
     $s .= ni_loop_begin($name);
+    my @gh = $gh ? split /^/, ni_gh_lines() : ();
+    my $per = int((@gh + $NI_UNROLL * $G / $P - 1) / ($NI_UNROLL * $G / $P));
     for my $i (0 .. $NI_UNROLL - 1) {
         for my $set (0 .. $G / $P - 1) {
-            my @lines;
+            my @lines = @gh ? ([ splice @gh, 0, $per ]) : ();
             for my $q (0 .. $P - 1) {
                 my $g = $P * $set + $q;
                 my $W = R($w, $g);
@@ -2067,6 +2104,7 @@ sub ni_ring_core {
             }
         }
     }
+    $s .= "\tadd\t\$32,%r14\n" if $gh;
     $s .= ni_loop_end($name);
     # words 32..35: slots 0..2 and the register; output chunk k =
     # transposed (w35, w34, w33, w32) after the byte swap
@@ -2082,6 +2120,32 @@ sub ni_ring_core {
     return $s;
 }
 
+# One loop iteration's hashing in the GCM ring core: blocks (%r14) and
+# 16(%r14), byte-reversed, times their powers at NI_GH + 16 b (%rax), into
+# the iteration's lo, hi, mid at NI_GH + 32, 48, 64; the first block
+# writes them, the second adds (asm/ghash-x86_64.pl's representation).
+sub ni_gh_lines {
+    my ($d, $t) = ('%xmm15', '%xmm10');
+    my $s = "";
+    for my $b (0, 1) {
+        my $h = ($NI_GH + 16 * $b) . "(%rax)";
+        my @acc = map { ($NI_GH + $_) . "(%rax)" } 32, 48, 64;
+        $s .= "\tvmovdqu\t" . (16 * $b) . "(%r14),$d\n"
+            . "\tvpshufb\t.Lsm4_ni_gh_rev(%rip),$d,$d\n";
+        my @prod = ([ '0x00', $acc[0] ], [ '0x11', $acc[1] ]);
+        for my $p (@prod) {
+            $s .= "\tvpclmulqdq\t\$$p->[0],$h,$d,$t\n";
+            $s .= "\tvpxor\t$p->[1],$t,$t\n" if $b;
+            $s .= "\tvmovdqa\t$t,$p->[1]\n";
+        }
+        $s .= "\tvpclmulqdq\t\$0x01,$h,$d,$t\n"
+            . "\tvpclmulqdq\t\$0x10,$h,$d,$d\n\tvpxor\t$d,$t,$t\n";
+        $s .= "\tvpxor\t$acc[2],$t,$t\n" if $b;
+        $s .= "\tvmovdqa\t$t,$acc[2]\n";
+    }
+    return $s;
+}
+
 sub ni_pass_core {
     my ($tier, $w, $G) = @_;
     return ni_core_name($w eq 'x' ? 'ni' : $ni_aes_of{$tier}, $w, $G);
@@ -2090,15 +2154,23 @@ sub ni_pass_core {
 # Counter words of group g into registers x0..x3 (scratch T): the 128-bit
 # counter from the native words at CTR..CTR+12 of the frame (w3, w2, w1,
 # w0) plus each dword's block number; a carry out of word j moves into
-# word j-1 only where word j became zero.
+# word j-1 only where word j became zero; with $c32 (GCM) no carry leaves
+# word 3.
 sub ni_ctr_words {
-    my ($w, $g, $X, $T, $base) = @_;
+    my ($w, $g, $X, $T, $base, $c32) = @_;
     my ($x0, $x1, $x2, $x3) = map { R($w, $_) } @$X;
     $T = R($w, $T);
     my $tab = ($w eq 'x' ? '.Lsm4_ni_ctr_x' : '.Lsm4_ni_ctr_y')
         . '+' . (16 * $bpr{$w} * $g);
     my @c = map { ($base ? 4 * $_ . "($base)" : ($NI_CTR + 4 * $_) . "(%rdi)") }
         0 .. 3;
+    return <<"EOT" if $c32;
+	vbroadcastss	$c[0],$T
+	vpaddd	$tab(%rip),$T,$x3
+	vbroadcastss	$c[1],$x2
+	vbroadcastss	$c[2],$x1
+	vbroadcastss	$c[3],$x0
+EOT
     return <<"EOT";
 	vbroadcastss	$c[0],$T
 	vpaddd	$tab(%rip),$T,$x3
@@ -2126,13 +2198,16 @@ EOT
 # One pass of G groups of width w over the blocks at (%rsi) -> (%rdx);
 # masked: only the first %rcx blocks exist (the last group is partial).
 # Around the core calls registers 12..15 are free.
+# GCM ($mode 'gcm') is CTR with the 32-bit counter; $gh takes the ring
+# core that hashes (%r14) as it goes.
 sub ni_pass {
-    my ($tier, $mode, $w, $G, $masked, $lean) = @_;
+    my ($tier, $mode, $w, $G, $masked, $lean, $gh) = @_;
     my $bp = $bpr{$w};
     my $P = 4 * $bp * $G;
     my $ring = $G > 2;
     die "ring cores take no masked passes\n" if $ring && $masked;
     my $core = $lean ? ".Lsm4_ni_lean_core_x1" : ni_pass_core($tier, $w, $G);
+    $core .= '_gh' if $gh;
     # the CTR words: in the frame at %rdi, or (lean pass) at %rsp
     my $ctr_at = $lean ? "0(%rsp)" : "$NI_CTR(%rdi)";
     my $ctr_hi = $lean ? "8(%rsp)" : ($NI_CTR + 8) . "(%rdi)";
@@ -2200,11 +2275,12 @@ sub ni_pass {
     my $off = sub { my ($g, $k) = @_; return 16 * $bp * (4 * $g + $k); };
     my $s = "";
 
-    if ($mode eq 'ctr') {
+    if ($mode eq 'ctr' || $mode eq 'gcm') {
         $s .= "\tmov\t%r10,$ctr_at\n\tmov\t%r9,$ctr_hi\n";
         for my $g (0 .. $G - 1) {
             my @x = map { $ring ? $_ : 4 * $g + $_ } 0 .. 3;
-            $s .= ni_ctr_words($w, $g, \@x, 15, $lean ? "%rsp" : undef);
+            $s .= ni_ctr_words($w, $g, \@x, 15, $lean ? "%rsp" : undef,
+                               $mode eq 'gcm');
             next unless $ring;
             $s .= "\tvmovdqa\t" . R($w, $_) . "," . ni_slot($g, $_) . "\n"
                 for 0 .. 3;
@@ -2222,6 +2298,7 @@ sub ni_pass {
             }
             $s .= $store->($g, $k, $o, $r);
         }
+        return $s . ctr_add($masked ? '%rcx' : $P, 1) if $mode eq 'gcm';
         $s .= $masked ? "\tadd\t%rcx,%r10\n" : "\tadd\t\$$P,%r10\n";
         $s .= "\tadc\t\$0,%r9\n";
         return $s;
@@ -2542,6 +2619,121 @@ EOT
     return $s;
 }
 
+# GCM on aesni_avx (src/kernel.h's smg_gcm_fn): 16-block passes whose ring
+# core hashes 16 ciphertext blocks as it runs: decrypting, the pass's own
+# input; encrypting, the previous pass's output (the first pass hashes
+# nothing, the last one's output goes to smg_ghash_clmul_avx).  After each
+# such pass the eight iterations' products are summed into two groups of
+# eight (the xmm table holds H^1..H^8) and reduced: the running xi times
+# H^8 joins the first, whose reduction times H^8 joins the second.  The
+# 1..15 blocks after the loop take the CTR passes' tails with the GHASH
+# call before (decrypting) or after (encrypting).
+sub ni_gh_finish {
+    my ($lo, $hi, $mid, $t, $xi, $h8, $poly, $rev) = map { "%xmm$_" } 0 .. 7;
+    my $mul = <<"EOT";
+	vpclmulqdq	\$0x00,$h8,$xi,$t
+	vpxor	$t,$lo,$lo
+	vpclmulqdq	\$0x11,$h8,$xi,$t
+	vpxor	$t,$hi,$hi
+	vpclmulqdq	\$0x01,$h8,$xi,$t
+	vpxor	$t,$mid,$mid
+	vpclmulqdq	\$0x10,$h8,$xi,$t
+	vpxor	$t,$mid,$mid
+	vpslldq	\$8,$mid,$t
+	vpsrldq	\$8,$mid,$mid
+	vpxor	$t,$lo,$lo
+	vpxor	$mid,$hi,$hi
+	vpclmulqdq	\$0x00,$poly,$lo,$t
+	vpshufd	\$0x4e,$lo,$lo
+	vpxor	$t,$lo,$lo
+	vpclmulqdq	\$0x00,$poly,$lo,$t
+	vpshufd	\$0x4e,$lo,$lo
+	vpxor	$t,$lo,$lo
+	vpxor	$hi,$lo,$lo
+EOT
+    my $sum = sub {
+        my ($first) = @_;
+        my $s = "";
+        for my $i ($first .. $first + 3) {
+            my @a = map { ($NI_GH + 128 * $i + $_) . "(%rdi)" } 32, 48, 64;
+            my @r = ($lo, $hi, $mid);
+            for my $k (0 .. 2) {
+                $s .= $i == $first ? "\tvmovdqa\t$a[$k],$r[$k]\n"
+                                   : "\tvpxor\t$a[$k],$r[$k],$r[$k]\n";
+            }
+        }
+        return $s;
+    };
+    return "\tvmovdqu\t.Lsm4_ni_gh_rev(%rip),$rev\n"
+        . "\tvmovdqu\t.Lsm4_ni_gh_poly(%rip),$poly\n"
+        . "\tvmovdqu\t384(%r12),$h8\n"
+        . "\tvmovdqu\t(%r13),$xi\n\tvpshufb\t$rev,$xi,$xi\n"
+        . $sum->(0) . $mul . "\tvmovdqa\t$lo,$xi\n"
+        . $sum->(4) . $mul
+        . "\tvpshufb\t$rev,$lo,$lo\n\tvmovdqu\t$lo,(%r13)\n";
+}
+
+sub ni_gcm {
+    my ($tier, $dir) = @_;
+    my $fn = "sm4_${tier}_gcm_$dir";
+    my $L = ".L$fn";
+    my $enc = $dir eq 'enc';
+    my @saved = qw(%r12 %r13 %r14);
+    my $gh = sub { return gh_call($_[0], $_[1], 'clmul_avx'); };
+    my $s = function_begin($fn);
+    # (ks, htable, in, out, n, ctr, xi) -> ks, in, out, n, ctr in the
+    # CTR drivers' registers, htable in %r12, xi in %r13
+    $s .= "\ttest\t%r8,%r8\n\tjz\t${L}_ret\n\tmov\t8(%rsp),%rax\n";
+    $s .= frame_align_begin($NI_GCM_FRAME, 32, @saved);
+    $s .= "\tmov\t%rsi,%r12\n\tmov\t%rax,%r13\n\tmov\t%rdx,%rsi\n"
+        . "\tmov\t%rcx,%rdx\n\tmov\t%r8,%rcx\n\tmov\t%r9,%r8\n";
+    for my $i (0 .. 31) {
+        $s .= "\tvbroadcastss\t" . (4 * $i) . "(%rdi),%xmm0\n"
+            . "\tvmovdqa\t%xmm0," . (32 * $i) . "(%rsp)\n";
+    }
+    $s .= "\tvbroadcastss\t.Lsm4_ni_nib(%rip),%xmm0\n"
+        . "\tvmovdqa\t%xmm0,$NI_MASK(%rsp)\n";
+    # iteration i hashes blocks 2i, 2i+1: powers H^(8-j), j = 2i+b mod 8,
+    # table entries 24 + j
+    for my $i (0 .. 32 / $NI_UNROLL - 1) {
+        for my $b (0, 1) {
+            my $j = (2 * $i + $b) % 8;
+            $s .= "\tvmovdqu\t" . (16 * (24 + $j)) . "(%r12),%xmm0\n"
+                . "\tvmovdqa\t%xmm0," . ($NI_GH + 128 * $i + 16 * $b)
+                . "(%rsp)\n";
+        }
+    }
+    $s .= "\tmov\t%rsp,%rdi\n\tmov\t(%r8),%r9\n\tmov\t8(%r8),%r10\n"
+        . "\tbswap\t%r9\n\tbswap\t%r10\n";
+    my $adv = "\tadd\t\$256,%rsi\n\tadd\t\$256,%rdx\n\tsub\t\$16,%rcx\n";
+    $s .= "\tcmp\t\$16,%rcx\n\tjb\t${L}_tail\n";
+    if ($enc) {
+        $s .= ni_pass($tier, 'gcm', 'x', 4, 0) . $adv;
+    }
+    $s .= "${L}_loop:\n\tcmp\t\$16,%rcx\n\tjb\t${L}_last\n";
+    $s .= $enc ? "\tlea\t-256(%rdx),%r14\n" : "\tmov\t%rsi,%r14\n";
+    $s .= ni_pass($tier, 'gcm', 'x', 4, 0, 0, 1) . ni_gh_finish() . $adv
+        . "\tjmp\t${L}_loop\n${L}_last:\n";
+    $s .= "\tlea\t-256(%rdx),%r14\n" . $gh->('%r14', '$16') if $enc;
+    $s .= "${L}_tail:\n\ttest\t%rcx,%rcx\n\tjz\t${L}_done\n";
+    my $tail = sub {
+        my ($pass, $cnt) = @_;
+        return $enc ? $pass . $gh->('%rdx', $cnt) : $gh->('%rsi', $cnt) . $pass;
+    };
+    $s .= "\tcmp\t\$8,%rcx\n\tjb\t${L}_t8\n";
+    $s .= $tail->(ni_pass($tier, 'gcm', 'x', 2, 0), '$8')
+        . "\tadd\t\$128,%rsi\n\tadd\t\$128,%rdx\n\tsub\t\$8,%rcx\n"
+        . "\tjz\t${L}_done\n${L}_t8:\n\tcmp\t\$4,%rcx\n\tja\t${L}_t2\n";
+    $s .= $tail->(ni_pass($tier, 'gcm', 'x', 1, 1), '%rcx')
+        . "\tjmp\t${L}_done\n${L}_t2:\n";
+    $s .= $tail->(ni_pass($tier, 'gcm', 'x', 2, 1), '%rcx');
+    $s .= "${L}_done:\n\tbswap\t%r9\n\tbswap\t%r10\n"
+        . "\tmov\t%r9,(%r8)\n\tmov\t%r10,8(%r8)\n";
+    $s .= "\tvzeroupper\n" . frame_align_end(@saved);
+    $s .= "${L}_ret:\n\tret\n" . function_end($fn);
+    return $s;
+}
+
 {
     my %cores;
     for my $tier (sort keys %ni_passes) {
@@ -2554,6 +2746,8 @@ EOT
         my ($aes, $w, $G) = @{ $cores{$c} };
         $code .= $G > 2 ? ni_ring_core($aes, $w, $G) : ni_core($aes, $w, $G);
     }
+    $code .= ni_ring_core('ni', 'x', 4, 1);
+    $code .= ni_gcm('aesni_avx', $_) for qw(enc dec);
     for my $tier (sort keys %ni_passes) {
         $code .= ni_parallel($tier, $_) for qw(ecb ctr cbc_dec cfb_dec);
     }

@@ -105,8 +105,8 @@ SM4_X86_DECLARE_GHASH(vpclmul_avx512)
     (SM4_CAPS_GHASH_XMM | SMG_CAP_VPCLMULQDQ | SMG_CAP_AVX512F              \
      | SMG_CAP_AVX512BW | SMG_CAP_AVX512VL)
 
-/* Fused GCM and XTS of a tier (asm/sm4-x86_64.pl): they need VPCLMULQDQ. */
-# define SM4_X86_DECLARE_GCM_XTS(tier)                                       \
+/* Fused GCM of a tier (asm/sm4-x86_64.pl). */
+# define SM4_X86_DECLARE_GCM(tier)                                           \
     void sm4_##tier##_gcm_enc(const void *ks, const void *htable,           \
                               const unsigned char *in, unsigned char *out,  \
                               size_t nblocks, unsigned char ctr[16],        \
@@ -114,7 +114,12 @@ SM4_X86_DECLARE_GHASH(vpclmul_avx512)
     void sm4_##tier##_gcm_dec(const void *ks, const void *htable,           \
                               const unsigned char *in, unsigned char *out,  \
                               size_t nblocks, unsigned char ctr[16],        \
-                              unsigned char xi[16]);                        \
+                              unsigned char xi[16]);
+/* aesni_avx: PCLMULQDQ on xmm inside the ring core, the clmul-avx htable. */
+SM4_X86_DECLARE_GCM(aesni_avx)
+/* Fused GCM and XTS of a GFNI tier: they need VPCLMULQDQ. */
+# define SM4_X86_DECLARE_GCM_XTS(tier)                                       \
+    SM4_X86_DECLARE_GCM(tier)                                               \
     void sm4_##tier##_xts_ieee(const void *ks, const unsigned char *in,     \
                                unsigned char *out, size_t nblocks,          \
                                unsigned char tweak[16]);                    \
