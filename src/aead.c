@@ -301,9 +301,16 @@ static void put_be64(unsigned char *p, uint64_t v)
     p[7] = (unsigned char)v;
 }
 
-/* Starts a message with the IV given (SP 800-38D, 7.1 steps 2 and 3). */
+/*
+ * Starts a message with the IV given (SP 800-38D, 7.1 steps 2 and 3).  ks
+ * holds keystream only while a partial data block is open (mres != 0): it
+ * is cleansed when that block closes, at the tag, or here if a message was
+ * left open, not once per message.
+ */
 static void gcm_start(SMG_AEAD_CTX *c)
 {
+    if (c->mres != 0)
+        OPENSSL_cleanse(c->ks, sizeof(c->ks));
     memset(c->xi, 0, BS);
     if (c->ivlen == 12) {
         memcpy(c->j0, c->iv, 12);
@@ -388,6 +395,7 @@ static int gcm_data(SMG_AEAD_CTX *c, const unsigned char *in,
         if (c->mres == BS) {
             c->ak->ghash(aead_htable(c), c->xi, c->part, 1);
             c->mres = 0;
+            OPENSSL_cleanse(c->ks, sizeof(c->ks));
         }
     }
     n = len / BS;
@@ -418,12 +426,12 @@ static void gcm_tag(SMG_AEAD_CTX *c, unsigned char tag[16])
         memset(c->part + c->mres, 0, BS - c->mres);
         c->ak->ghash(aead_htable(c), c->xi, c->part, 1);
         c->mres = 0;
+        OPENSSL_cleanse(c->ks, sizeof(c->ks));
     }
     put_be64(lens, c->aad_len * 8);
     put_be64(lens + 8, c->data_len * 8);
     c->ak->ghash(aead_htable(c), c->xi, lens, 1);
     xor_block(tag, c->xi, c->ek0);
-    OPENSSL_cleanse(c->ks, sizeof(c->ks));
 }
 
 /* ------------------------------------------------------------------ CCM */
@@ -1248,32 +1256,35 @@ static int same_name(const char *a, const char *b)
 }
 
 /*
- * The params a get or set names, found in one pass: at[i] is 1 + the index
- * of the first param called names[i], 0 if none is (an array of params is
- * far shorter than 2^32 - 1).  A message's calls name one or two params,
- * where a locate per known name cost a strcmp per name and param; most
- * names differ from a key in its first byte.  The callers then answer in
- * their fixed order, as before.
+ * The params a get or set names, found in one pass: bit i of the result
+ * says that names[i] is there, at[i] is then the index of the first param
+ * of that name (an array of params is far shorter than 2^32).  A message's
+ * calls name one or two params, where a locate per known name cost a strcmp
+ * per name and param; most names differ from a key in its first byte.  The
+ * callers then answer in their fixed order, as before.
  */
-static void locate_params(const OSSL_PARAM *params, const char *const names[],
-                          size_t n, uint32_t at[])
+static uint32_t locate_params(const OSSL_PARAM *params,
+                              const char *const names[], size_t n,
+                              uint32_t at[])
 {
+    uint32_t found = 0, j;
     size_t i;
-    uint32_t j;
 
-    memset(at, 0, n * sizeof(at[0]));
-    for (j = 0; params[j].key != NULL && j < UINT32_MAX - 1; j++)
+    for (j = 0; params[j].key != NULL && j < UINT32_MAX; j++)
         for (i = 0; i < n; i++)
             if (params[j].key[0] == names[i][0]
                 && same_name(params[j].key, names[i])) {
-                if (at[i] == 0)
-                    at[i] = j + 1;
+                if ((found >> i & 1) == 0) {
+                    at[i] = j;
+                    found |= (uint32_t)1 << i;
+                }
                 break;
             }
+    return found;
 }
 
 /* Whether the get or set below was given names[i]; p is then that param. */
-#define GOT(i) ((p = at[i] != 0 ? &params[at[i] - 1] : NULL) != NULL)
+#define GOT(i) ((found >> (i) & 1) != 0 ? (p = &params[at[i]], 1) : 0)
 
 /* The names a message's calls ask for (EVP's tag get and IV length) come
  * first: the search stops at the name found. */
@@ -1297,11 +1308,11 @@ int smg_aead_get_ctx_params(void *vctx, OSSL_PARAM params[])
     OSSL_PARAM *p;
     int gcm = is_mode(c, SMG_MODE_GCM), ccm = is_mode(c, SMG_MODE_CCM);
     size_t ivlen = ccm ? ccm_nonce_len(c) : c->ivlen;
-    uint32_t at[G_N];
+    uint32_t at[G_N], found;
 
     if (params == NULL)
         return 1;
-    locate_params(params, get_names, G_N, at);
+    found = locate_params(params, get_names, G_N, at);
     if (GOT(G_KEYLEN) && !OSSL_PARAM_set_size_t(p, alg_key_len(c->base.alg)))
         return get_fail(c, p);
     if (GOT(G_IVLEN) && !OSSL_PARAM_set_size_t(p, ivlen))
@@ -1533,7 +1544,7 @@ int smg_aead_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
     SMG_AEAD_CTX *c = vctx;
     const OSSL_PARAM *p;
-    uint32_t at[S_N];
+    uint32_t at[S_N], found;
 
     if (params == NULL)
         return 1;
@@ -1543,7 +1554,7 @@ int smg_aead_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_XTS_STANDARD);
         return p == NULL || set_xts_standard(c, p);
     }
-    locate_params(params, set_names, S_N, at);
+    found = locate_params(params, set_names, S_N, at);
     if (GOT(S_TAG) && !set_tag(c, p))
         return 0;
     if (GOT(S_IVLEN) && !set_ivlen(c, p))
