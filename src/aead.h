@@ -85,49 +85,10 @@ void smg_xts_composed(const SMG_BLOCK_KERNEL *k, int ieee, const void *ks,
                       const unsigned char *in, unsigned char *out, size_t n,
                       unsigned char tweak[16]);
 
-/* One dispatch table per algorithm, as SMG_CIPHER_DISPATCH does. */
+/* One dispatch table per algorithm, over this layer's entry points. */
 #define SMG_AEAD_DISPATCH(sym, algvar)                                       \
-    static void *sym##_newctx(void *provctx)                                 \
-    {                                                                        \
-        return smg_aead_newctx(provctx, &(algvar));                          \
-    }                                                                        \
-    static int sym##_get_params(OSSL_PARAM params[])                         \
-    {                                                                        \
-        return smg_aead_get_params(&(algvar), params);                       \
-    }                                                                        \
-    static const OSSL_PARAM *sym##_gettable_ctx_params(void *cctx,           \
-                                                       void *provctx)        \
-    {                                                                        \
-        (void)cctx, (void)provctx;                                           \
-        return smg_aead_gettable_ctx_params(&(algvar));                      \
-    }                                                                        \
-    static const OSSL_PARAM *sym##_settable_ctx_params(void *cctx,           \
-                                                       void *provctx)        \
-    {                                                                        \
-        (void)cctx, (void)provctx;                                           \
-        return smg_aead_settable_ctx_params(&(algvar));                      \
-    }                                                                        \
-    const OSSL_DISPATCH sym##_functions[] = {                                \
-        { OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))sym##_newctx },           \
-        { OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))smg_aead_freectx },      \
-        { OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))smg_aead_dupctx },        \
-        { OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))smg_aead_einit },   \
-        { OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))smg_aead_dinit },   \
-        { OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))smg_aead_update },        \
-        { OSSL_FUNC_CIPHER_FINAL, (void (*)(void))smg_aead_final },          \
-        { OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))smg_aead_cipher },        \
-        { OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))sym##_get_params },   \
-        { OSSL_FUNC_CIPHER_GETTABLE_PARAMS,                                  \
-          (void (*)(void))smg_cipher_gettable_params },                      \
-        { OSSL_FUNC_CIPHER_GET_CTX_PARAMS,                                   \
-          (void (*)(void))smg_aead_get_ctx_params },                         \
-        { OSSL_FUNC_CIPHER_SET_CTX_PARAMS,                                   \
-          (void (*)(void))smg_aead_set_ctx_params },                         \
-        { OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,                              \
-          (void (*)(void))sym##_gettable_ctx_params },                       \
-        { OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,                              \
-          (void (*)(void))sym##_settable_ctx_params },                       \
-        { 0, NULL }                                                          \
-    }
+    SMG_LAYER_DISPATCH(sym, algvar, smg_aead,                                \
+                       smg_aead_gettable_ctx_params(&(algvar)),              \
+                       smg_aead_settable_ctx_params(&(algvar)))
 
 #endif

@@ -151,50 +151,58 @@ int smg_same_length_output_ok(SMG_CIPHER_CTX *ctx, unsigned char *out,
 
 /*
  * One dispatch table per algorithm name: the newctx and get_params entries
- * bind the SMG_CIPHER_ALG; everything else is the shared layer.
+ * bind the algorithm; everything else is the layer named by prefix
+ * (smg_cipher here, smg_aead in aead.h), whose entry points share their
+ * names after the prefix.  gettable / settable give the ctx param tables
+ * of the algorithm.
  */
-#define SMG_CIPHER_DISPATCH(sym, algvar)                                     \
+#define SMG_LAYER_DISPATCH(sym, algvar, prefix, gettable, settable)          \
     static void *sym##_newctx(void *provctx)                                 \
     {                                                                        \
-        return smg_cipher_newctx(provctx, &(algvar));                        \
+        return prefix##_newctx(provctx, &(algvar));                          \
     }                                                                        \
     static int sym##_get_params(OSSL_PARAM params[])                         \
     {                                                                        \
-        return smg_cipher_get_params(&(algvar), params);                     \
+        return prefix##_get_params(&(algvar), params);                       \
     }                                                                        \
     static const OSSL_PARAM *sym##_gettable_ctx_params(void *cctx,           \
                                                        void *provctx)        \
     {                                                                        \
         (void)cctx, (void)provctx;                                           \
-        return (algvar).family->gettable_ctx_params;                         \
+        return (gettable);                                                   \
     }                                                                        \
     static const OSSL_PARAM *sym##_settable_ctx_params(void *cctx,           \
                                                        void *provctx)        \
     {                                                                        \
         (void)cctx, (void)provctx;                                           \
-        return (algvar).family->settable_ctx_params;                         \
+        return (settable);                                                   \
     }                                                                        \
     const OSSL_DISPATCH sym##_functions[] = {                                \
         { OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))sym##_newctx },           \
-        { OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))smg_cipher_freectx },    \
-        { OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))smg_cipher_dupctx },      \
-        { OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))smg_cipher_einit }, \
-        { OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))smg_cipher_dinit }, \
-        { OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))smg_cipher_update },      \
-        { OSSL_FUNC_CIPHER_FINAL, (void (*)(void))smg_cipher_final },        \
-        { OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))smg_cipher_cipher },      \
+        { OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))prefix##_freectx },      \
+        { OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))prefix##_dupctx },        \
+        { OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))prefix##_einit },   \
+        { OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))prefix##_dinit },   \
+        { OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))prefix##_update },        \
+        { OSSL_FUNC_CIPHER_FINAL, (void (*)(void))prefix##_final },          \
+        { OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))prefix##_cipher },        \
         { OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))sym##_get_params },   \
         { OSSL_FUNC_CIPHER_GETTABLE_PARAMS,                                  \
           (void (*)(void))smg_cipher_gettable_params },                      \
         { OSSL_FUNC_CIPHER_GET_CTX_PARAMS,                                   \
-          (void (*)(void))smg_cipher_get_ctx_params },                       \
+          (void (*)(void))prefix##_get_ctx_params },                         \
         { OSSL_FUNC_CIPHER_SET_CTX_PARAMS,                                   \
-          (void (*)(void))smg_cipher_set_ctx_params },                       \
+          (void (*)(void))prefix##_set_ctx_params },                         \
         { OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,                              \
           (void (*)(void))sym##_gettable_ctx_params },                       \
         { OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,                              \
           (void (*)(void))sym##_settable_ctx_params },                       \
         { 0, NULL }                                                          \
     }
+
+#define SMG_CIPHER_DISPATCH(sym, algvar)                                     \
+    SMG_LAYER_DISPATCH(sym, algvar, smg_cipher,                              \
+                       (algvar).family->gettable_ctx_params,                 \
+                       (algvar).family->settable_ctx_params)
 
 #endif
