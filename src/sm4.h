@@ -41,6 +41,25 @@ void sm4_encrypt_block(const SM4_KEY *ks, const unsigned char in[16],
  * every entry is constant-time, if the CPU has one (the portable kernel is
  * not: it is the answer only when nothing else runs).
  */
+/*
+ * The block table of an SM4 core whose every entry is its own
+ * sm4_<tier>_* function (the GFNI tiers on x86-64, both aarch64 cores),
+ * beside its AEAD table aead.
+ */
+#define SM4_CORE_BLOCK_TABLE(var, label, tier, aead)                         \
+    const SMG_BLOCK_KERNEL var = {                                           \
+        label,                                                               \
+        sm4_##tier##_ecb,                                                    \
+        sm4_##tier##_cbc_enc,                                                \
+        sm4_##tier##_cbc_dec,                                                \
+        sm4_##tier##_cfb_enc,                                                \
+        sm4_##tier##_cfb_dec,                                                \
+        sm4_##tier##_ofb,                                                    \
+        sm4_##tier##_ctr,                                                    \
+        NULL,                                                                \
+        &(aead)                                                              \
+    }
+
 const SMG_BLOCK_KERNEL *sm4_kernel(int constant_time);
 /* Every kernel this build has, fastest first, for tests and reporting. */
 extern const SMG_BLOCK_KERNEL sm4_kernel_c;

@@ -33,28 +33,15 @@ _Static_assert(SMG_GHASH_TABLE_SIZE >= 208, "GHASH table size");
         sm4_##tier##_xts_ieee, sm4_##tier##_xts_ieee,                        \
         sm4_##tier##_xts_gb, sm4_##tier##_xts_gb                             \
     };
-#define SM4_ARM_BLOCK_TABLE(var, name, tier, aead)                           \
-    const SMG_BLOCK_KERNEL var = {                                           \
-        name,                                                                \
-        sm4_##tier##_ecb,                                                    \
-        sm4_##tier##_cbc_enc,                                                \
-        sm4_##tier##_cbc_dec,                                                \
-        sm4_##tier##_cfb_enc,                                                \
-        sm4_##tier##_cfb_dec,                                                \
-        sm4_##tier##_ofb,                                                    \
-        sm4_##tier##_ctr,                                                    \
-        NULL,                                                                \
-        &aead                                                                \
-    };
 #define SM4_ARM_TABLES(tier, name)                                           \
     SM4_ARM_AEAD_TABLE(sm4_aead_##tier##_pmull, "pmull", tier,               \
                        ghash_pmull_init, ghash_pmull,                        \
                        sm4_##tier##_gcm_enc, sm4_##tier##_gcm_dec)           \
     SM4_ARM_AEAD_TABLE(sm4_aead_##tier, "ghash-c", tier,                     \
                        smg_ghash_c_init, smg_ghash_c, NULL, NULL)            \
-    SM4_ARM_BLOCK_TABLE(sm4_kernel_##tier##_pmull, name, tier,               \
-                        sm4_aead_##tier##_pmull)                             \
-    SM4_ARM_BLOCK_TABLE(sm4_kernel_##tier, name, tier, sm4_aead_##tier)
+    SM4_CORE_BLOCK_TABLE(sm4_kernel_##tier##_pmull, name, tier,              \
+                         sm4_aead_##tier##_pmull);                           \
+    SM4_CORE_BLOCK_TABLE(sm4_kernel_##tier, name, tier, sm4_aead_##tier);
 
 SM4_ARM_TABLES(sm4e, "sm4e")
 SM4_ARM_TABLES(neon, "sm4-neon")

@@ -86,30 +86,18 @@ static int ghash_width(int zmm_ok)
 
 /* ---- GFNI tiers (a table per GHASH: suffix none = widest, _xmm, _c) ---- */
 
-#define SM4_GFNI_TABLE(var, tier, label, aead)                               \
-    const SMG_BLOCK_KERNEL var = {                                          \
-        label,                                                              \
-        sm4_##tier##_ecb,                                                   \
-        sm4_##tier##_cbc_enc,                                               \
-        sm4_##tier##_cbc_dec,                                               \
-        sm4_##tier##_cfb_enc,                                               \
-        sm4_##tier##_cfb_dec,                                               \
-        sm4_##tier##_ofb,                                                   \
-        sm4_##tier##_ctr,                                                   \
-        NULL,                                                               \
-        &aead                                                               \
-    };
-SM4_GFNI_TABLE(sm4_kernel_gfni_avx512, gfni_avx512, "gfni-avx512",
-               aead_gfni_avx512_zmm)
-SM4_GFNI_TABLE(sm4_kernel_gfni_avx512_xmm, gfni_avx512, "gfni-avx512",
-               aead_gfni_avx512_xmm)
-SM4_GFNI_TABLE(sm4_kernel_gfni_avx512_c, gfni_avx512, "gfni-avx512",
-               aead_gfni_avx512_c)
-SM4_GFNI_TABLE(sm4_kernel_gfni_avx2, gfni_avx2, "gfni-avx2", aead_gfni_avx2_ymm)
-SM4_GFNI_TABLE(sm4_kernel_gfni_avx2_xmm, gfni_avx2, "gfni-avx2",
-               aead_gfni_avx2_xmm)
-SM4_GFNI_TABLE(sm4_kernel_gfni_avx2_c, gfni_avx2, "gfni-avx2",
-               aead_gfni_avx2_c)
+SM4_CORE_BLOCK_TABLE(sm4_kernel_gfni_avx512, "gfni-avx512", gfni_avx512,
+                     aead_gfni_avx512_zmm);
+SM4_CORE_BLOCK_TABLE(sm4_kernel_gfni_avx512_xmm, "gfni-avx512", gfni_avx512,
+                     aead_gfni_avx512_xmm);
+SM4_CORE_BLOCK_TABLE(sm4_kernel_gfni_avx512_c, "gfni-avx512", gfni_avx512,
+                     aead_gfni_avx512_c);
+SM4_CORE_BLOCK_TABLE(sm4_kernel_gfni_avx2, "gfni-avx2", gfni_avx2,
+                     aead_gfni_avx2_ymm);
+SM4_CORE_BLOCK_TABLE(sm4_kernel_gfni_avx2_xmm, "gfni-avx2", gfni_avx2,
+                     aead_gfni_avx2_xmm);
+SM4_CORE_BLOCK_TABLE(sm4_kernel_gfni_avx2_c, "gfni-avx2", gfni_avx2,
+                     aead_gfni_avx2_c);
 
 /* ---- AES-NI tiers ---- */
 
