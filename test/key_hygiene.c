@@ -355,6 +355,57 @@ static int cipher_run(EVP_CIPHER_CTX *ctx, unsigned char *out)
            && EVP_CipherFinal_ex(ctx, out + l, &l2);
 }
 
+/*
+ * ctx initialised for encryption under k: the key must then be found (else
+ * the scanner or the attribution is broken and every later check vacuous).
+ */
+static int init_found(EVP_CIPHER_CTX *ctx, const EVP_CIPHER *ci, const KEY *k,
+                      const unsigned char *iv, const char *name)
+{
+    if (!TU_CHECK(ci != NULL && ctx != NULL
+                  && EVP_CipherInit_ex2(ctx, ci, k->key, iv, 1, NULL),
+                  "%s: init", name))
+        return 0;
+    TU_CHECK(live_with_key(k->id) > 0, "%s: right after init no smgost "
+             "block holds the key (scanner or attribution broken)", name);
+    return 1;
+}
+
+/* After a re-key from key 1 to key 2: key 1 held nowhere, key 2 somewhere. */
+static void rekeyed(const char *name, int key1, int key2)
+{
+    retire(key1);
+    TU_CHECK(live_with_key(key1) == 0, "%s: key 1 is still held after the "
+             "context was re-keyed", name);
+    TU_CHECK(live_with_key(key2) > 0, "%s: key 2 not found after re-key",
+             name);
+}
+
+/* A copy of ctx made and freed; with reset, ctx is reset while it lives. */
+static void copy_freed(EVP_CIPHER_CTX *ctx, const char *name,
+                       const char *what, int reset)
+{
+    EVP_CIPHER_CTX *copy = EVP_CIPHER_CTX_new();
+
+    TU_CHECK(copy != NULL && EVP_CIPHER_CTX_copy(copy, ctx), "%s: %s", name,
+             what);
+    if (reset)
+        TU_CHECK(EVP_CIPHER_CTX_reset(ctx), "%s: reset", name);
+    EVP_CIPHER_CTX_free(copy);
+}
+
+/*
+ * A cipher context's end: a copy of ctx made, ctx reset, the copy freed;
+ * then nothing may hold key (ctx itself, reset, holds no key either).
+ */
+static void copy_reset_free(EVP_CIPHER_CTX *ctx, const char *name, int key)
+{
+    copy_freed(ctx, name, "second copy", 1);
+    retire(key);
+    TU_CHECK(live_with_key(key) == 0, "%s: key 2 is still held after "
+             "reset and free", name);
+}
+
 static const char *const sm4_names[] = {
     "SM4-ECB", "SM4-CBC", "SM4-CFB", "SM4-OFB", "SM4-CTR", NULL
 };
@@ -374,7 +425,7 @@ static const char *const magma_names[] = {
 static void cipher_scenario(const char *name, int family)
 {
     EVP_CIPHER *ci = EVP_CIPHER_fetch(lib, name, PROPQ);
-    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new(), *copy = EVP_CIPHER_CTX_new();
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     size_t keylen = family == 0 ? SM4_KEY_SIZE : GOST_KEY_SIZE;
     KEY k1 = new_key(&rng, keylen), k2;
     unsigned char iv[16], *out = tu_malloc(MAX_OUT);
@@ -388,20 +439,14 @@ static void cipher_scenario(const char *name, int family)
         mesh_from = add_gost(&k1);
         mesh_to = ngroups;
     }
-    if (!TU_CHECK(ci != NULL && ctx != NULL && copy != NULL
-                  && EVP_CipherInit_ex2(ctx, ci, k1.key, iv, 1, NULL),
-                  "%s: init", name))
+    if (!init_found(ctx, ci, &k1, iv, name))
         goto end;
-    TU_CHECK(live_with_key(k1.id) > 0, "%s: right after init no smgost "
-             "block holds the key (scanner or attribution broken)", name);
     TU_CHECK(cipher_run(ctx, out), "%s: encrypting", name);
     if (meshes)
         TU_CHECK(live_with_groups(mesh_from, mesh_to) > 0,
                  "%s: no meshed schedule found after %d bytes", name,
                  MSG_LEN);
-    TU_CHECK(EVP_CIPHER_CTX_copy(copy, ctx), "%s: copy", name);
-    EVP_CIPHER_CTX_free(copy);
-    copy = NULL;
+    copy_freed(ctx, name, "copy", 0);
 
     /* A new message under the same key: the meshed schedules go. */
     TU_CHECK(EVP_CipherInit_ex2(ctx, NULL, NULL, iv, 1, NULL),
@@ -420,22 +465,9 @@ static void cipher_scenario(const char *name, int family)
     TU_CHECK(EVP_CipherInit_ex2(ctx, NULL, k2.key, iv, 0, NULL)
              && EVP_CIPHER_CTX_set_padding(ctx, 0) && cipher_run(ctx, out),
              "%s: re-key and decrypt", name);
-    retire(k1.id);
-    TU_CHECK(live_with_key(k1.id) == 0, "%s: key 1 is still held after the "
-             "context was re-keyed", name);
-    TU_CHECK(live_with_key(k2.id) > 0, "%s: key 2 not found after re-key",
-             name);
-
-    TU_CHECK((copy = EVP_CIPHER_CTX_new()) != NULL
-             && EVP_CIPHER_CTX_copy(copy, ctx), "%s: second copy", name);
-    TU_CHECK(EVP_CIPHER_CTX_reset(ctx), "%s: reset", name);
-    EVP_CIPHER_CTX_free(copy);
-    copy = NULL;
-    retire(k2.id);
-    TU_CHECK(live_with_key(k2.id) == 0, "%s: key 2 is still held after "
-             "reset and free", name);
+    rekeyed(name, k1.id, k2.id);
+    copy_reset_free(ctx, name, k2.id);
  end:
-    EVP_CIPHER_CTX_free(copy);
     EVP_CIPHER_CTX_free(ctx);
     EVP_CIPHER_free(ci);
     free(out);
@@ -487,24 +519,17 @@ static int aead_run(EVP_CIPHER_CTX *ctx, const char *name, unsigned char *out)
 static void aead_scenario(const char *name)
 {
     EVP_CIPHER *ci = EVP_CIPHER_fetch(lib, name, PROPQ);
-    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new(), *copy = NULL;
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     size_t keylen = strcmp(name, "SM4-XTS") == 0 ? 32 : 16;
     KEY k1 = new_key(&rng, keylen), k2;
     unsigned char iv[16], *out = tu_malloc(MAX_OUT);
 
     tu_rng_bytes(&rng, iv, sizeof(iv));
     add_aead(&k1, name);
-    if (!TU_CHECK(ci != NULL && ctx != NULL
-                  && EVP_CipherInit_ex2(ctx, ci, k1.key, iv, 1, NULL),
-                  "%s: init", name))
+    if (!init_found(ctx, ci, &k1, iv, name))
         goto end;
-    TU_CHECK(live_with_key(k1.id) > 0, "%s: right after init no smgost "
-             "block holds the key (scanner or attribution broken)", name);
     TU_CHECK(aead_run(ctx, name, out), "%s: encrypting", name);
-    TU_CHECK((copy = EVP_CIPHER_CTX_new()) != NULL
-             && EVP_CIPHER_CTX_copy(copy, ctx), "%s: copy", name);
-    EVP_CIPHER_CTX_free(copy);
-    copy = NULL;
+    copy_freed(ctx, name, "copy", 0);
     iv[0] ^= 1;
     TU_CHECK(EVP_CipherInit_ex2(ctx, NULL, NULL, iv, 1, NULL)
              && aead_run(ctx, name, out), "%s: a message under a new IV",
@@ -513,21 +538,9 @@ static void aead_scenario(const char *name)
     add_aead(&k2, name);
     TU_CHECK(EVP_CipherInit_ex2(ctx, NULL, k2.key, iv, 1, NULL)
              && aead_run(ctx, name, out), "%s: re-key", name);
-    retire(k1.id);
-    TU_CHECK(live_with_key(k1.id) == 0, "%s: key 1 is still held after the "
-             "context was re-keyed", name);
-    TU_CHECK(live_with_key(k2.id) > 0, "%s: key 2 not found after re-key",
-             name);
-    TU_CHECK((copy = EVP_CIPHER_CTX_new()) != NULL
-             && EVP_CIPHER_CTX_copy(copy, ctx), "%s: second copy", name);
-    TU_CHECK(EVP_CIPHER_CTX_reset(ctx), "%s: reset", name);
-    EVP_CIPHER_CTX_free(copy);
-    copy = NULL;
-    retire(k2.id);
-    TU_CHECK(live_with_key(k2.id) == 0, "%s: key 2 is still held after "
-             "reset and free", name);
+    rekeyed(name, k1.id, k2.id);
+    copy_reset_free(ctx, name, k2.id);
  end:
-    EVP_CIPHER_CTX_free(copy);
     EVP_CIPHER_CTX_free(ctx);
     EVP_CIPHER_free(ci);
     free(out);
@@ -605,11 +618,7 @@ static void mac_scenario(const char *name)
         add_gost(&k2);
     TU_CHECK(EVP_MAC_init(ctx, k2.key, k2.keylen, NULL) && mac_run(ctx, out),
              "%s: re-key", name);
-    retire(k1.id);
-    TU_CHECK(live_with_key(k1.id) == 0, "%s: key 1 is still held after the "
-             "context was re-keyed", name);
-    TU_CHECK(live_with_key(k2.id) > 0, "%s: key 2 not found after re-key",
-             name);
+    rekeyed(name, k1.id, k2.id);
     EVP_MAC_CTX_free(ctx);
     ctx = NULL;
     retire(k2.id);
