@@ -375,7 +375,13 @@ static int gostprov_encrypt(const CIPHER_CASE *c, const unsigned char *pt,
     return ok;
 }
 
-static void gostprov_ciphers(unsigned long n)
+/*
+ * Case no against gostprov: one of the ciphers both have, the set (or the
+ * default), meshing and padding drawn, key and IV; returns the message's
+ * length (whole blocks where there is no padding).  *meshes, if asked for,
+ * tells whether the key is meshed (every 1024 bytes).
+ */
+static size_t gostprov_case(CIPHER_CASE *c, unsigned long no, int *meshes)
 {
     static const struct {
         const char *alg;
@@ -385,26 +391,34 @@ static void gostprov_ciphers(unsigned long n)
         { "gost89", 1, 0 }, { "gost89-cnt", 1, 0 }, { "gost89-cnt-12", 1, 0 },
         { "gost89-cbc", 1, 1 }, { "magma-cbc", 0, 1 }, { "magma-ctr", 0, 0 },
     };
+    size_t a = rnd(NELEM(algs)), len = pick_len();
+
+    memset(c, 0, sizeof(*c));
+    c->no = no;
+    c->ref = "gostprov";
+    c->alg = algs[a].alg;
+    c->set = algs[a].gost89 && rnd(2) ? &gost_sets[rnd(GOST_NSETS)] : NULL;
+    c->mesh_off = algs[a].gost89 && !algs[a].block && rnd(5) == 0;
+    c->pad = !algs[a].block || rnd(4) != 0;
+    if (!c->pad)
+        len -= len % 8;
+    c->ivlen = strcmp(c->alg, "magma-ctr") == 0 ? 4 : 8;
+    tu_rng_bytes(&rng, c->key, sizeof(c->key));
+    tu_rng_bytes(&rng, c->iv, sizeof(c->iv));
+    if (meshes != NULL)
+        *meshes = algs[a].gost89 && !algs[a].block && !c->mesh_off;
+    return len;
+}
+
+static void gostprov_ciphers(unsigned long n)
+{
     unsigned long no;
 
     for (no = 0; no < n; no++) {
         CIPHER_CASE c;
-        size_t a = rnd(NELEM(algs)), len = pick_len(), ctlen;
+        size_t len = gostprov_case(&c, no, NULL), ctlen;
         unsigned char *pt, *ct;
 
-        memset(&c, 0, sizeof(c));
-        c.no = no;
-        c.ref = "gostprov";
-        c.alg = algs[a].alg;
-        c.set = algs[a].gost89 && rnd(2) ? &gost_sets[rnd(GOST_NSETS)]
-                                         : NULL;
-        c.mesh_off = algs[a].gost89 && !algs[a].block && rnd(5) == 0;
-        c.pad = !algs[a].block || rnd(4) != 0;
-        if (!c.pad)
-            len -= len % 8;
-        c.ivlen = strcmp(c.alg, "magma-ctr") == 0 ? 4 : 8;
-        tu_rng_bytes(&rng, c.key, sizeof(c.key));
-        tu_rng_bytes(&rng, c.iv, sizeof(c.iv));
         pt = tu_malloc(len);
         ct = tu_malloc(len + 16);
         tu_rng_bytes(&rng, pt, len);
@@ -590,37 +604,18 @@ static void trace_free(IV_TRACE *t)
 
 static void gostprov_updated_iv(unsigned long n)
 {
-    static const struct {
-        const char *alg;
-        int gost89, block;
-    } algs[] = {
-        { "gost89", 1, 0 }, { "gost89-cnt", 1, 0 }, { "gost89-cnt-12", 1, 0 },
-        { "gost89-cbc", 1, 1 }, { "magma-cbc", 0, 1 }, { "magma-ctr", 0, 0 },
-    };
     size_t *chunks = tu_malloc(sizeof(*chunks) * MAX_CHUNKS);
     unsigned long no, partial = 0, meshed = 0;
 
     for (no = 0; no < n; no++) {
         CIPHER_CASE c;
-        size_t a = rnd(NELEM(algs)), len = pick_len(), nchunks, i, pos;
+        int meshes;
+        size_t len = gostprov_case(&c, no, &meshes), nchunks, i, pos;
         unsigned char *pt, *ct = NULL;
         IV_TRACE *ref, *ours;
         int inplace = (int)rnd(2), bad = 0;
 
-        memset(&c, 0, sizeof(c));
-        c.no = no;
-        c.ref = "gostprov";
-        c.alg = algs[a].alg;
-        c.set = algs[a].gost89 && rnd(2) ? &gost_sets[rnd(GOST_NSETS)]
-                                         : NULL;
-        c.mesh_off = algs[a].gost89 && !algs[a].block && rnd(5) == 0;
-        c.pad = !algs[a].block || rnd(4) != 0;
         c.enc = (int)rnd(2);
-        if (!c.pad)
-            len -= len % 8;
-        c.ivlen = strcmp(c.alg, "magma-ctr") == 0 ? 4 : 8;
-        tu_rng_bytes(&rng, c.key, sizeof(c.key));
-        tu_rng_bytes(&rng, c.iv, sizeof(c.iv));
         pt = tu_malloc(len);
         tu_rng_bytes(&rng, pt, len);
         c.in = pt;
@@ -655,8 +650,7 @@ static void gostprov_updated_iv(unsigned long n)
                 bad = 1;
             }
             partial += pos % 8 != 0;
-            meshed += pos > 1024 && !c.mesh_off && !algs[a].block
-                      && algs[a].gost89;
+            meshed += pos > 1024 && meshes;
         }
         if (bad) {
             fprintf(stderr, "  updated-iv case %lu: %s %s, length %zu, set "
