@@ -28,6 +28,33 @@
 # a MOV a round in rounds 16-63.  Its form with the 7-cycle E loop below
 # took 6.92 (526 MB/s).  sm3-avx512-bmi2 was not measured there.
 #
+# AMD EPYC, family 25 model 17, Zen 4 class (2026-12-02), make bench
+# GCRYPT=DIR, -a sm3 -s 16,16384 -l all,no-avx512 -r 7, four runs on the
+# shared machine (load average 1.2 to 3.7 while they ran); 16 KiB MB/s,
+# then smgost's ratio to the default provider, libgcrypt 1.10.1 and
+# 1.12.3-beta66; then the ratio to the default provider at 16 bytes:
+#   sm3-avx-bmi2   492.3  1.41x 1.04x 1.09x   16 B 1.50x
+#                  516.8  1.55x 1.21x 1.21x        1.50x
+#                  537.8  1.56x 1.13x 1.14x        1.49x
+#                  542.2  1.51x 1.15x 1.15x        1.50x
+# Short alternating timings (best of 200, 20 calls each) give 1.13x both
+# libgcrypt builds at 16 KiB and 1.55x the default provider at 16 bytes:
+# the spread above is the machine's.  The kernel alone (best of 150
+# alternating 256-block timings, the clock from ADD chains either side):
+# sm3-avx-bmi2 6.23 c/B with the machine idle (6.35 to 6.40 under load),
+# sm3-avx512-bmi2 7.28 to 7.45, 1.17 to 1.19 times slower here, so Zen 4
+# keeps the AVX schedule.  6.23 c/B is 398.8 cycles a block, and the
+# block's 1,594 ALU operations at four a cycle take 398.5: the kernel is
+# at the ALU floor.  That is below the 411 cycles derived below for this
+# core, whose model kept rounds 0-15 at their latency with ALUs idle: the
+# out-of-order window evidently fills those slots with the later rounds'
+# operations, so the floor on Zen 4 is the operation count alone, max(384
+# cycles of latency, 1,594 / 4) = 6.23 c/B.  Re-measured there (loops of
+# 50 copies, best of 30, against an ADD chain): VPROLD 2 cycles of latency,
+# VPTERNLOGD and VPXOR 1, three-operand LEA 2 (two a cycle), base + index
+# LEA 1, RORX two a cycle, four ADDs a cycle, a MOV beside an XOR
+# eliminated (six operations a cycle dispatched).
+#
 # AMD EPYC, family 26 model 2, Zen 5 class (2026-12-02), one make bench run
 # (make bench GCRYPT=DIR, -a sm3 -s 16,16384 -l all,no-avx512 -r 7):
 #   implementation                  MB/s   16 B MB/s   instructions/byte
