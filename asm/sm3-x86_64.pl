@@ -30,13 +30,15 @@
 #
 # AMD EPYC, family 25 model 17, Zen 4 class (2026-12-02), make bench
 # GCRYPT=DIR, -a sm3 -s 16,16384 -l all,no-avx512 -r 7, four runs on the
-# shared machine (load average 1.2 to 3.7 while they ran); 16 KiB MB/s,
+# shared machine (load average 1.2 to 3.7 while they ran), and a fifth,
+# the last below, with -l all at load 1.1 (README's row); 16 KiB MB/s,
 # then smgost's ratio to the default provider, libgcrypt 1.10.1 and
 # 1.12.3-beta66; then the ratio to the default provider at 16 bytes:
 #   sm3-avx-bmi2   492.3  1.41x 1.04x 1.09x   16 B 1.50x
 #                  516.8  1.55x 1.21x 1.21x        1.50x
 #                  537.8  1.56x 1.13x 1.14x        1.49x
 #                  542.2  1.51x 1.15x 1.15x        1.50x
+#                  519.6  1.61x 1.11x 1.11x        1.42x
 # Short alternating timings (best of 200, 20 calls each) give 1.13x both
 # libgcrypt builds at 16 KiB and 1.55x the default provider at 16 bytes:
 # the spread above is the machine's.  The kernel alone (best of 150
