@@ -380,16 +380,6 @@ static const OSSL_PARAM gost89_settable_ctx_params[] = {
     OSSL_PARAM_END
 };
 
-static const OSSL_PARAM magma_gettable_ctx_params[] = {
-    SMG_CIPHER_GENERIC_GETTABLE_CTX,
-    OSSL_PARAM_END
-};
-
-static const OSSL_PARAM magma_settable_ctx_params[] = {
-    SMG_CIPHER_GENERIC_SETTABLE_CTX,
-    OSSL_PARAM_END
-};
-
 static const SMG_CIPHER_FAMILY gost89_family = {
     .block_size = GOST_BLOCK_SIZE,
     .key_len = GOST_KEY_SIZE,
@@ -416,8 +406,8 @@ static const SMG_CIPHER_FAMILY magma_family = {
     .whole_block_iv = 1,
     .init_ctx = gost_init_ctx,
     .set_key = gost_family_set_key,
-    .gettable_ctx_params = magma_gettable_ctx_params,
-    .settable_ctx_params = magma_settable_ctx_params,
+    .gettable_ctx_params = smg_cipher_generic_gettable_ctx_params,
+    .settable_ctx_params = smg_cipher_generic_settable_ctx_params,
 };
 
 /* Of the GOST ciphers only gost89 (CFB) has an OID, RFC 4357's. */

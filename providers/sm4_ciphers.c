@@ -22,24 +22,14 @@ static int sm4_family_set_key(SMG_CIPHER_CTX *ctx, const unsigned char *key)
     return 1;
 }
 
-static const OSSL_PARAM sm4_gettable_ctx_params[] = {
-    SMG_CIPHER_GENERIC_GETTABLE_CTX,
-    OSSL_PARAM_END
-};
-
-static const OSSL_PARAM sm4_settable_ctx_params[] = {
-    SMG_CIPHER_GENERIC_SETTABLE_CTX,
-    OSSL_PARAM_END
-};
-
 static const SMG_CIPHER_FAMILY sm4_family = {
     .block_size = SM4_BLOCK_SIZE,
     .key_len = SM4_KEY_SIZE,
     .ctx_size = sizeof(SMG_CIPHER_CTX),
     .restart_counter_on_reinit = 0,
     .set_key = sm4_family_set_key,
-    .gettable_ctx_params = sm4_gettable_ctx_params,
-    .settable_ctx_params = sm4_settable_ctx_params,
+    .gettable_ctx_params = smg_cipher_generic_gettable_ctx_params,
+    .settable_ctx_params = smg_cipher_generic_settable_ctx_params,
 };
 
 static const SMG_CIPHER_ALG sm4_ecb = { &sm4_family, SMG_MODE_ECB, 0, 16, NULL };

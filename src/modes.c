@@ -521,6 +521,16 @@ static unsigned int evp_mode(smg_mode mode)
     }
 }
 
+const OSSL_PARAM smg_cipher_generic_gettable_ctx_params[] = {
+    SMG_CIPHER_GENERIC_GETTABLE_CTX,
+    OSSL_PARAM_END
+};
+
+const OSSL_PARAM smg_cipher_generic_settable_ctx_params[] = {
+    SMG_CIPHER_GENERIC_SETTABLE_CTX,
+    OSSL_PARAM_END
+};
+
 static const OSSL_PARAM cipher_known_gettable_params[] = {
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),

@@ -134,7 +134,10 @@ int smg_same_length_output_ok(SMG_CIPHER_CTX *ctx, unsigned char *out,
                               size_t outsize, const unsigned char *in,
                               size_t inl);
 
-/* The generic parameter tables, for families that add their own. */
+/*
+ * The generic parameter tables: as entries for families that add their
+ * own, and whole for those that add none.
+ */
 #define SMG_CIPHER_GENERIC_GETTABLE_CTX                                      \
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),                       \
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),                        \
@@ -147,6 +150,8 @@ int smg_same_length_output_ok(SMG_CIPHER_CTX *ctx, unsigned char *out,
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),                        \
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),                        \
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL)
+extern const OSSL_PARAM smg_cipher_generic_gettable_ctx_params[];
+extern const OSSL_PARAM smg_cipher_generic_settable_ctx_params[];
 
 
 /*
