@@ -305,7 +305,7 @@ SKIP: {
     if ($r->{exit} == 2 && $r->{out} =~ /data in code/) {
         # Configure's "bytes" scheme (an assembler without GFNI/VAES) writes
         # those instructions as .byte; the same code in mnemonics is what
-        # the translator writes without it (util/perlasm/x86_64-check.pl
+        # the translator writes without it (util/perlasm/encoder-check.pl
         # checks that the two encode alike).
         @files = map {
             (my $pl = $_) =~ s/\.S$/.pl/;

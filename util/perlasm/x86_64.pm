@@ -22,65 +22,30 @@ package x86_64;
 use strict;
 use warnings;
 use Exporter qw(import);
+use elf;
 
 our @EXPORT = qw(function_begin function_end local_function_begin
                  local_function_end frame_push frame_pop frame_alloc
                  frame_free frame_align_begin frame_align_end rodata_begin
                  text_begin);
 
-my $flavour;
+my %arch = (
+    name => 'x86_64', encode => 'bytes', encode_env => 'SMG_PERLASM_BYTES',
+    # endbr64: a valid IBT landing pad for every indirect-call target
+    type => '@function', pad => 'endbr64', local_align => 6,
+    comment => '#', progbits => '@progbits', property => '0xc0000002',
+);
 my $output;
 my $encode_bytes = 0;
 
-sub setup {
-    my @args = @_;
-    for my $a (@args) {
-        if ($a eq 'elf') {
-            $flavour = $a;
-        } elsif ($a eq 'bytes') {
-            $encode_bytes = 1;
-        } elsif ($a =~ /\.[sS]$/) {
-            $output = $a;
-        } else {
-            die "x86_64.pm: unsupported argument '$a' (only the elf flavour "
-                . "is implemented)\n";
-        }
-    }
-    die "x86_64.pm: flavour argument 'elf' is required\n" unless $flavour;
-    $encode_bytes = 1 if ($ENV{SMG_PERLASM_BYTES} // '') eq '1';
-}
+sub setup { $encode_bytes = elf::parse_scheme(\%arch, \$output, @_); }
 
-# Exported symbols stay inside the provider module: .hidden keeps them out
-# of the .so's dynamic symbol table.  endbr64 makes every indirect-call
-# target a valid IBT landing pad (the kernels are reached through tables).
-sub function_begin {
-    my ($name) = @_;
-    return <<"EOT";
-.globl	$name
-.hidden	$name
-.type	$name,\@function
-.p2align	5
-$name:
-.cfi_startproc
-	endbr64
-EOT
-}
-
-sub function_end {
-    my ($name) = @_;
-    return <<"EOT";
-.cfi_endproc
-.size	$name,.-$name
-EOT
-}
-
-# Helpers called only from within the file (never through a pointer).
-sub local_function_begin {
-    my ($name) = @_;
-    return ".p2align\t6\n$name:\n.cfi_startproc\n";
-}
-
-sub local_function_end { return ".cfi_endproc\n"; }
+sub function_begin       { return elf::function_begin(\%arch, @_); }
+sub function_end         { return elf::function_end(@_); }
+sub local_function_begin { return elf::local_function_begin(\%arch, @_); }
+sub local_function_end   { return elf::local_function_end(); }
+sub rodata_begin         { return elf::rodata_begin(); }
+sub text_begin           { return elf::text_begin(); }
 
 # Saving a callee-saved register: push with the matching unwind info.
 sub frame_push {
@@ -137,23 +102,23 @@ sub frame_align_end {
 EOT
 }
 
-sub rodata_begin { return ".section\t.rodata\n"; }
-sub text_begin   { return ".text\n"; }
-
 # ---------------------------------------------------------------------------
 # Encoder for the instructions newer than the oldest assembler we support:
 # register forms (VEX or EVEX) and VEX forms with a RIP-relative constant.  Opcode facts: Intel SDM vol. 2 (GF2P8AFFINEQB,
 # GF2P8AFFINEINVQB, GF2P8MULB, AESENC*, AESDEC*, PCLMULQDQ).
+# The last column marks the instructions whose VEX.128 forms came with AVX
+# (binutils 2.19), which every assembler we support knows: those forms with
+# a general memory operand are left to it.
 my %insn = (
-    # name               map  W  opcode  has-imm8
-    vgf2p8affineqb    => [3, 1, 0xce, 1],
-    vgf2p8affineinvqb => [3, 1, 0xcf, 1],
-    vgf2p8mulb        => [2, 0, 0xcf, 0],
-    vaesenc           => [2, 0, 0xdc, 0],
-    vaesenclast       => [2, 0, 0xdd, 0],
-    vaesdec           => [2, 0, 0xde, 0],
-    vaesdeclast       => [2, 0, 0xdf, 0],
-    vpclmulqdq        => [3, 0, 0x44, 1],
+    # name               map  W  opcode  has-imm8  VEX.128 known
+    vgf2p8affineqb    => [3, 1, 0xce, 1, 0],
+    vgf2p8affineinvqb => [3, 1, 0xcf, 1, 0],
+    vgf2p8mulb        => [2, 0, 0xcf, 0, 0],
+    vaesenc           => [2, 0, 0xdc, 0, 1],
+    vaesenclast       => [2, 0, 0xdd, 0, 1],
+    vaesdec           => [2, 0, 0xde, 0, 1],
+    vaesdeclast       => [2, 0, 0xdf, 0, 1],
+    vpclmulqdq        => [3, 0, 0x44, 1, 1],
 );
 
 sub parse_vreg {
@@ -175,7 +140,7 @@ sub parse_imm {
 # register above 15), EVEX otherwise, so the bytes match what gas emits.
 sub encode {
     my ($mn, $ops) = @_;
-    my ($map, $w, $opc, $has_imm) = @{ $insn{$mn} };
+    my ($map, $w, $opc, $has_imm, $vex128_known) = @{ $insn{$mn} };
     my @o = map { s/^\s+|\s+$//gr } split /,/, $ops;
     my $imm;
     $imm = parse_imm(shift @o) if $has_imm;
@@ -191,6 +156,10 @@ sub encode {
     my ($lr, $rm) = defined $sym ? (undef, 0) : parse_vreg($rm_s);
     my ($lv, $vv) = parse_vreg($v_s);
     my ($ld, $rg) = parse_vreg($dst_s);
+    return undef
+        if $vex128_known && !defined $sym && !defined $rm && $rm_s =~ /\(/
+        && defined $ld && $ld == 0 && $lv == 0 && !$kreg && !$zero
+        && $vv < 16 && $rg < 16;
     die "x86_64.pm: unsupported operands of $mn: '$ops'\n"
         unless defined $rm && defined $vv && defined $rg;
     $lr = $ld if defined $sym;
@@ -231,40 +200,12 @@ sub translate_line {
     return $line unless $encode_bytes;
     if ($line =~ /^(\s*)([a-z0-9]+)\s+(.*?)\s*(#.*)?$/ && exists $insn{$2}) {
         my ($lead, $mn, $ops) = ($1, $2, $3);
-        return "$lead" . encode($mn, $ops) . "\t# $mn\t$ops";
+        my $bytes = encode($mn, $ops);
+        return "$lead$bytes\t# $mn\t$ops" if defined $bytes;
     }
     return $line;
 }
 
-# The GNU property note marks the object as IBT and SHSTK compatible
-# (GNU_PROPERTY_X86_FEATURE_1_AND = 0xc0000002, bits IBT|SHSTK = 3); without
-# it the linker would drop CET from the whole module.
-my $footer = <<'EOT';
-.section	.note.GNU-stack,"",@progbits
-.section	.note.gnu.property,"a"
-.p2align	3
-.long	4
-.long	16
-.long	5
-.asciz	"GNU"
-.long	0xc0000002
-.long	4
-.long	3
-.long	0
-EOT
-
-sub finish {
-    my ($code) = @_;
-    my $text = join("\n", map { translate_line($_) } split /\n/, $code);
-    my $fh = \*STDOUT;
-    if (defined $output) {
-        open($fh, '>', $output) or die "x86_64.pm: cannot write $output: $!\n";
-    }
-    print $fh "# Generated by a perlasm script: do not edit.\n";
-    print $fh ".text\n", $text, "\n", $footer;
-    if (defined $output) {
-        close($fh) or die "x86_64.pm: cannot write $output: $!\n";
-    }
-}
+sub finish { elf::finish(\%arch, $output, \&translate_line, @_); }
 
 1;
