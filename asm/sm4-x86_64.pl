@@ -785,49 +785,53 @@ sub b_round {
 # previous pass's ciphertext; decryption: this pass's, read before the pass
 # stores over it), as four groups of 32 blocks, each summed against the 32
 # powers of H at (%r12) and reduced once, xi at (%r13) in and out.  The
-# rounds leave five zmm registers free (24, 25, 26, 29, 31): a chunk, one
-# product, and the low, middle and high sums of its group, the powers of H
-# being memory operands of the multiplications; the middle sum is folded
-# into the others once a group, and xi waits between groups in the frame
-# at $B_XI(%rdi) (upper lanes zero); A1 is reloaded into zmm29 at the end.
-# Every operation here takes an issue slot from the rounds, which fill both
-# zmm ports on Intel's Golden Cove (GFNI on one, VPCLMULQDQ and the
-# shuffles on the other; measured on the family 6 model 207 Xeon), so a
-# chunk costs its five multiplications and shuffles and three XORs, no
-# more (before: the middle product folded per chunk, 12 operations).
+# rounds leave five zmm registers free (24, 25, 26, 29, 31): a chunk, its
+# power of H, one product, and the low and high sums of its group; the
+# middle sum waits in the frame at $B_MID(%rdi) (a memory operand of the
+# ternary XOR that adds each chunk's two middle products) and is folded
+# into the others once a group; xi waits between groups at $B_XI(%rdi)
+# (upper lanes zero); A1 is reloaded into zmm29 at the end.  Every
+# operation here takes an issue slot from the rounds, which fill both zmm
+# ports on Intel's Golden Cove (GFNI on one, VPCLMULQDQ and the shuffles on
+# the other; measured on the family 6 model 207 Xeon), so a chunk costs
+# its four multiplications, its byte swap and three XORs, no more (before:
+# the middle product folded into the other sums per chunk, 12 operations).
 # The arithmetic is asm/ghash-x86_64.pl's (its header gives the
 # representation).
 my $B_XI = $FRAME;
+my $B_MID = $FRAME + 64;
 
 sub gh_ops {
     my ($base, $off) = @_;
-    my ($d, $t, $lo, $mid, $hi) = map { "%zmm$_" } 24, 25, 26, 29, 31;
-    my ($dy, $dx, $ly, $lx) = ("%ymm24", "%xmm24", "%ymm26", "%xmm26");
+    my ($d, $h, $t, $lo, $hi) = map { "%zmm$_" } 24, 25, 26, 29, 31;
+    my ($dy, $dx, $ly, $lx) = ("%ymm24", "%xmm24", "%ymm29", "%xmm29");
     my $bsw = ".Lsm4_gh_bswap(%rip)";
     my @ops = ("vmovdqu64\t(%r13),%xmm24", "vpshufb\t$bsw,%xmm24,%xmm24",
                "vmovdqa64\t%zmm24,$B_XI(%rdi)");
     for my $g (0 .. 3) {
         for my $q (0 .. 7) {
-            my $h = (64 * $q) . "(%r12)";
             push @ops, "vmovdqu64\t" . ($off + 512 * $g + 64 * $q) . "($base),$d",
                 "vpshufb\t$bsw,$d,$d";
+            push @ops, "vpxorq\t$B_XI(%rdi),$d,$d" if $q == 0;
+            push @ops, "vmovdqu64\t" . (64 * $q) . "(%r12),$h";
             if ($q == 0) {
-                push @ops, "vpxorq\t$B_XI(%rdi),$d,$d",
-                    "vpclmulqdq\t\$0x11,$h,$d,$hi", "vpclmulqdq\t\$0x00,$h,$d,$lo",
-                    "vpclmulqdq\t\$0x01,$h,$d,$mid", "vpclmulqdq\t\$0x10,$h,$d,$d",
-                    "vpxorq\t$d,$mid,$mid";
+                push @ops, "vpclmulqdq\t\$0x11,$h,$d,$hi", "vpclmulqdq\t\$0x00,$h,$d,$lo",
+                    "vpclmulqdq\t\$0x01,$h,$d,$t", "vpclmulqdq\t\$0x10,$h,$d,$d",
+                    "vpxorq\t$d,$t,$t";
             } else {
                 push @ops, "vpclmulqdq\t\$0x11,$h,$d,$t", "vpxorq\t$t,$hi,$hi",
                     "vpclmulqdq\t\$0x00,$h,$d,$t", "vpxorq\t$t,$lo,$lo",
                     "vpclmulqdq\t\$0x01,$h,$d,$t", "vpclmulqdq\t\$0x10,$h,$d,$d",
-                    "vpternlogq\t\$0x96,$d,$t,$mid";
+                    "vpternlogq\t\$0x96,$B_MID(%rdi),$d,$t";
             }
+            # the last chunk's sum stays in $t for the fold
+            push @ops, "vmovdqa64\t$t,$B_MID(%rdi)" if $q < 7;
         }
-        push @ops, "vpslldq\t\$8,$mid,$t", "vpsrldq\t\$8,$mid,$mid",
-            "vpxorq\t$t,$lo,$lo", "vpxorq\t$mid,$hi,$hi",
-            "vbroadcasti32x4\t.Lsm4_gh_poly(%rip),$mid",
-            "vpclmulqdq\t\$0x00,$mid,$lo,$t", "vpshufd\t\$0x4e,$lo,$lo", "vpxorq\t$t,$lo,$lo",
-            "vpclmulqdq\t\$0x00,$mid,$lo,$t", "vpshufd\t\$0x4e,$lo,$lo",
+        push @ops, "vpslldq\t\$8,$t,$d", "vpsrldq\t\$8,$t,$t",
+            "vpxorq\t$d,$lo,$lo", "vpxorq\t$t,$hi,$hi",
+            "vbroadcasti32x4\t.Lsm4_gh_poly(%rip),$h",
+            "vpclmulqdq\t\$0x00,$h,$lo,$t", "vpshufd\t\$0x4e,$lo,$lo", "vpxorq\t$t,$lo,$lo",
+            "vpclmulqdq\t\$0x00,$h,$lo,$t", "vpshufd\t\$0x4e,$lo,$lo",
             "vpternlogq\t\$0x96,$hi,$t,$lo",
             "vextracti64x4\t\$1,$lo,$dy", "vpxorq\t$dy,$ly,$ly",
             "vextracti32x4\t\$1,$ly,$dx", "vpxorq\t$dx,$lx,$lx";
@@ -1334,7 +1338,7 @@ sub e_parallel {
         # (ks, htable, in, out, nblocks, ctr, xi) -> the CTR registers
         # (xi, the stack argument, read before the frame is aligned)
         $s .= "\ttest\t%r8,%r8\n\tjz\t${L}_ret\n\tmov\t8(%rsp),%rax\n";
-        $s .= frame_align_begin($FRAME + 64, 64, @saved);
+        $s .= frame_align_begin($FRAME + 128, 64, @saved);
         $s .= "\tmov\t%rsi,%r12\n\tmov\t%rax,%r13\n\tmov\t%rdx,%rsi\n"
             . "\tmov\t%rcx,%rdx\n\tmov\t%r8,%rcx\n\tmov\t%r9,%r8\n";
     } else {
