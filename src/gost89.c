@@ -13,6 +13,7 @@
  */
 #include <string.h>
 #include <openssl/crypto.h>
+#include "byteorder.h"
 #include "gost89.h"
 #include "gost89_arm.h"
 #include "gost89_x86.h"
@@ -206,38 +207,6 @@ const GOST_SBOX_TABLES *gost_tables(const GOST_PARAMSET *ps)
         }
     }
     return NULL;
-}
-
-/* ---- Byte order ---- */
-
-static inline uint64_t load_le64(const unsigned char *p)
-{
-    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16
-        | (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40
-        | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
-}
-
-static inline uint64_t load_be64(const unsigned char *p)
-{
-    return (uint64_t)p[7] | (uint64_t)p[6] << 8 | (uint64_t)p[5] << 16
-        | (uint64_t)p[4] << 24 | (uint64_t)p[3] << 32 | (uint64_t)p[2] << 40
-        | (uint64_t)p[1] << 48 | (uint64_t)p[0] << 56;
-}
-
-static inline void store_le64(unsigned char *p, uint64_t v)
-{
-    int i;
-
-    for (i = 0; i < 8; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static inline void store_be64(unsigned char *p, uint64_t v)
-{
-    int i;
-
-    for (i = 0; i < 8; i++)
-        p[7 - i] = (unsigned char)(v >> (8 * i));
 }
 
 /* be is a compile-time constant at every call site of the kernels below. */

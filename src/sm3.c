@@ -6,25 +6,12 @@
  */
 #include <string.h>
 
+#include "byteorder.h"
 #include "sm3.h"
 #include "sm3_x86.h"
 #include "sm3_arm.h"
 
 #define SM3_ROL(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
-
-static inline uint32_t load_be32(const unsigned char *p)
-{
-    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
-           ((uint32_t)p[2] << 8) | (uint32_t)p[3];
-}
-
-static inline void store_be32(unsigned char *p, uint32_t v)
-{
-    p[0] = (unsigned char)(v >> 24);
-    p[1] = (unsigned char)(v >> 16);
-    p[2] = (unsigned char)(v >> 8);
-    p[3] = (unsigned char)v;
-}
 
 /*
  * P0(x) = x ^ rol(x,9) ^ rol(x,17) = x ^ rol(x ^ rol(x,8), 9), and likewise

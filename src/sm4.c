@@ -12,6 +12,7 @@
  */
 #include <string.h>
 
+#include "byteorder.h"
 #include "ghash.h"
 #include "sm4.h"
 #include "sm4_x86.h"
@@ -84,20 +85,6 @@ static const uint32_t SM4_T3[256] = { SM4_SBOX_LIST(SM4_T3E) };
 static const uint32_t SM4_FK[4] = {
     0xa3b1bac6, 0x56aa3350, 0x677d9197, 0xb27022dc
 };
-
-static inline uint32_t load_be32(const unsigned char *p)
-{
-    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
-           ((uint32_t)p[2] << 8) | (uint32_t)p[3];
-}
-
-static inline void store_be32(unsigned char *p, uint32_t v)
-{
-    p[0] = (unsigned char)(v >> 24);
-    p[1] = (unsigned char)(v >> 16);
-    p[2] = (unsigned char)(v >> 8);
-    p[3] = (unsigned char)v;
-}
 
 /* T = L(tau(x)), the round's nonlinear-then-linear map, via the tables. */
 #define SM4_T(x) (SM4_T0[(x) & 0xff] ^ SM4_T1[((x) >> 8) & 0xff] ^           \
