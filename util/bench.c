@@ -20,6 +20,12 @@
  * --serve-gcrypt: one more column per family, titled with its version,
  * beside the libgcrypt this binary is linked with.
  *
+ * With -m each libgcrypt also runs once per chosen level but the first,
+ * with the features that level hides from smgost hidden from libgcrypt
+ * too (GCRYCTL_DISABLE_HWF, through SMGOST_BENCH_GCRYPT_HIDE in its
+ * child's environment), so that a level is compared with what libgcrypt
+ * does on a CPU that has only that level.
+ *
  * Another build of smgost too: `make bench BASE=DIR` (SMGOST_BENCH_BASE,
  * DIR the providers folder of, say, a worktree of an older commit) runs
  * each selected level once more with DIR's smgost.so, in columns titled
@@ -142,6 +148,7 @@ static const struct alg algs[] = {
 /* A capability level: the value of CAP_VAR that forces it, NULL to inherit. */
 struct level {
     const char *name, *value, *what;
+    const char *gcrypt_hide;    /* libgcrypt's names of what it hides */
 };
 
 #if defined(__x86_64__)
@@ -150,29 +157,42 @@ struct level {
  * A = CPUID.1 EDX | ECX << 32, B = CPUID.7.0 EBX | ECX << 32.
  */
 # define CAP_VAR "OPENSSL_ia32cap"
+/*
+ * libgcrypt's feature names are those of its src/hwfeatures.c (1.10 lacks
+ * intel-avx512 and intel-gfni; a name it lacks is ignored).
+ */
+# define GC_NO_AVX512 "intel-avx512 intel-sm3 intel-sm4 intel-sha512"
+# define GC_NO_GFNI GC_NO_AVX512 " intel-gfni"
+# define GC_NO_AVX2 GC_NO_GFNI " intel-avx2 intel-vaes-vpclmul"
 static const struct level levels[] = {
-    { "all", NULL, "what the CPU has" },
-    { "no-avx512", ":~0x10000", "AVX-512F hidden: GFNI+AVX2" },
-    { "no-gfni", ":~0x10000010000", "AVX-512F, GFNI hidden: AES-NI+AVX2" },
+    { "all", NULL, "what the CPU has", NULL },
+    { "no-avx512", ":~0x10000", "AVX-512F hidden: GFNI+AVX2", GC_NO_AVX512 },
+    { "no-gfni", ":~0x10000010000", "AVX-512F, GFNI hidden: AES-NI+AVX2",
+      GC_NO_GFNI },
     { "no-avx2", ":~0x10000010020",
-      "AVX-512F, GFNI, AVX2 hidden: AES-NI+AVX" },
+      "AVX-512F, GFNI, AVX2 hidden: AES-NI+AVX", GC_NO_AVX2 },
     /* A: PCLMULQDQ, SSSE3, AES-NI, AVX; B: BMI1/2, AVX2, AVX-512
      * F/DQ/BW/VL/VBMI, GFNI, VAES, VPCLMULQDQ */
-    { "c", "~0x1200020200000000:~0x702c0030128", "SIMD, AES-NI hidden: C" },
+    { "c", "~0x1200020200000000:~0x702c0030128", "SIMD, AES-NI hidden: C",
+      GC_NO_AVX2 " intel-avx intel-aesni intel-pclmul intel-ssse3"
+      " intel-sse4.1 intel-bmi2 intel-shaext" },
 };
 #elif defined(__aarch64__)
 /* libcrypto's armcap bits (crypto/arm_arch.h); a value replaces the probe. */
 # define CAP_VAR "OPENSSL_armcap"
+# define GC_NO_SM "arm-sm3 arm-sm4"
+# define GC_NEON GC_NO_SM " arm-aes arm-pmull arm-sha1 arm-sha2 arm-sha3" \
+    " arm-sha512 arm-sve arm-sve2"
 static const struct level levels[] = {
-    { "all", NULL, "what the CPU has" },
-    { "no-sm", "0x1ff", "SM3/SM4 instructions hidden" },
-    { "neon", "0x1", "crypto extensions hidden: NEON" },
-    { "c", "0", "everything hidden: C" },
+    { "all", NULL, "what the CPU has", NULL },
+    { "no-sm", "0x1ff", "SM3/SM4 instructions hidden", GC_NO_SM },
+    { "neon", "0x1", "crypto extensions hidden: NEON", GC_NEON },
+    { "c", "0", "everything hidden: C", GC_NEON " arm-neon" },
 };
 #else
 # define CAP_VAR "(none)"
 static const struct level levels[] = {
-    { "all", NULL, "no kernels to choose from" },
+    { "all", NULL, "no kernels to choose from", NULL },
 };
 #endif
 #define N_LEVELS (sizeof(levels) / sizeof(levels[0]))
@@ -271,6 +291,14 @@ static void *fetch(enum impl impl, const struct alg *a)
 #ifdef HAVE_GCRYPT
 static int gcrypt_init(void)
 {
+    const char *hide = getenv("SMGOST_BENCH_GCRYPT_HIDE");
+    char buf[512], *tok, *save = NULL;
+
+    /* before gcry_check_version, which probes the CPU */
+    snprintf(buf, sizeof(buf), "%s", hide != NULL ? hide : "");
+    for (tok = strtok_r(buf, " ", &save); tok != NULL;
+         tok = strtok_r(NULL, " ", &save))
+        gcry_control(GCRYCTL_DISABLE_HWF, tok, NULL);
     if (gcry_check_version(NULL) == NULL)
         return 0;
     gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
@@ -673,6 +701,7 @@ struct child {
     enum impl impl;             /* I_SMG or I_GCRYPT */
     const struct level *lv;     /* smgost's level */
     const char *prog;           /* libgcrypt's: the binary */
+    const char *hide;           /* libgcrypt's: its features hidden */
     pid_t pid;
     FILE *to, *from;
     char kernels[300];          /* smgost's kernels param; libgcrypt's version */
@@ -685,7 +714,7 @@ struct child {
     char btitle[N_FAMILY][72];  /* its columns' titles */
 };
 
-#define MAX_GCRYPT_CHILDREN 4
+#define MAX_GCRYPT_CHILDREN (4 * N_LEVELS)
 static struct child children[2 * N_LEVELS + MAX_GCRYPT_CHILDREN];
 static size_t nchildren;
 
@@ -704,26 +733,31 @@ static void child_stop(struct child *c)
 }
 
 /*
- * This process's environment with entry ("CAP_VAR=...") and modules
- * ("SMGOST_MODULES=...") in place of those variables, where not NULL.
+ * This process's environment with each of the n entries of set ("NAME=..."),
+ * where not NULL, in place of that variable.
  */
-static char **child_environ(char *entry, char *modules)
+static char **child_environ(char *const set[], size_t n_set)
 {
-    size_t n = 0, k = 0, namelen = strlen(CAP_VAR "="),
-        mlen = strlen("SMGOST_MODULES=");
+    size_t n = 0, k = 0, i;
     char **env;
 
     while (environ[n] != NULL)
         n++;
-    if ((env = calloc(n + 3, sizeof(*env))) == NULL)
+    if ((env = calloc(n + n_set + 1, sizeof(*env))) == NULL)
         return NULL;
-    for (n = 0; environ[n] != NULL; n++)
-        if ((entry == NULL || strncmp(environ[n], entry, namelen) != 0)
-            && (modules == NULL || strncmp(environ[n], modules, mlen) != 0))
+    for (n = 0; environ[n] != NULL; n++) {
+        int replaced = 0;
+
+        for (i = 0; i < n_set; i++)
+            replaced |= set[i] != NULL
+                && strncmp(environ[n], set[i],
+                           strcspn(set[i], "=") + 1) == 0;
+        if (!replaced)
             env[k++] = environ[n];
-    if (entry != NULL)
-        env[k++] = entry;
-    env[k] = modules;
+    }
+    for (i = 0; i < n_set; i++)
+        if (set[i] != NULL)
+            env[k++] = set[i];
     return env;
 }
 
@@ -771,17 +805,25 @@ static int child_spawn(struct child *c, const char *self, char *arg,
 
 static int child_start(struct child *c, const char *self)
 {
-    char line[300] = "", entry[128], modules[4200], **env;
+    char line[300] = "", entry[128], modules[4200], hide[600], **env;
     const char *value = c->lv != NULL ? c->lv->value : NULL;
     const char *what = c->lv != NULL ? c->lv->name : self;
+    char *set[3] = { NULL, NULL, NULL };
     int to = -1, from = -1, err = ENOMEM;
 
-    if (value != NULL)
+    if (value != NULL && c->impl == I_SMG) {
         snprintf(entry, sizeof(entry), CAP_VAR "=%s", value);
-    if (c->modules != NULL)
+        set[0] = entry;
+    }
+    if (c->modules != NULL) {
         snprintf(modules, sizeof(modules), "SMGOST_MODULES=%s", c->modules);
-    env = child_environ(value != NULL ? entry : NULL,
-                        c->modules != NULL ? modules : NULL);
+        set[1] = modules;
+    }
+    if (c->hide != NULL) {
+        snprintf(hide, sizeof(hide), "SMGOST_BENCH_GCRYPT_HIDE=%s", c->hide);
+        set[2] = hide;
+    }
+    env = child_environ(set, 3);
     if (env != NULL)
         err = child_spawn(c, self,
                           c->impl == I_SMG ? "--serve" : "--serve-gcrypt",
@@ -923,6 +965,7 @@ static void usage(FILE *f)
 
     fprintf(f,
 "usage: bench [-q] [-t SECONDS] [-r ROUNDS] [-a ALGS] [-s SIZES] [-l LEVELS]\n"
+"             [-m]\n"
 "  -q          quick run (%.0f s, 3 rounds)\n"
 "  -t SECONDS  total time to spread over the measurements (default\n"
 "              $BENCH_SECONDS, else %.0f)\n"
@@ -931,6 +974,8 @@ static void usage(FILE *f)
 "              gost), e.g. -a 'SM4-C*,gost89'\n"
 "  -s SIZES    comma-separated bytes per call, multiples of 16 (default\n"
 "              16,64,256,1024,8192,16384)\n"
+"  -m          also each libgcrypt at each chosen level, with the features\n"
+"              the level hides from smgost hidden from it (GCRYCTL_DISABLE_HWF)\n"
 "  -l LEVELS   comma-separated smgost capability levels (default: each):\n",
             QUICK_SECONDS, DEFAULT_SECONDS);
     for (i = 0; i < N_LEVELS; i++)
@@ -950,6 +995,7 @@ static void usage(FILE *f)
 /* What the run was asked for, and how far its time budget has gone. */
 struct run {
     const char *algsel, *levelsel;
+    int match;                  /* -m: libgcrypt at each level too */
     size_t sizes[16], nsizes;
     int rounds;
     double total;               /* wall-clock seconds for all of it */
@@ -969,7 +1015,7 @@ static int parse_args(struct run *r, int argc, char **argv)
 
     r->total = env != NULL && *env != '\0' ? atof(env) : DEFAULT_SECONDS;
     r->rounds = 5;
-    while ((opt = getopt(argc, argv, "qt:r:a:s:l:h")) != -1) {
+    while ((opt = getopt(argc, argv, "qt:r:a:s:l:mh")) != -1) {
         switch (opt) {
         case 'q':
             r->total = QUICK_SECONDS;
@@ -986,6 +1032,9 @@ static int parse_args(struct run *r, int argc, char **argv)
             break;
         case 'l':
             r->levelsel = optarg;
+            break;
+        case 'm':
+            r->match = 1;
             break;
         case 's':
             snprintf(buf, sizeof(buf), "%s", optarg);
@@ -1104,40 +1153,70 @@ static void start_levels(const char *levelsel, const char *base,
     }
 }
 
+/* One libgcrypt child: prog serving, with lv's features hidden if lv. */
+static void start_gcrypt(const char *prog, const struct level *lv)
+{
+    struct child *c = &children[nchildren];
+    char *sp, version[24];
+
+    if (nchildren == sizeof(children) / sizeof(children[0]))
+        return;
+    memset(c, 0, sizeof(*c));
+    c->impl = I_GCRYPT;
+    c->prog = prog;
+    c->lv = lv;
+    c->hide = lv != NULL ? lv->gcrypt_hide : NULL;
+    if (!child_start(c, prog))
+        return;
+    sp = strrchr(c->kernels, ' ');
+    if (sp == NULL || strlen(sp + 1) != N_ALGS) {
+        fprintf(stderr, "bench: %s: built from another bench.c\n", prog);
+        child_stop(c);
+        return;
+    }
+    memcpy(c->has, sp + 1, N_ALGS + 1);
+    *sp = '\0';
+    snprintf(version, sizeof(version), "%.23s", c->kernels);
+    snprintf(c->title, sizeof(c->title), "gcrypt %s%s%.10s", version,
+             lv != NULL ? " " : "", lv != NULL ? lv->name : "");
+    nchildren++;
+}
+
 /*
  * One child per binary in SMGOST_BENCH_GCRYPT (space-separated), each
- * linked with another libgcrypt; started after the levels, unmasked.
+ * linked with another libgcrypt, unmasked; with match (-m), each of them
+ * and this binary's libgcrypt once more per chosen level that hides
+ * something.
  */
-static void start_gcrypts(void)
+static void start_gcrypts(const char *levelsel, int match)
 {
     const char *env = getenv("SMGOST_BENCH_GCRYPT");
-    static char list[1024];
-    char *tok, *save = NULL, *sp;
+    static char list[1024], self[4096];
+    const char *progs[MAX_GCRYPT_CHILDREN];
+    char *tok, *save = NULL;
+    size_t n = 0, p, i;
+    ssize_t len;
 
-    if (env == NULL)
-        return;
-    snprintf(list, sizeof(list), "%s", env);
-    for (tok = strtok_r(list, " ", &save); tok != NULL
-         && nchildren < sizeof(children) / sizeof(children[0]);
-         tok = strtok_r(NULL, " ", &save)) {
-        struct child *c = &children[nchildren];
-
-        memset(c, 0, sizeof(*c));
-        c->impl = I_GCRYPT;
-        c->prog = tok;
-        if (!child_start(c, tok))
-            continue;
-        sp = strrchr(c->kernels, ' ');
-        if (sp == NULL || strlen(sp + 1) != N_ALGS) {
-            fprintf(stderr, "bench: %s: built from another bench.c\n", tok);
-            child_stop(c);
-            continue;
-        }
-        memcpy(c->has, sp + 1, N_ALGS + 1);
-        *sp = '\0';
-        strcpy(c->title, "gcrypt ");
-        strncat(c->title, c->kernels, sizeof(c->title) - sizeof("gcrypt "));
-        nchildren++;
+#ifdef HAVE_GCRYPT
+    /* this binary's libgcrypt runs unmasked in this process */
+    if (match && (len = readlink("/proc/self/exe", self,
+                                 sizeof(self) - 1)) > 0) {
+        self[len] = '\0';
+        progs[n++] = self;
+    }
+#endif
+    (void)len;
+    snprintf(list, sizeof(list), "%s", env != NULL ? env : "");
+    for (tok = strtok_r(list, " ", &save); tok != NULL && n < MAX_GCRYPT_CHILDREN;
+         tok = strtok_r(NULL, " ", &save))
+        progs[n++] = tok;
+    for (p = 0; p < n; p++) {
+        if (progs[p] != self)
+            start_gcrypt(progs[p], NULL);
+        for (i = 0; match && i < N_LEVELS; i++)
+            if (levels[i].gcrypt_hide != NULL
+                && level_selected(levelsel, &levels[i]))
+                start_gcrypt(progs[p], &levels[i]);
     }
 }
 
@@ -1384,7 +1463,7 @@ int main(int argc, char **argv)
         && *getenv("SMGOST_BENCH_BASE") != '\0')
         start_levels(r.levelsel, getenv("SMGOST_BENCH_BASE"), skipped,
                      sizeof(skipped));
-    start_gcrypts();
+    start_gcrypts(r.levelsel, r.match);
     if ((r.left = count_measurements(&r)) == 0) {
         fprintf(stderr, "bench: nothing selected\n");
         return 2;
