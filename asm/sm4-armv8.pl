@@ -17,9 +17,11 @@
 # Entry points follow src/kernel.h (AAPCS64: ks=x0 in=x1 out=x2
 # nblocks=x3 iv=x4; GCM: ks=x0 htable=x1 in=x2 out=x3 nblocks=x4 ctr=x5
 # xi=x6); src/sm4_arm.c puts them into SMG_BLOCK_KERNEL tables.
-# The key schedule is the C one (SM4_KEY.rk[32] in application order, the
-# decryption schedule reversed), so "ecb" serves both directions, and so
-# does each XTS entry.
+# The schedules are laid out as the C one (SM4_KEY.rk[32] in application
+# order, the decryption schedule reversed), so "ecb" serves both
+# directions, and so does each XTS entry; each tier also has its key
+# schedule through its own S-box (sm4_sm4e_set_key, sm4_neon_set_key, at
+# the end of this file).
 #
 # Real Arm hardware is not available to measure, so speed stands in as
 # instructions executed per byte, counted exactly under qemu-user by
@@ -46,6 +48,17 @@
 # Without PMULL (OPENSSL_armcap without bit 0x20) the tables keep these
 # XTS and CCM entries, and GCM is the mode layer's composition of the
 # core's CTR with the portable GHASH (src/ghash.c, 25.6 a byte).
+#
+# The key schedules, instructions per schedule (util/arm-icount.pl: the
+# difference between 10 and 110 schedules through sm4_set_key_kernel,
+# the decryption schedule's reversal included), not measured on hardware:
+#
+#   instructions/key         sm4e (SM4EKEY) 105   neon (TBL/TBX) 675
+#   src/sm4.c (S-box bytes)  1262
+#
+# The NEON schedule is one serial chain of 32 S-box sequences (FMOV to the
+# vector unit and back in each), so its time on hardware is latency, not
+# this count; it runs once per key.
 #
 # Issue 12 asked for at most 1.5 (GCM) and 1.2 (XTS) with SM4E.  A GCM
 # pass of 8 blocks is 176 instructions: 9 counter, 64 SM4E, 8 TBL, 12
@@ -241,6 +254,26 @@ sub transpose4 {
 EOT
 }
 
+# s = Sbox(t) on every byte, t clobbered, with the table in @SB and 64 in
+# every byte of $c64: TBL of the first 64 entries (an index past them gives
+# 0), then three times "index - 64, TBX of the next 64" (TBX leaves a byte
+# whose index is out of range alone).  The one S-box sequence of the core,
+# the one-block path and the key schedule, as an instruction list.
+sub neon_sbox {
+    my ($s, $t, $c64) = @_;
+    return (
+        "tbl\t$s.16b,{$SB[0].16b-$SB[3].16b},$t.16b",
+        map { ("sub\t$t.16b,$t.16b,$c64.16b",
+               "tbx\t$s.16b,{$SB[4 * $_].16b-$SB[4 * $_ + 3].16b},$t.16b") } 1 .. 3
+    );
+}
+# The S-box table into @SB (through $t0), for every NEON entry.
+sub neon_sbox_load {
+    my $s = adr_label($t0, ".Lsm4_sbox");
+    $s .= "\tld1\t{$SB[$_ * 4].16b-$SB[$_ * 4 + 3].16b},[$t0],#64\n" for 0 .. 3;
+    return $s;
+}
+
 # One round of one group: X0 ^= L(Sbox(X1 ^ X2 ^ X3 ^ rk)); returns the
 # instructions as a list so that two groups can be interleaved.
 sub neon_round {
@@ -250,13 +283,7 @@ sub neon_round {
         "eor\t$t.16b,$x1.16b,$x2.16b",
         "eor\t$t.16b,$t.16b,$x3.16b",
         "eor\t$t.16b,$t.16b,$RK.16b",
-        "tbl\t$s.16b,{$SB[0].16b-$SB[3].16b},$t.16b",
-        "sub\t$t.16b,$t.16b,$C64.16b",
-        "tbx\t$s.16b,{$SB[4].16b-$SB[7].16b},$t.16b",
-        "sub\t$t.16b,$t.16b,$C64.16b",
-        "tbx\t$s.16b,{$SB[8].16b-$SB[11].16b},$t.16b",
-        "sub\t$t.16b,$t.16b,$C64.16b",
-        "tbx\t$s.16b,{$SB[12].16b-$SB[15].16b},$t.16b",
+        neon_sbox($s, $t, $C64),
         "eor\t$x0.16b,$x0.16b,$s.16b",
         "tbl\t$t.16b,{$s.16b},$ROL8.16b",
         "eor\t$t.16b,$t.16b,$s.16b",
@@ -327,14 +354,7 @@ sub neon_one {
 	eor	w8,w8,$x2
 	eor	w8,w8,$x3
 	fmov	s8,w8
-	tbl	v9.16b,{$SB[0].16b-$SB[3].16b},v8.16b
-	sub	v8.16b,v8.16b,$C64.16b
-	tbx	v9.16b,{$SB[4].16b-$SB[7].16b},v8.16b
-	sub	v8.16b,v8.16b,$C64.16b
-	tbx	v9.16b,{$SB[8].16b-$SB[11].16b},v8.16b
-	sub	v8.16b,v8.16b,$C64.16b
-	tbx	v9.16b,{$SB[12].16b-$SB[15].16b},v8.16b
-	fmov	w8,s9
+@{[ join '', map { "\t$_\n" } neon_sbox('v9', 'v8', $C64) ]}	fmov	w8,s9
 	eor	w9,w8,w8,ror #8
 	eor	w9,w9,w9,ror #14
 	eor	w9,w9,w8,ror #30
@@ -354,8 +374,8 @@ $code .= neon_core(2) . neon_core(1) . neon_one();
 $tier{neon} = {
     name => 'neon',
     setup => sub {
-        my $s = adr_label($t0, ".Lsm4_sbox");
-        $s .= "\tld1\t{$SB[$_ * 4].16b-$SB[$_ * 4 + 3].16b},[$t0],#64\n" for 0 .. 3;
+        # .Lsm4_rol8 follows the S-box: $t0 points at it
+        my $s = neon_sbox_load();
         $s .= "\tldr\t" . qreg($ROL8) . ",[$t0]\n";
         $s .= "\tmovi\t$C64.16b,#64\n";
         return $s;
@@ -945,11 +965,14 @@ $code .= gcm_sm4e($_) for qw(enc dec);
 $code .= ccm_sm4e($_) for qw(enc dec);
 $code .= xts_sm4e($_) for qw(ieee gb);
 
-# The key schedule (GB/T 32907-2016, 7.3) by SM4EKEY, four round keys an
-# instruction, for the sm4e tables (src/sm4.c keeps the C schedule, whose
-# S-box lookups follow the key, for the others):
+###########################################################################
+# Key schedules (GB/T 32907-2016, 7.3), for the tables of their tier, so
+# that no SM4 path looks a table up by key bytes where either tier runs
+# (src/sm4.c keeps the C schedule for the C kernel):
 #   void sm4_sm4e_set_key(const unsigned char key[16], uint32_t rk[32])
-# The key words are big-endian in memory and native in the schedule.
+#   void sm4_neon_set_key(const unsigned char key[16], uint32_t rk[32])
+# The key words are big-endian in memory and native in the schedule, which
+# is the encryption one (src/sm4.c reverses it for decryption).
 {
     my @ck;
     for my $i (0 .. 31) {
@@ -958,6 +981,8 @@ $code .= xts_sm4e($_) for qw(ieee gb);
     $code .= rodata_begin() . ".p2align\t4\n.Lsm4_ks_fk:\n"
         . "\t.word\t0xa3b1bac6,0x56aa3350,0x677d9197,0xb27022dc\n"
         . ".Lsm4_ks_ck:\n\t.word\t" . join(',', @ck) . "\n.text\n";
+
+    # sm4e: SM4EKEY, four round keys an instruction.
     my $fn = "sm4_sm4e_set_key";
     my $s = function_begin($fn);
     $s .= <<"EOT";
@@ -975,6 +1000,56 @@ EOT
     }
     # the key leaves no copy in the registers
     $s .= "\teor\tv0.16b,v0.16b,v0.16b\n\teor\tv1.16b,v1.16b,v1.16b\n\tret\n";
+    $code .= $s . function_end($fn);
+
+    # neon: round i is K_{i+4} = K_i ^ T'(K_{i+1} ^ K_{i+2} ^ K_{i+3} ^ CK_i)
+    # = rk_i, with T'(B) = L'(Sbox(B)), L'(B) = B ^ rol(B,13) ^ rol(B,23):
+    # the K_j rotate through w4-w7 (unrolled by four), the word goes to
+    # lane 0 of v0 for the S-box sequence of the rounds (neon_sbox, the
+    # table in v16-v31, 64 in v2) and back.  The schedule is serial, so one
+    # lane is all there is to do.  Only caller-saved registers are used:
+    # no frame.  The round count is the only branch.
+    $fn = "sm4_neon_set_key";
+    my @K = qw(w4 w5 w6 w7);
+    $s = function_begin($fn) . neon_sbox_load() . "\tmovi\tv2.16b,#64\n";
+    $s .= <<"EOT";
+	ldp	w4,w5,[x0]
+	ldp	w6,w7,[x0,#8]
+	rev	w4,w4
+	rev	w5,w5
+	rev	w6,w6
+	rev	w7,w7
+	adrp	x2,.Lsm4_ks_fk
+	add	x2,x2,:lo12:.Lsm4_ks_fk
+	ldp	w8,w9,[x2]
+	eor	w4,w4,w8
+	eor	w5,w5,w9
+	ldp	w8,w9,[x2,#8]
+	eor	w6,w6,w8
+	eor	w7,w7,w9
+	add	x2,x2,#16
+	mov	x3,#8
+.Lsm4_neon_set_key_loop:
+EOT
+    for my $r (0 .. 3) {
+        my ($k0, $k1, $k2, $k3) = map { $K[($r + $_) % 4] } 0 .. 3;
+        $s .= <<"EOT";
+	ldr	w8,[x2],#4
+	eor	w8,w8,$k1
+	eor	w8,w8,$k2
+	eor	w8,w8,$k3
+	fmov	s0,w8
+@{[ join '', map { "\t$_\n" } neon_sbox('v1', 'v0', 'v2') ]}	fmov	w8,s1
+	eor	$k0,$k0,w8
+	eor	$k0,$k0,w8,ror #19
+	eor	$k0,$k0,w8,ror #9
+	str	$k0,[x1],#4
+EOT
+    }
+    $s .= "\tsubs\tx3,x3,#1\n\tb.ne\t.Lsm4_neon_set_key_loop\n";
+    # the key words and the S-box results leave no copy behind
+    $s .= join('', map { "\tmov\tw$_,wzr\n" } 4 .. 9)
+        . "\tmovi\tv0.2d,#0\n\tmovi\tv1.2d,#0\n\tret\n";
     $code .= $s . function_end($fn);
 }
 

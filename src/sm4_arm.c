@@ -49,10 +49,16 @@ SM4_ARM_TABLES(neon, "sm4-neon")
 int sm4_set_key_arm(const SMG_BLOCK_KERNEL *k, const unsigned char key[16],
                     SM4_KEY *enc)
 {
-    if (k != &sm4_kernel_sm4e_pmull && k != &sm4_kernel_sm4e)
-        return 0;
-    sm4_sm4e_set_key(key, enc->rk);
-    return 1;
+    /* a core's tables (with PMULL and without) share its ECB */
+    if (k->ecb == sm4_sm4e_ecb) {
+        sm4_sm4e_set_key(key, enc->rk);
+        return 1;
+    }
+    if (k->ecb == sm4_neon_ecb) {
+        sm4_neon_set_key(key, enc->rk);
+        return 1;
+    }
+    return 0;
 }
 
 const SMG_BLOCK_KERNEL *sm4_kernel_arm(void)

@@ -88,11 +88,16 @@ extern const SMG_BLOCK_KERNEL sm4_kernel_neon;
 /* The best assembly kernel the (masked) CPU capabilities allow, or NULL. */
 const SMG_BLOCK_KERNEL *sm4_kernel_arm(void);
 
-/* The key schedule by SM4EKEY (asm/sm4-armv8.pl). */
-void sm4_sm4e_set_key(const unsigned char key[16], uint32_t rk[32]);
 /*
- * The encryption schedule through SM4EKEY if k is an sm4e table; 0 if the
- * caller must expand the key itself (sm4-neon: the C schedule).
+ * The encryption key schedules of asm/sm4-armv8.pl: by SM4EKEY, and
+ * through the NEON core's TBL/TBX S-box.
+ */
+void sm4_sm4e_set_key(const unsigned char key[16], uint32_t rk[32]);
+void sm4_neon_set_key(const unsigned char key[16], uint32_t rk[32]);
+/*
+ * The encryption schedule through the S-box of k's core if k is an sm4e or
+ * sm4-neon table; 0 if the caller must expand the key itself (the C
+ * schedule).
  */
 int sm4_set_key_arm(const SMG_BLOCK_KERNEL *k, const unsigned char key[16],
                     SM4_KEY *enc);

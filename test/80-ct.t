@@ -490,7 +490,7 @@ my @rows64 = (
     [ 'SM4 sm4-neon (every mode)', qr/^sm4_neon_(?:ecb|ctr|cbc_dec|cfb_dec|cbc_enc|cfb_enc|ofb)$/ ],
     [ 'SM4-GCM, SM4-CCM, SM4-XTS kernels of sm4e and sm4-neon (GCM in `sm4e+pmull`, `sm4-neon+pmull`; CCM and XTS also with `ghash-c`), GHASH by PMULL (`pmull`)',
       qr/^(?:sm4_(?:sm4e|neon)_(?:gcm|ccm|xts)_\w+|ghash_pmull\w*)$/ ],
-    [ 'SM4 key schedule for sm4e (SM4EKEY)', qr/^sm4_sm4e_set_key$/ ],
+    [ 'SM4 key schedule for sm4e (SM4EKEY) and sm4-neon (TBL/TBX S-box)', qr/^sm4_(?:sm4e|neon)_set_key$/ ],
     [ 'SM3 sm3-ce', qr/^sm3_ce_\w+$/ ],
     [ 'GOST/Magma gost89-neon (ECB, CNT, CTR, CBC-dec, CFB-dec, key meshing)', qr/^gost89_neon_\w+$/ ],
 );

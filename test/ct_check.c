@@ -874,16 +874,28 @@ static int scan(const char *name, int code)
 }
 
 /*
- * The SM4 key schedule of this level's table, over random keys, against the
- * C one.
+ * The SM4 key schedule of this level's table: the round keys of GB/T
+ * 32907-2016 appendix A (example 1), then random keys against the C one.
  */
 static int sweep_sm4_keysched(int ct)
 {
+    static const unsigned char std_key[SM4_KEY_SIZE] = {
+        0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef,
+        0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10
+    };
     const SMG_BLOCK_KERNEL *k = sm4_kernel(ct);
     unsigned char key[SM4_KEY_SIZE];
     SM4_KEY enc, dec, ref_enc, ref_dec;
     size_t n;
 
+    sm4_set_key_kernel(k, std_key, &enc, &dec);
+    TU_CHECK(enc.rk[0] == 0xf12186f9u && enc.rk[31] == 0x9124a012u,
+             "%s key schedule: rk0 %08x rk31 %08x, GB/T 32907-2016 "
+             "appendix A gives f12186f9 and 9124a012", k->name,
+             (unsigned)enc.rk[0], (unsigned)enc.rk[31]);
+    TU_CHECK(dec.rk[0] == 0x9124a012u && dec.rk[31] == 0xf12186f9u,
+             "%s decryption schedule: the appendix A round keys reversed",
+             k->name);
     for (n = 1; n <= SWEEP_BLOCKS && tu_failures == 0; n++) {
         fill(key, sizeof(key), (uint32_t)n * 2654435761u);
         sm4_set_key(key, &ref_enc, &ref_dec);
@@ -895,7 +907,8 @@ static int sweep_sm4_keysched(int ct)
                n - 1);
         return 0;
     }
-    printf("# %s key schedule: %d keys\n", k->name, SWEEP_BLOCKS);
+    printf("# %s key schedule: GB/T 32907-2016 appendix A, %d keys\n",
+           k->name, SWEEP_BLOCKS);
     return 1;
 }
 

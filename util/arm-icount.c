@@ -8,6 +8,7 @@
  *   arm-icount sm4 KERNEL MODE BYTES    KERNEL: sm4-c sm4e sm4-neon
  *                                      MODE: ecb ctr cbc_enc cbc_dec
  *                                            cfb_enc cfb_dec ofb
+ *   arm-icount sm4 KERNEL set_key N    N key schedules of KERNEL's table
  *   arm-icount sm3 KERNEL BYTES        KERNEL: sm3-c sm3-ce
  *   arm-icount aead KERNELS MODE BYTES KERNELS: an SM4 table as the
  *                                      kernels param names it (sm4e+pmull,
@@ -91,6 +92,18 @@ static int run_sm4(const char *kname, const char *mode, size_t len)
 
     if (k == NULL)
         return 2;
+    if (strcmp(mode, "set_key") == 0) {
+        /* len counts schedules here, each keyed by the last one's rk */
+        unsigned char kb[16];
+
+        memcpy(kb, key, sizeof(kb));
+        for (; len > 0; len--) {
+            sm4_set_key_kernel(k, kb, &enc, &dec);
+            memcpy(kb, enc.rk, sizeof(kb));
+        }
+        printf("%08x\n", (unsigned int)enc.rk[0]);
+        return 0;
+    }
     sm4_set_key(key, &enc, &dec);
     if (len > MAX_BYTES)
         return 2;

@@ -13,7 +13,8 @@
 # Run in a tree configured with --cross-compile-prefix=aarch64-linux-gnu-
 # after make (it links util/arm-icount.c with libsmgost.a):
 #   perl util/arm-icount.pl [sm4|sm3|aead ...]
-# The SM4 block modes and SM3 are counted between 1 KiB and 9 KiB; the
+# The SM4 block modes and SM3 are counted between 1 KiB and 9 KiB, the
+# SM4 key schedules between 10 and 110 of them; the
 # AEAD entries (GCM, CCM, XTS, GHASH) as a whole 16 KiB call, entry and
 # tails included, against an empty run.
 use strict;
@@ -80,6 +81,10 @@ for my $w (@what) {
             printf " %8.2f", per_byte(1024, 9216, 'sm4', $k, $_) for @modes;
             print "\n";
         }
+        # instructions per key schedule (encryption and its reversal)
+        printf "%-10s %8s\n", 'sm4', 'set_key';
+        printf "%-10s %8.1f\n", $_, per_byte(10, 110, 'sm4', $_, 'set_key')
+            for qw(sm4e sm4-neon sm4-c);
     } elsif ($w eq 'sm3') {
         printf "%-10s %8s\n", 'sm3', 'blocks';
         printf "%-10s %8.2f\n", $_, per_byte(1024, 9216, 'sm3', $_) for qw(sm3-ce sm3-c);
