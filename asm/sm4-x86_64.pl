@@ -321,6 +321,16 @@ sub e_table {
 	vmovdqa64	%zmm18,@{[$B_KT + 64]}(%rsp)
 EOT
     $s .= e_ctrick($B_KT, $B_ZT);
+    # slots 1..32 (d_0..d_31) as z = d ^ d<<<16 ^ d<<<24: byte k of z is
+    # d_k ^ d_{k-2} ^ d_{k-3}, so z_k ^ z_{k-1} ^ z_{k-2} = d_k (indices mod
+    # 4: the circulant 1 + x + x^2 has inverse 1 + x^2 + x^3 mod x^4 + 1),
+    # what the byte-sliced rounds add in (b_round)
+    for my $o (4, 68) {
+        $s .= "\tvmovdqu32\t" . ($B_ZT + $o) . "(%rsp),%zmm17\n"
+            . "\tvprold\t\$16,%zmm17,%zmm18\n\tvprold\t\$24,%zmm17,%zmm19\n"
+            . "\tvpternlogd\t\$0x96,%zmm19,%zmm18,%zmm17\n"
+            . "\tvmovdqu32\t%zmm17," . ($B_ZT + $o) . "(%rsp)\n";
+    }
     $s .= "\tvmovdqa64\t.Lsm4_bs_rep(%rip),%zmm16\n";
     for my $q (0 .. 8) {
         $s .= "\tvbroadcasti32x4\t" . ($B_ZT + 16 * $q) . "(%rsp),%zmm17\n"
@@ -617,21 +627,18 @@ $code .= lean_body('avx512', 'z') . lean_core('avx512', 'z');
 #   L(s)_k = A(a_k) ^ C(a_{k-1}),  a_k = s_k ^ s_{k-1} ^ s_{k-2}
 # (A(x) = x ^ x<<2 and C(x) = x ^ x>>6 within the byte, indices mod 4; from
 # rol 2, 10, 18, 24 written byte by byte).  As in the lean cores the state
-# is the A1 image Z = A1 X, so the S-box is one VGF2P8AFFINEINVQB, and A1 A
-# and A1 C are one VGF2P8AFFINEQB each; with the keys folded as in the
-# word-sliced core (K_i = A1 rk_i ^ c1 in place of rk_i) a round of 64
-# blocks is 28 zmm ops, 7 a byte (S-box, three-way XOR, two affine maps,
-# the update, its d_i, the running parity), against 40 above.
+# is the A1 image Z = A1 X, and the S-box leaves its output already
+# through A1 A and through A1 C (two VGF2P8AFFINEINVQB a byte); with the
+# keys folded as in the word-sliced core (K_i = A1 rk_i ^ c1 in place of
+# rk_i) a round of 64 blocks is 24 zmm ops, 6 a byte (two S-boxes, b_k
+# with its key byte, the three-way sum, Y_i, the running parity; b_round),
+# against 40 above.
 # The state lives in the frame (read twice and written once a round, the
 # reads as memory operands of the ternary XORs), so that two halves of 64
 # blocks fit in registers and overlap their dependency chains: 4.2 cycles a
 # 16-block round in a loop of rounds (4.0 without dependencies), against
 # 6.6 above.  Entry and exit are one 16x16 byte transpose of each half
 # (64 unpacks), the A1 map and the folded constants.
-my %B_M = (
-    a => gf_mul($GF_A1, $GF_L{a}),
-    c => gf_mul($GF_A1, $GF_L{c}),
-);
 $code .= rodata_begin() . ".p2align\t6\n";
 # byte k of dword slot l of the table replicated over dword k of lane l
 $code .= ".Lsm4_bs_rep:\n";
@@ -639,8 +646,6 @@ $code .= ".byte\t" . join(",", map { my $l = $_; map { (4 * $l + $_) x 4 } 0 .. 
 # CTR's entry: in a lane, dword k gathers byte k of the four native words
 my @bs_t   = map { my $k = $_; map { 4 * $_ + $k } 0 .. 3 } 0 .. 3;
 $code .= ".Lsm4_bs_t:\n.byte\t" . join(",", @bs_t) . "\n";
-$code .= ".p2align\t3\n";
-$code .= sprintf(".Lsm4_bs_m%s:\n.quad\t0x%016x\n", $_, $B_M{$_}) for sort keys %B_M;
 $code .= text_begin();
 
 # State slot of word j, byte k of half h (words j and j+4 share a slot).
@@ -752,31 +757,38 @@ sub b_out {
     return $s;
 }
 
-# One round i of half h: running parity p_k in zmm 12h+k, temporaries s, a
-# in zmm 12h+4+k, 12h+8+k; the matrices A2 (zmm30), A1 A (zmm27), A1 C
+# One round i of half h: running parity p_k in zmm 12h+k, temporaries u, v
+# in zmm 12h+4+k, 12h+8+k; the matrices A1 A A2 (zmm27) and A1 C A2
 # (zmm28).  Y_{i+4} = Y_i ^ A1 A a_k ^ A1 C a_{k-1} ^ d_i is stored over
-# Y_i; p_{i+1} = p_i ^ Y_{i+1} ^ Y_{i+4}.  Order: the affine maps that the
-# first updates need come first (A1 A a_k is written over s_k, A1 C a_k
-# over a_k after its A1 A).  Returned in four steps (S-box, XOR, affine
-# maps, updates) for the interleaving of the halves.
+# Y_i; p_{i+1} = p_i ^ Y_{i+1} ^ Y_{i+4}.  Since A1 A a_k ^ A1 C a_{k-1} is
+# b_k ^ b_{k-1} ^ b_{k-2} with b_k = A1 A s_k ^ A1 C s_{k-1}, the S-box
+# leaves its output in both images (u_k = A1 A s_k, v_k = A1 C s_k, one
+# VGF2P8AFFINEINVQB each, as in the lean cores), and b_k takes z_k, the
+# bytes of the key table's slot, for which z_k ^ z_{k-1} ^ z_{k-2} = d_k
+# (e_table): 8 affine maps and 16 XORs a round of 64 blocks, against 12
+# and 16 with one S-box output and the affine maps after its three-way
+# XORs, which left Golden Cove's only GFNI port the critical one (24 of
+# the round's 56 operations).  Returned in four steps (S-box, b, the sums,
+# parity and store) for the interleaving of the halves.
 sub b_round {
     my ($h, $i) = @_;
     my @p = map { "%zmm" . (12 * $h + $_) } 0 .. 3;
-    my @t = map { "%zmm" . (12 * $h + 4 + $_) } 0 .. 3;
-    my @a = map { "%zmm" . (12 * $h + 8 + $_) } 0 .. 3;
+    my @u = map { "%zmm" . (12 * $h + 4 + $_) } 0 .. 3;
+    my @v = map { "%zmm" . (12 * $h + 8 + $_) } 0 .. 3;
     my @s = ("") x 4;
-    $s[0] .= "\tvgf2p8affineinvqb\t\$$GF_C2,%zmm$A2,$p[$_],$t[$_]\n" for 0 .. 3;
-    $s[1] .= "\tvmovdqa64\t$t[$_],$a[$_]\n\tvpternlogd\t\$0x96,$t[($_ + 3) % 4],$t[($_ + 2) % 4],$a[$_]\n"
+    $s[0] .= "\tvgf2p8affineinvqb\t\$$GF_K{a},%zmm27,$p[$_],$u[$_]\n"
+        . "\tvgf2p8affineinvqb\t\$$GF_K{c},%zmm28,$p[$_],$v[$_]\n" for 0 .. 3;
+    # b_k over u_k
+    $s[1] .= "\tvpternlogd\t\$0x96," . b_key(1 + $i, $_) . ",$v[($_ + 3) % 4],$u[$_]\n"
         for 0 .. 3;
-    my $ga = sub { my ($k) = @_;
-        return "\tvgf2p8affineqb\t\$0,%zmm27,$a[$k],$t[$k]\n"
-            . "\tvpxord\t" . b_key(1 + $i, $k) . ",$t[$k],$t[$k]\n"; };
-    my $gc = sub { my ($k) = @_; return "\tvgf2p8affineqb\t\$0,%zmm28,$a[$k],$a[$k]\n"; };
-    $s[2] = $ga->(0) . $ga->(3) . $gc->(3) . $ga->(1) . $gc->(0) . $ga->(2) . $gc->(1) . $gc->(2);
     for my $k (0 .. 3) {
-        $s[3] .= "\tvpternlogd\t\$0x96," . b_y($h, $i, $k) . ",$a[($k + 3) % 4],$t[$k]\n";
-        $s[3] .= "\tvpternlogd\t\$0x96," . b_y($h, $i + 1, $k) . ",$t[$k],$p[$k]\n" if $i < 31;
-        $s[3] .= "\tvmovdqa64\t$t[$k]," . b_y($h, $i + 4, $k) . "\n";
+        $s[2] .= "\tvmovdqa64\t$u[$k],$v[$k]\n"
+            . "\tvpternlogd\t\$0x96,$u[($k + 3) % 4],$u[($k + 2) % 4],$v[$k]\n"
+            . "\tvpxord\t" . b_y($h, $i, $k) . ",$v[$k],$v[$k]\n";
+    }
+    for my $k (0 .. 3) {
+        $s[3] .= "\tvpternlogd\t\$0x96," . b_y($h, $i + 1, $k) . ",$v[$k],$p[$k]\n" if $i < 31;
+        $s[3] .= "\tvmovdqa64\t$v[$k]," . b_y($h, $i + 4, $k) . "\n";
     }
     return @s;
 }
@@ -851,8 +863,8 @@ sub b_rounds {
     my ($gh) = @_;    # undef, or 'enc' / 'dec': GCM's GHASH interleaved
     my $name = ".Lsm4_bs_rounds" . ($gh ? "_gh_$gh" : "");
     my $s = local_function_begin($name);
-    $s .= "\tvpbroadcastq\t.Lsm4_bs_ma(%rip),%zmm27\n";
-    $s .= "\tvpbroadcastq\t.Lsm4_bs_mc(%rip),%zmm28\n";
+    $s .= "\tvpbroadcastq\t.Lsm4_gf_a(%rip),%zmm27\n";
+    $s .= "\tvpbroadcastq\t.Lsm4_gf_c(%rip),%zmm28\n";
     for my $h (0 .. 1) {
         for my $k (0 .. 3) {
             my $p = "%zmm" . (12 * $h + $k);
