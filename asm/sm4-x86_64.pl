@@ -125,6 +125,40 @@
 # computes each pass's tweaks in vector registers first.  CCM runs at the
 # speed of one serial stream (the CBC encryption above); AES-NI's default
 # tables leave CCM to the C kernel's serial rounds (see src/sm4_x86.c).
+#
+# The rows above were measured before the changes below.  On the 2-vCPU
+# Intel Xeon family 6 model 207 (Sapphire/Emerald Rapids class, Golden
+# Cove cores) KVM guest, TSC 2.3 GHz (1.30 core cycles a tick from a chain
+# of dependent register adds; immediate adds are folded at rename there),
+# 16 KiB in-place calls, best of 2500 alternating with the kernels before,
+# TSC ticks per byte, others' jobs on the machine:
+#
+#   gfni-avx512             ECB    CTR    GCM-enc  GCM-dec  XTS IEEE  XTS GB
+#   before                  0.510  0.526  0.581    0.579    0.554     0.554
+#   now                     0.451  0.467  0.485    0.479    0.498     0.494
+#   1 KiB calls (word-sliced 64-block pass, unchanged):
+#                           0.682  0.668  0.742    0.748    0.727     0.740
+#
+# What bounds the byte-sliced core there (loops of independent zmm ops):
+# two zmm ports, GF2P8AFFINE(INV)QB on one of them only (port 0),
+# VPCLMULQDQ, VPSHUFB, the unpacks and the byte shifts on the other only
+# (port 5), the ternary XOR on either; a GFNI result feeding the integer
+# ALU costs 2 cycles more than its 3-cycle latency.  Its rounds were 56 zmm
+# operations a 128-block round, 24 of them GFNI, and ran at ~33 cycles a
+# round (port-bound would be 28); removing the 8 key XORs alone took 0.06
+# ticks/B off, so every operation counted.  Now: 48 a round, 16 GFNI
+# (b_round); GCM's GHASH inside the rounds costs 8 operations a 4-block
+# chunk instead of 12 (gh_ops), and its counter blocks are built from word
+# 3 alone (b_gcm_in): GCM is 0.018 ticks/B over CTR, against 0.055.  A
+# 64-block pass through one half of the byte-sliced core measured slower
+# than the word-sliced one there (0.748 against 0.707 ticks/B for CTR at
+# 64 blocks: one half is bound by its round's latency, ~24 cycles), and
+# the interleaved GHASH's position in the rounds (from round 0 to 28)
+# made no difference.  A 1 KiB SM4-GCM message spends ~230 of its ~1,300
+# ticks in E(J0), one block through the lean core (32 rounds of a ~9-cycle
+# chain), which out-of-order execution does not hide behind the init
+# plumbing or the data pass (measured with it moved to the init, and
+# without it).
 
 use strict;
 use warnings;
