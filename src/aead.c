@@ -145,7 +145,11 @@ static void cbc_mac(const SMG_BLOCK_KERNEL *k, const void *ks,
                     const unsigned char *in, size_t n, unsigned char mac[16])
 {
     unsigned char scratch[CHUNK * BS];
+    /* The chain values were written to the first `used` blocks only. */
+    size_t used = n < CHUNK ? n : CHUNK;
 
+    if (n == 0)
+        return;
     while (n > 0) {
         size_t step = n < CHUNK ? n : CHUNK;
 
@@ -153,7 +157,7 @@ static void cbc_mac(const SMG_BLOCK_KERNEL *k, const void *ks,
         in += step * BS;
         n -= step;
     }
-    OPENSSL_cleanse(scratch, sizeof(scratch));
+    OPENSSL_cleanse(scratch, used * BS);
 }
 
 /*
@@ -203,7 +207,8 @@ void smg_xts_composed(const SMG_BLOCK_KERNEL *k, int ieee, const void *ks,
                       unsigned char tweak[16])
 {
     unsigned char tw[CHUNK][BS];
-    size_t i;
+    /* The tweaks were written to the first `used` blocks only. */
+    size_t i, used = n < CHUNK ? n : CHUNK;
 
     while (n > 0) {
         size_t step = n < CHUNK ? n : CHUNK;
@@ -220,7 +225,7 @@ void smg_xts_composed(const SMG_BLOCK_KERNEL *k, int ieee, const void *ks,
         out += step * BS;
         n -= step;
     }
-    OPENSSL_cleanse(tw, sizeof(tw));
+    OPENSSL_cleanse(tw, used * BS);
 }
 
 /* n whole blocks of each mode, through the fused entry or composed. */
@@ -557,8 +562,11 @@ static void ccm_data(SMG_AEAD_CTX *c, const unsigned char *in,
     }
     xor_block(tag, c->mac, s0);
     OPENSSL_cleanse(s0, sizeof(s0));
-    OPENSSL_cleanse(ks, sizeof(ks));
-    OPENSSL_cleanse(blk, sizeof(blk));
+    /* ks and blk hold keystream and data only for a partial last block. */
+    if (r > 0) {
+        OPENSSL_cleanse(ks, sizeof(ks));
+        OPENSSL_cleanse(blk, sizeof(blk));
+    }
     OPENSSL_cleanse(c->mac, sizeof(c->mac));
 }
 
@@ -1098,8 +1106,12 @@ static int xts_unit(SMG_AEAD_CTX *c, const unsigned char *in,
         xts_blocks(c, t1, last, 1, t);
     }
     OPENSSL_cleanse(t, sizeof(t));
-    OPENSSL_cleanse(t1, sizeof(t1));
-    OPENSSL_cleanse(blk, sizeof(blk));
+    /* t1 and blk hold tweaks and data only where a partial block was
+     * stolen. */
+    if (r != 0) {
+        OPENSSL_cleanse(t1, sizeof(t1));
+        OPENSSL_cleanse(blk, sizeof(blk));
+    }
     return 1;
 }
 
