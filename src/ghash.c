@@ -4,17 +4,21 @@
  * of the portable AEAD kernel table (src/kernel.h).  Constant-time: no table
  * is indexed by H or by the data and no branch depends on them.
  *
- * Multiplication in GF(2^128) is done as a 256-bit carry-less product
- * followed by a reduction.  The 64x64-bit carry-less products come from
- * ordinary integer multiplications of the operands with holes: each operand
- * is split into four bit classes (bits i, i+4, i+8, ...), so that in any
- * product of two classes a column sums at most 16 one-bit terms.  A column
- * holding 16 terms is one of bits 60-63, whose carry leaves the low 64 bits
- * of the product; every other column holds at most 15, whose carry stays in
- * the three neighbouring bits of other classes, which the final masks drop.
- * The low 64 bits of the carry-less product are thus exact; the high ones
- * come from the same computation on the bit-reversed operands (Pornin,
- * "BearSSL: constant-time GHASH", bearssl.org/constanttime.html).  Integer
+ * Multiplication in GF(2^128) is a 256-bit carry-less product (Karatsuba
+ * over three 64x64-bit ones) followed by a reduction.  A 64x64-bit
+ * carry-less product comes from ordinary integer multiplications of the
+ * operands with holes (Pornin, "BearSSL: constant-time GHASH",
+ * bearssl.org/constanttime.html): each operand is split into four bit
+ * classes (bits i, i+4, i+8, ...), and in the integer product of two
+ * classes every column sums fewer than 16 one-bit terms as long as one of
+ * them has at most 15 bits, so the sum's carries only reach the three bits
+ * above the column, which belong to other classes and are masked off.  The
+ * products are 128 bits wide (one MUL on x86-64, MUL and UMULH on aarch64),
+ * so no bit-reversed second pass is needed for the high halves.  H's side
+ * keeps bits 0-59 in its classes (15 bits each); its bits 60-63 form a
+ * 4-bit value t whose integer product with one class of the other operand
+ * has no two terms in one column, hence no carry at all.  H's classes are
+ * made once per key, so a block costs 60 multiplications.  Integer
  * multiplication takes constant time on the CPUs this builds for.
  *
  * Bit order: a block loaded as a big-endian 128-bit integer holds the
@@ -26,82 +30,136 @@
  */
 #include <string.h>
 
+#include "byteorder.h"
 #include "ghash.h"
 
-/* H as the two big-endian halves; the rest of the table is unused here. */
+/*
+ * One of H's three Karatsuba operands (its high half, its low half, their
+ * XOR) split as the header says: its four bit classes without bits 60-63,
+ * and those four bits as a number.
+ */
 typedef struct {
-    uint64_t hi, lo;
+    uint64_t cls[4], top;
+} ghash_c_operand;
+
+typedef struct {
+    ghash_c_operand hi, lo, mid;
 } ghash_c_table;
 
 _Static_assert(sizeof(ghash_c_table) <= SMG_GHASH_TABLE_SIZE,
                "GHASH table too small");
 
-static inline uint64_t load_be64(const unsigned char *p)
-{
-    uint64_t v = 0;
-    int i;
+#define M0 0x1111111111111111ULL
+#define M1 0x2222222222222222ULL
+#define M2 0x4444444444444444ULL
+#define M3 0x8888888888888888ULL
 
-    for (i = 0; i < 8; i++)
-        v = v << 8 | p[i];
-    return v;
+/* A 128-bit integer product: one type where the compiler has one. */
+#ifdef __SIZEOF_INT128__
+typedef unsigned __int128 dword;
+
+static inline dword mul64(uint64_t a, uint64_t b)
+{
+    return (dword)a * b;
 }
 
-static inline void store_be64(unsigned char *p, uint64_t v)
+static inline dword dw_xor(dword a, dword b)
 {
-    int i;
-
-    for (i = 7; i >= 0; i--, v >>= 8)
-        p[i] = (unsigned char)v;
+    return a ^ b;
 }
 
-/* Low 64 bits of the carry-less product of x and y (see the header). */
-static inline uint64_t clmul_lo(uint64_t x, uint64_t y)
+static inline uint64_t dw_hi(dword a)
 {
-    const uint64_t m0 = 0x1111111111111111ULL, m1 = 0x2222222222222222ULL;
-    const uint64_t m2 = 0x4444444444444444ULL, m3 = 0x8888888888888888ULL;
-    uint64_t x0 = x & m0, x1 = x & m1, x2 = x & m2, x3 = x & m3;
-    uint64_t y0 = y & m0, y1 = y & m1, y2 = y & m2, y3 = y & m3;
-    uint64_t z0, z1, z2, z3;
-
-    z0 = (x0 * y0) ^ (x1 * y3) ^ (x2 * y2) ^ (x3 * y1);
-    z1 = (x0 * y1) ^ (x1 * y0) ^ (x2 * y3) ^ (x3 * y2);
-    z2 = (x0 * y2) ^ (x1 * y1) ^ (x2 * y0) ^ (x3 * y3);
-    z3 = (x0 * y3) ^ (x1 * y2) ^ (x2 * y1) ^ (x3 * y0);
-    return (z0 & m0) | (z1 & m1) | (z2 & m2) | (z3 & m3);
+    return (uint64_t)(a >> 64);
 }
 
-static inline uint64_t rev64(uint64_t x)
+static inline uint64_t dw_lo(dword a)
 {
-    x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
-    x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
-    x = ((x >> 4) & 0x0f0f0f0f0f0f0f0fULL) | ((x & 0x0f0f0f0f0f0f0f0fULL) << 4);
-    x = ((x >> 8) & 0x00ff00ff00ff00ffULL) | ((x & 0x00ff00ff00ff00ffULL) << 8);
-    x = ((x >> 16) & 0x0000ffff0000ffffULL) | ((x & 0x0000ffff0000ffffULL) << 16);
-    return (x >> 32) | (x << 32);
+    return (uint64_t)a;
+}
+#else
+/* Without one (32-bit targets): four 32x32-bit products, schoolbook. */
+typedef struct {
+    uint64_t hi, lo;
+} dword;
+
+static inline dword mul64(uint64_t a, uint64_t b)
+{
+    uint64_t a0 = a & 0xffffffffu, a1 = a >> 32;
+    uint64_t b0 = b & 0xffffffffu, b1 = b >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+    dword r;
+
+    r.lo = (mid << 32) | (p00 & 0xffffffffu);
+    r.hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+    return r;
 }
 
-/*
- * The 127-bit carry-less product of x and y as hi:lo.  Reversing both
- * operands reverses the product within 127 bits, so the low half of that
- * product, reversed and shifted down by one, is the high half of this one.
- */
-static inline void clmul64(uint64_t x, uint64_t y, uint64_t *hi,
-                           uint64_t *lo)
+static inline dword dw_xor(dword a, dword b)
 {
-    *lo = clmul_lo(x, y);
-    *hi = rev64(clmul_lo(rev64(x), rev64(y))) >> 1;
+    a.hi ^= b.hi;
+    a.lo ^= b.lo;
+    return a;
 }
 
-/* (*zh:*zl) = (zh:zl) * (hh:hl) in GF(2^128), reflected order. */
-static inline void gf128_mul(uint64_t *zh, uint64_t *zl, uint64_t hh,
-                             uint64_t hl)
+static inline uint64_t dw_hi(dword a)
+{
+    return a.hi;
+}
+
+static inline uint64_t dw_lo(dword a)
+{
+    return a.lo;
+}
+#endif
+
+static void operand_init(ghash_c_operand *o, uint64_t y)
+{
+    uint64_t low = y & 0x0fffffffffffffffULL;
+
+    o->cls[0] = low & M0;
+    o->cls[1] = low & M1;
+    o->cls[2] = low & M2;
+    o->cls[3] = low & M3;
+    o->top = y >> 60;
+}
+
+/* The 127-bit carry-less product of x and y as hi:lo (see the header). */
+static inline void clmul64(uint64_t x, const ghash_c_operand *y,
+                           uint64_t *hi, uint64_t *lo)
+{
+    uint64_t x0 = x & M0, x1 = x & M1, x2 = x & M2, x3 = x & M3;
+    const uint64_t *c = y->cls;
+    dword z0, z1, z2, z3, t;
+
+    z0 = dw_xor(dw_xor(mul64(x0, c[0]), mul64(x1, c[3])),
+              dw_xor(mul64(x2, c[2]), mul64(x3, c[1])));
+    z1 = dw_xor(dw_xor(mul64(x0, c[1]), mul64(x1, c[0])),
+              dw_xor(mul64(x2, c[3]), mul64(x3, c[2])));
+    z2 = dw_xor(dw_xor(mul64(x0, c[2]), mul64(x1, c[1])),
+              dw_xor(mul64(x2, c[0]), mul64(x3, c[3])));
+    z3 = dw_xor(dw_xor(mul64(x0, c[3]), mul64(x1, c[2])),
+              dw_xor(mul64(x2, c[1]), mul64(x3, c[0])));
+    /* x times bits 60-63, at most 67 bits, then in place. */
+    t = dw_xor(dw_xor(mul64(x0, y->top), mul64(x1, y->top)),
+             dw_xor(mul64(x2, y->top), mul64(x3, y->top)));
+    *hi = ((dw_hi(z0) & M0) | (dw_hi(z1) & M1) | (dw_hi(z2) & M2)
+           | (dw_hi(z3) & M3)) ^ (dw_hi(t) << 60 | dw_lo(t) >> 4);
+    *lo = ((dw_lo(z0) & M0) | (dw_lo(z1) & M1) | (dw_lo(z2) & M2)
+           | (dw_lo(z3) & M3)) ^ dw_lo(t) << 60;
+}
+
+/* (*zh:*zl) = (zh:zl) * H in GF(2^128), reflected order. */
+static inline void gf128_mul(uint64_t *zh, uint64_t *zl,
+                             const ghash_c_table *t)
 {
     uint64_t a1, a0, b1, b0, c1, c0, x3, x2, x1, x0, d, e1, e0;
 
     /* Karatsuba: (a1:a0) = zh*hh, (b1:b0) = zl*hl, (c1:c0) the middle. */
-    clmul64(*zh, hh, &a1, &a0);
-    clmul64(*zl, hl, &b1, &b0);
-    clmul64(*zh ^ *zl, hh ^ hl, &c1, &c0);
+    clmul64(*zh, &t->hi, &a1, &a0);
+    clmul64(*zl, &t->lo, &b1, &b0);
+    clmul64(*zh ^ *zl, &t->mid, &c1, &c0);
     c1 ^= a1 ^ b1;
     c0 ^= a0 ^ b0;
     x3 = a1;
@@ -125,8 +183,11 @@ void smg_ghash_c_init(void *htable, const unsigned char h[16])
 {
     ghash_c_table *t = htable;
 
-    t->hi = load_be64(h);
-    t->lo = load_be64(h + 8);
+    uint64_t hh = load_be64(h), hl = load_be64(h + 8);
+
+    operand_init(&t->hi, hh);
+    operand_init(&t->lo, hl);
+    operand_init(&t->mid, hh ^ hl);
 }
 
 void smg_ghash_c(const void *htable, unsigned char xi[16],
@@ -138,7 +199,7 @@ void smg_ghash_c(const void *htable, unsigned char xi[16],
     for (; nblocks > 0; nblocks--, in += 16) {
         zh ^= load_be64(in);
         zl ^= load_be64(in + 8);
-        gf128_mul(&zh, &zl, t->hi, t->lo);
+        gf128_mul(&zh, &zl, t);
     }
     store_be64(xi, zh);
     store_be64(xi + 8, zl);
