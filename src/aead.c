@@ -37,6 +37,8 @@
 #define TLS_GCM_TAG_LEN 16          /* EVP_GCM_TLS_TAG_LEN */
 /* Blocks a composed entry handles per step: its scratch stays on the stack. */
 #define CHUNK 32
+/* GCM: whole or partial data blocks that share the CTR call of E(J0). */
+#define GCM_SHORT 3
 
 /* Param names OpenSSL 3.0's headers lack (3.1's core_names.h has them). */
 #ifndef OSSL_CIPHER_PARAM_AEAD_IV_GENERATED
@@ -330,7 +332,8 @@ static void gcm_start(SMG_AEAD_CTX *c)
         memcpy(c->j0, c->xi, BS);
         memset(c->xi, 0, BS);
     }
-    encrypt_block(c, c->j0, c->ek0);
+    /* E(J0) waits for the data or the tag (gcm_short). */
+    c->ek0_ready = 0;
     memcpy(c->ctr, c->j0, BS);
     ctr32_add(c->ctr, 1);
     c->ares = c->mres = 0;
@@ -378,6 +381,39 @@ static void gcm_close_aad(SMG_AEAD_CTX *c)
     }
 }
 
+/*
+ * A message's first data when it is short: E(J0), the whole blocks' and the
+ * partial block's keystream in one CTR call from J0 (a block core takes as
+ * long for one block as for GCM_SHORT + 1), then GHASH over the whole
+ * blocks.  The partial block's keystream is left in ks.
+ */
+static void gcm_short(SMG_AEAD_CTX *c, const unsigned char *in,
+                      unsigned char *out, size_t len)
+{
+    unsigned char buf[GCM_SHORT + 1][BS];
+    size_t n = len / BS, nb = 1 + n + (len % BS != 0);
+
+    memset(buf[0], 0, BS);
+    memcpy(buf[1], in, n * BS);
+    if (len % BS != 0)
+        memset(buf[1 + n], 0, BS);
+    memcpy(c->ctr, c->j0, BS);
+    ctr_narrow(c->base.kernel, c->base.ks_enc, buf[0], buf[0], nb, c->ctr,
+               12);
+    memcpy(c->ek0, buf[0], BS);
+    c->ek0_ready = 1;
+    /* Decryption hashes the ciphertext before an in-place copy replaces
+     * it. */
+    if (!c->base.enc)
+        c->ak->ghash(aead_htable(c), c->xi, in, n);
+    memcpy(out, buf[1], n * BS);
+    if (c->base.enc)
+        c->ak->ghash(aead_htable(c), c->xi, out, n);
+    if (len % BS != 0)
+        memcpy(c->ks, buf[1 + n], BS);
+    OPENSSL_cleanse(buf, nb * BS);
+}
+
 static int gcm_data(SMG_AEAD_CTX *c, const unsigned char *in,
                     unsigned char *out, size_t len)
 {
@@ -404,13 +440,23 @@ static int gcm_data(SMG_AEAD_CTX *c, const unsigned char *in,
         }
     }
     n = len / BS;
-    gcm_blocks(c, in, out, n);
+    if (!c->ek0_ready && len <= GCM_SHORT * BS) {
+        gcm_short(c, in, out, len);
+    } else {
+        if (!c->ek0_ready) {
+            encrypt_block(c, c->j0, c->ek0);
+            c->ek0_ready = 1;
+        }
+        gcm_blocks(c, in, out, n);
+        if (len % BS != 0) {
+            encrypt_block(c, c->ctr, c->ks);
+            ctr32_add(c->ctr, 1);
+        }
+    }
     in += n * BS;
     out += n * BS;
     len -= n * BS;
     if (len > 0) {
-        encrypt_block(c, c->ctr, c->ks);
-        ctr32_add(c->ctr, 1);
         for (; len > 0; len--) {
             unsigned char x = *in++, y = x ^ c->ks[c->mres];
 
@@ -436,6 +482,10 @@ static void gcm_tag(SMG_AEAD_CTX *c, unsigned char tag[16])
     put_be64(lens, c->aad_len * 8);
     put_be64(lens + 8, c->data_len * 8);
     c->ak->ghash(aead_htable(c), c->xi, lens, 1);
+    if (!c->ek0_ready) {
+        encrypt_block(c, c->j0, c->ek0);
+        c->ek0_ready = 1;
+    }
     xor_block(tag, c->xi, c->ek0);
 }
 
@@ -481,6 +531,22 @@ static int ccm_start(SMG_AEAD_CTX *c, uint64_t mlen)
     return 1;
 }
 
+/*
+ * The MAC's first block, E(B0), and the tag's mask E(A0) into ek0, in one
+ * call: a block core takes as long for two blocks as for one.
+ */
+static void ccm_first_block(SMG_AEAD_CTX *c)
+{
+    unsigned char b[2][BS];
+
+    memcpy(b[0], c->mac, BS);
+    memcpy(b[1], c->ctr, BS);
+    c->base.kernel->ecb(c->base.ks_enc, b[0], b[0], 2);
+    memcpy(c->mac, b[0], BS);
+    memcpy(c->ek0, b[1], BS);
+    OPENSSL_cleanse(b, sizeof(b));
+}
+
 static int ccm_aad(SMG_AEAD_CTX *c, const unsigned char *in, size_t len)
 {
     unsigned char blk[BS] = { 0 };
@@ -504,7 +570,7 @@ static int ccm_aad(SMG_AEAD_CTX *c, const unsigned char *in, size_t len)
     }
     c->aad_set = 1;
     c->mac[0] |= 0x40;
-    encrypt_block(c, c->mac, c->mac);
+    ccm_first_block(c);
     /* The AAD length's encoding (SP 800-38C, A.2.2), then the AAD. */
     if (v < 0xff00) {
         hl = 2;
@@ -539,12 +605,11 @@ static int ccm_aad(SMG_AEAD_CTX *c, const unsigned char *in, size_t len)
 static void ccm_data(SMG_AEAD_CTX *c, const unsigned char *in,
                      unsigned char *out, size_t len, unsigned char tag[16])
 {
-    unsigned char s0[BS], ks[BS], blk[BS];
+    unsigned char ks[BS], blk[BS];
     size_t n = len / BS, r = len % BS;
 
     if (!c->aad_set)
-        encrypt_block(c, c->mac, c->mac);
-    encrypt_block(c, c->ctr, s0);
+        ccm_first_block(c);
     c->ctr[15] = 1;
     ccm_blocks(c, in, out, n);
     in += n * BS;
@@ -560,8 +625,8 @@ static void ccm_data(SMG_AEAD_CTX *c, const unsigned char *in,
         xor_block(c->mac, c->mac, blk);
         encrypt_block(c, c->mac, c->mac);
     }
-    xor_block(tag, c->mac, s0);
-    OPENSSL_cleanse(s0, sizeof(s0));
+    xor_block(tag, c->mac, c->ek0);
+    OPENSSL_cleanse(c->ek0, sizeof(c->ek0));
     /* ks and blk hold keystream and data only for a partial last block. */
     if (r > 0) {
         OPENSSL_cleanse(ks, sizeof(ks));

@@ -33,6 +33,7 @@ typedef struct smg_aead_ctx {
     /* CCM message state */
     unsigned int len_set : 1, aad_set : 1, data_done : 1, tag_set : 1,
                  verified : 1;
+    unsigned int ek0_ready : 1; /* GCM: ek0 holds E(J0) of this message */
     unsigned char tag[16];      /* decrypt: the expected tag; encrypt: ours */
     size_t taglen;              /* GCM: SIZE_MAX until set or computed */
     /* CCM: L and M as set, and as bound to the key (OpenSSL binds them at
@@ -40,7 +41,8 @@ typedef struct smg_aead_ctx {
     size_t ccm_l, ccm_m, ccm_lk, ccm_mk;
     uint64_t msglen;            /* CCM: the message length given */
     /* GCM running state */
-    unsigned char j0[16], ctr[16], xi[16], ek0[16];
+    unsigned char j0[16], ctr[16], xi[16];
+    unsigned char ek0[16];      /* E(J0); CCM: E(A0) */
     unsigned char ks[16];       /* keystream of the partial data block */
     unsigned char part[16];     /* the partial AAD or ciphertext block */
     size_t ares, mres;          /* bytes in part: AAD / data */
