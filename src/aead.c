@@ -37,8 +37,10 @@
 #define TLS_GCM_TAG_LEN 16          /* EVP_GCM_TLS_TAG_LEN */
 /* Blocks a composed entry handles per step: its scratch stays on the stack. */
 #define CHUNK 32
-/* GCM: whole or partial data blocks that share the CTR call of E(J0). */
+/* GCM, composed CCM: whole or partial data blocks that share the CTR call
+ * of E(J0), E(A0). */
 #define GCM_SHORT 3
+#define CCM_SHORT 3
 
 /* Param names OpenSSL 3.0's headers lack (3.1's core_names.h has them). */
 #ifndef OSSL_CIPHER_PARAM_AEAD_IV_GENERATED
@@ -531,19 +533,39 @@ static int ccm_start(SMG_AEAD_CTX *c, uint64_t mlen)
     return 1;
 }
 
+/* Whether the table fuses CCM (else the mode layer composes it). */
+static int ccm_fused(const SMG_AEAD_CTX *c)
+{
+    return (c->base.enc ? c->ak->ccm_enc : c->ak->ccm_dec) != NULL;
+}
+
+/* One CBC-MAC step over a whole block, through the table's CBC encryption
+ * as the rest of the MAC. */
+static void ccm_mac_block(SMG_AEAD_CTX *c, const unsigned char blk[16])
+{
+    cbc_mac(c->base.kernel, c->base.ks_enc, blk, 1, c->mac);
+}
+
 /*
- * The MAC's first block, E(B0), and the tag's mask E(A0) into ek0, in one
- * call: a block core takes as long for two blocks as for one.
+ * The MAC's first block, E(B0).  A fused table takes the tag's mask E(A0)
+ * into ek0 in the same ECB call (a block core takes as long for two blocks
+ * as for one); composed, E(B0) goes through the CBC encryption as the rest
+ * of the MAC and E(A0) waits for the CTR call of the data (ccm_short).
  */
 static void ccm_first_block(SMG_AEAD_CTX *c)
 {
     unsigned char b[2][BS];
 
     memcpy(b[0], c->mac, BS);
-    memcpy(b[1], c->ctr, BS);
-    c->base.kernel->ecb(c->base.ks_enc, b[0], b[0], 2);
-    memcpy(c->mac, b[0], BS);
-    memcpy(c->ek0, b[1], BS);
+    if (ccm_fused(c)) {
+        memcpy(b[1], c->ctr, BS);
+        c->base.kernel->ecb(c->base.ks_enc, b[0], b[0], 2);
+        memcpy(c->mac, b[0], BS);
+        memcpy(c->ek0, b[1], BS);
+    } else {
+        memset(c->mac, 0, BS);
+        ccm_mac_block(c, b[0]);
+    }
     OPENSSL_cleanse(b, sizeof(b));
 }
 
@@ -585,8 +607,7 @@ static int ccm_aad(SMG_AEAD_CTX *c, const unsigned char *in, size_t len)
     memcpy(blk + hl, in, take);
     in += take;
     len -= take;
-    xor_block(c->mac, c->mac, blk);
-    encrypt_block(c, c->mac, c->mac);
+    ccm_mac_block(c, blk);
     n = len / BS;
     cbc_mac(c->base.kernel, c->base.ks_enc, in, n, c->mac);
     in += n * BS;
@@ -594,11 +615,37 @@ static int ccm_aad(SMG_AEAD_CTX *c, const unsigned char *in, size_t len)
     if (len > 0) {
         memset(blk, 0, BS);
         memcpy(blk, in, len);
-        xor_block(c->mac, c->mac, blk);
-        encrypt_block(c, c->mac, c->mac);
+        ccm_mac_block(c, blk);
     }
     OPENSSL_cleanse(blk, sizeof(blk));
     return 1;
+}
+
+/*
+ * Composed CCM of a short message: the MAC over the whole blocks as
+ * ccm_blocks has it, and E(A0), the whole blocks' and the partial block's
+ * keystream (into ks) in one CTR call from A0.
+ */
+static void ccm_short(SMG_AEAD_CTX *c, const unsigned char *in,
+                      unsigned char *out, size_t len, unsigned char ks[16])
+{
+    unsigned char buf[CCM_SHORT + 1][BS];
+    size_t n = len / BS, nb = 1 + n + (len % BS != 0);
+
+    if (c->base.enc)
+        cbc_mac(c->base.kernel, c->base.ks_enc, in, n, c->mac);
+    memset(buf[0], 0, BS);
+    memcpy(buf[1], in, n * BS);
+    if (len % BS != 0)
+        memset(buf[1 + n], 0, BS);
+    ctr_narrow(c->base.kernel, c->base.ks_enc, buf[0], buf[0], nb, c->ctr, 8);
+    memcpy(c->ek0, buf[0], BS);
+    memcpy(out, buf[1], n * BS);
+    if (len % BS != 0)
+        memcpy(ks, buf[1 + n], BS);
+    if (!c->base.enc)
+        cbc_mac(c->base.kernel, c->base.ks_enc, out, n, c->mac);
+    OPENSSL_cleanse(buf, nb * BS);
 }
 
 /* The whole message's data, then the tag into tag (M bytes). */
@@ -610,20 +657,26 @@ static void ccm_data(SMG_AEAD_CTX *c, const unsigned char *in,
 
     if (!c->aad_set)
         ccm_first_block(c);
-    c->ctr[15] = 1;
-    ccm_blocks(c, in, out, n);
+    if (!ccm_fused(c) && len <= CCM_SHORT * BS) {
+        ccm_short(c, in, out, len, ks);
+    } else {
+        if (!ccm_fused(c))
+            encrypt_block(c, c->ctr, c->ek0);
+        c->ctr[15] = 1;
+        ccm_blocks(c, in, out, n);
+        if (r > 0)
+            encrypt_block(c, c->ctr, ks);
+    }
     in += n * BS;
     out += n * BS;
     if (r > 0) {
         memset(blk, 0, BS);
         memcpy(blk, in, r);
-        encrypt_block(c, c->ctr, ks);
         xor_block(ks, ks, blk);
         memcpy(out, ks, r);
         if (!c->base.enc)
             memcpy(blk, ks, r);
-        xor_block(c->mac, c->mac, blk);
-        encrypt_block(c, c->mac, c->mac);
+        ccm_mac_block(c, blk);
     }
     xor_block(tag, c->mac, c->ek0);
     OPENSSL_cleanse(c->ek0, sizeof(c->ek0));
