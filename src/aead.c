@@ -41,6 +41,8 @@
  * of E(J0), E(A0). */
 #define GCM_SHORT 3
 #define CCM_SHORT 3
+/* XTS: calls of at most this many blocks take a table's lone-block ECB. */
+#define XTS_LONE 4
 
 /* Param names OpenSSL 3.0's headers lack (3.1's core_names.h has them). */
 #ifndef OSSL_CIPHER_PARAM_AEAD_IV_GENERATED
@@ -205,10 +207,10 @@ static void xts_mul_x(unsigned char t[16], int ieee)
     }
 }
 
-/* XTS: the tweaks of a chunk of blocks, then the table's ECB over it. */
-void smg_xts_composed(const SMG_BLOCK_KERNEL *k, int ieee, const void *ks,
-                      const unsigned char *in, unsigned char *out, size_t n,
-                      unsigned char tweak[16])
+/* XTS: the tweaks of a chunk of blocks, then ecb over it. */
+static void xts_over_ecb(smg_ecb_fn ecb, int ieee, const void *ks,
+                         const unsigned char *in, unsigned char *out,
+                         size_t n, unsigned char tweak[16])
 {
     unsigned char tw[CHUNK][BS];
     /* The tweaks were written to the first `used` blocks only. */
@@ -222,7 +224,7 @@ void smg_xts_composed(const SMG_BLOCK_KERNEL *k, int ieee, const void *ks,
             xts_mul_x(tweak, ieee);
             xor_block(out + i * BS, in + i * BS, tw[i]);
         }
-        k->ecb(ks, out, out, step);
+        ecb(ks, out, out, step);
         for (i = 0; i < step; i++)
             xor_block(out + i * BS, out + i * BS, tw[i]);
         in += step * BS;
@@ -230,6 +232,19 @@ void smg_xts_composed(const SMG_BLOCK_KERNEL *k, int ieee, const void *ks,
         n -= step;
     }
     OPENSSL_cleanse(tw, used * BS);
+}
+
+void smg_xts_composed(const SMG_BLOCK_KERNEL *k, int ieee, const void *ks,
+                      const unsigned char *in, unsigned char *out, size_t n,
+                      unsigned char tweak[16])
+{
+    xts_over_ecb(k->ecb, ieee, ks, in, out, n, tweak);
+}
+
+/* The table's ECB for a lone block or a few (kernel.h). */
+static smg_ecb_fn lone_ecb(const SMG_BLOCK_KERNEL *k)
+{
+    return k->ecb_lone != NULL ? k->ecb_lone : k->ecb;
 }
 
 /* n whole blocks of each mode, through the fused entry or composed. */
@@ -272,7 +287,11 @@ static void xts_blocks(SMG_AEAD_CTX *c, const unsigned char *in,
 
     if (n == 0)
         return;
-    if (fused != NULL)
+    /* A few blocks go through the table's lone-block ECB where it has one. */
+    if (n <= XTS_LONE && c->base.kernel->ecb_lone != NULL)
+        xts_over_ecb(c->base.kernel->ecb_lone, c->xts_ieee, ks, in, out, n,
+                     t);
+    else if (fused != NULL)
         fused(ks, in, out, n, t);
     else
         smg_xts_composed(c->base.kernel, c->xts_ieee, ks, in, out, n, t);
@@ -1196,7 +1215,7 @@ static int xts_unit(SMG_AEAD_CTX *c, const unsigned char *in,
                        "%zu bytes, not 16 to 2^24", len);
         return 0;
     }
-    c->base.kernel->ecb(c->ks2, c->iv, t, 1);
+    lone_ecb(c->base.kernel)(c->ks2, c->iv, t, 1);
     if (r == 0 || c->base.enc) {
         xts_blocks(c, in, out, m, t);
         if (r != 0) {

@@ -641,7 +641,7 @@ const SMG_BLOCK_KERNEL gost_kernel_c = {
     gost_c_ofb,
     gost_c_ctr,
     gost_c_cnt,
-    NULL
+    NULL, NULL
 };
 
 /* ---- Key setup, meshing, IMIT ---- */

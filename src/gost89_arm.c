@@ -72,7 +72,7 @@ const SMG_BLOCK_KERNEL gost_kernel_neon = {
     gost_arm_ofb,
     gost89_neon_ctr,
     gost89_neon_cnt,
-    NULL
+    NULL, NULL
 };
 
 /* "constant-time = yes": the serial modes through the NEON ECB. */
@@ -88,7 +88,7 @@ const SMG_BLOCK_KERNEL gost_kernel_neon_ct = {
     gost89_neon_ct_ofb,
     gost89_neon_ctr,
     gost89_neon_cnt,
-    NULL
+    NULL, NULL
 };
 
 const SMG_BLOCK_KERNEL *gost_kernel_arm(int constant_time)

@@ -99,7 +99,7 @@ const SMG_BLOCK_KERNEL gost_kernel_scalar = {
     gost89_ofb_scalar,
     gost_x86_ctr,
     gost_x86_cnt,
-    NULL
+    NULL, NULL
 };
 
 #ifdef GOST_X86_SIMD
@@ -173,7 +173,7 @@ const SMG_BLOCK_KERNEL gost_kernel_avx512 = {
     gost89_ofb_scalar,
     gost89_ctr_avx512,
     gost89_cnt_avx512,
-    NULL
+    NULL, NULL
 };
 
 const SMG_BLOCK_KERNEL gost_kernel_avx512_ct = {
@@ -186,7 +186,7 @@ const SMG_BLOCK_KERNEL gost_kernel_avx512_ct = {
     gost89_ofb_avx512,
     gost89_ctr_avx512,
     gost89_cnt_avx512,
-    NULL
+    NULL, NULL
 };
 
 const SMG_BLOCK_KERNEL gost_kernel_avx2 = {
@@ -199,7 +199,7 @@ const SMG_BLOCK_KERNEL gost_kernel_avx2 = {
     gost89_ofb_scalar,
     gost89_ctr_avx2,
     gost89_cnt_avx2,
-    NULL
+    NULL, NULL
 };
 
 /* "constant-time = yes": the serial modes through the AVX2 ECB. */
@@ -215,7 +215,7 @@ const SMG_BLOCK_KERNEL gost_kernel_avx2_ct = {
     gost89_avx2_ct_ofb,
     gost89_ctr_avx2,
     gost89_cnt_avx2,
-    NULL
+    NULL, NULL
 };
 
 void gost89_cnt_side_avx512(const void *ks, const unsigned char *in,

@@ -55,6 +55,12 @@ typedef struct smg_block_kernel {
     smg_chain_fn cnt;          /* GOST 28147-89 CNT; NULL for SM4 */
     /* SM4's GCM, CCM and XTS entries (below); NULL for GOST. */
     const struct smg_aead_kernel *aead;
+    /*
+     * ECB of a lone block or a few, where their latency is the whole cost
+     * (XTS's tweak, a data unit of a few blocks), for tables whose ecb
+     * takes longer there than another kernel's; NULL: ecb.
+     */
+    smg_ecb_fn ecb_lone;
 } SMG_BLOCK_KERNEL;
 
 /*
@@ -128,6 +134,14 @@ typedef struct smg_aead_kernel {
                                  unsigned char *iv)                         \
     {                                                                       \
         (from).entry(ks, in, out, n, iv);                                   \
+    }
+
+/* The same for an ECB entry. */
+#define SMG_ECB_FROM(prefix, entry, from)                                    \
+    static void prefix##_##entry(const void *ks, const unsigned char *in,   \
+                                 unsigned char *out, size_t n)              \
+    {                                                                       \
+        (from).entry(ks, in, out, n);                                       \
     }
 
 /*

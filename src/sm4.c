@@ -458,7 +458,8 @@ const SMG_BLOCK_KERNEL sm4_kernel_c = {
     sm4_c_ofb,
     sm4_c_ctr,
     NULL,
-    &sm4_aead_c
+    &sm4_aead_c,
+    NULL
 };
 
 /* Kernel choice: an assembly kernel when the CPU allows one. */

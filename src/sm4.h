@@ -57,7 +57,8 @@ void sm4_encrypt_block(const SM4_KEY *ks, const unsigned char in[16],
         sm4_##tier##_ofb,                                                    \
         sm4_##tier##_ctr,                                                    \
         NULL,                                                                \
-        &(aead)                                                              \
+        &(aead),                                                             \
+        NULL                                                                 \
     }
 
 const SMG_BLOCK_KERNEL *sm4_kernel(int constant_time);

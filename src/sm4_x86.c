@@ -112,6 +112,12 @@ SM4_CORE_BLOCK_TABLE(sm4_kernel_gfni_avx2_c, "gfni-avx2", gfni_avx2,
 SMG_CHAIN_FROM(sm4_ni, cbc_enc, sm4_kernel_c)
 SMG_CHAIN_FROM(sm4_ni, cfb_enc, sm4_kernel_c)
 SMG_CHAIN_FROM(sm4_ni, ofb, sm4_kernel_c)
+/*
+ * Lone ECB blocks likewise (XTS's tweak and its short data units): one block
+ * 317 TSC ticks through the tables against 474 through the AES-NI core, two
+ * 364 against 470, four 396 against 468 (Intel Xeon family 6 model 207).
+ */
+SMG_ECB_FROM(sm4_ni, ecb, sm4_kernel_c)
 
 #define SM4_NI_TABLES(tier, label, v, aead, aead_ct)                        \
     const SMG_BLOCK_KERNEL sm4_kernel_##tier##v = {                         \
@@ -123,7 +129,7 @@ SMG_CHAIN_FROM(sm4_ni, ofb, sm4_kernel_c)
         sm4_##tier##_cfb_dec,                                               \
         sm4_ni_ofb,                                                         \
         sm4_##tier##_ctr,                                                   \
-        NULL, &aead                                                         \
+        NULL, &aead, sm4_ni_ecb                                             \
     };                                                                      \
     const SMG_BLOCK_KERNEL sm4_kernel_##tier##_ct##v = {                    \
         label "-ct",                                                        \
@@ -134,7 +140,7 @@ SMG_CHAIN_FROM(sm4_ni, ofb, sm4_kernel_c)
         sm4_##tier##_cfb_dec,                                               \
         sm4_##tier##_ct_ofb,                                                \
         sm4_##tier##_ctr,                                                   \
-        NULL, &aead_ct                                                      \
+        NULL, &aead_ct, NULL                                                \
     };
 #define SM4_NI_TIER(tier, label, xmm)                                       \
     SMG_SERIAL_BY_ECB(sm4_##tier##_ct, sm4_##tier##_ecb, SM4_BLOCK_SIZE)    \

@@ -788,7 +788,7 @@ my @rows = (
       [ qr/^vaes-avx2(?:-ct)?$/, 'asm', 'all' ] ],
     [ 'SM4 aesni-avx2, aesni-avx (ECB, CTR, CBC-dec, CFB-dec)',
       [ qr/^aesni-avx2?(?:-ct)?$/, 'asm', 'all' ] ],
-    [ 'SM4 C kernel, and the serial modes (CBC-enc, CFB-enc, OFB; CCM\'s CBC-MAC runs through CBC-enc) of vaes-avx2, aesni-avx2, aesni-avx',
+    [ 'SM4 C kernel, and the serial modes (CBC-enc, CFB-enc, OFB; CCM\'s CBC-MAC runs through CBC-enc) and lone-block ECB (ecb_lone: XTS\'s tweak and XTS calls of up to 4 blocks) of vaes-avx2, aesni-avx2, aesni-avx',
       [ qr/^sm4-c$/, 'all', 'all' ], [ qr/^(?:vaes|aesni)-avx2?$/, 'noasm', 'all' ] ],
     [ 'SM4 vaes-avx2-ct, aesni-avx2-ct, aesni-avx-ct: the serial modes (CBC-enc, CFB-enc, OFB), with constant-time = yes',
       [ qr/^(?:vaes|aesni)-avx2?-ct$/, 'noasm', 'all' ] ],
