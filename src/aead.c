@@ -23,6 +23,7 @@
 #include <openssl/params.h>
 #include <openssl/rand.h>
 #include "aead.h"
+#include "byteorder.h"
 #include "ctgrind.h"
 #include "err.h"
 
@@ -191,19 +192,20 @@ void smg_ccm_composed(const SMG_BLOCK_KERNEL *k, int enc, const void *ks,
  */
 static void xts_mul_x(unsigned char t[16], int ieee)
 {
-    unsigned int carry;
-    int i;
+    uint64_t hi, lo, carry;
 
     if (ieee) {
-        carry = t[15] >> 7;
-        for (i = 15; i > 0; i--)
-            t[i] = (unsigned char)(t[i] << 1 | t[i - 1] >> 7);
-        t[0] = (unsigned char)((t[0] << 1) ^ (0x87 & (0u - carry)));
+        lo = load_le64(t);
+        hi = load_le64(t + 8);
+        carry = hi >> 63;
+        store_le64(t + 8, hi << 1 | lo >> 63);
+        store_le64(t, lo << 1 ^ (0x87 & (0 - carry)));
     } else {
-        carry = t[15] & 1;
-        for (i = 15; i > 0; i--)
-            t[i] = (unsigned char)(t[i] >> 1 | t[i - 1] << 7);
-        t[0] = (unsigned char)((t[0] >> 1) ^ (0xe1 & (0u - carry)));
+        hi = load_be64(t);
+        lo = load_be64(t + 8);
+        carry = lo & 1;
+        store_be64(t + 8, lo >> 1 | hi << 63);
+        store_be64(t, hi >> 1 ^ ((uint64_t)0xe1 << 56 & (0 - carry)));
     }
 }
 
