@@ -914,6 +914,10 @@ void gost_imit_blocks(int constant_time, const GOST_KEY *enc,
     if (gost_imit_blocks_x86(constant_time, enc, state, in, nblocks))
         return;
 #endif
+#ifdef GOST_ARM_SIMD
+    if (gost_imit_blocks_arm(constant_time, enc, state, in, nblocks))
+        return;
+#endif
     (void)constant_time;
     gost_imit_blocks_c(enc, state, in, nblocks);
 }

@@ -2,9 +2,9 @@
 /*
  * C side of the AArch64 GOST 28147-89 / Magma vector kernel
  * (asm/gost89-armv8.pl): the layout of GOST_SBOX_TABLES.simd and its
- * builder, the kernel table (serial modes go to the C kernel) and the
- * choice from the CPU capabilities (src/cpu.h, so OPENSSL_armcap can turn
- * it off).
+ * builder, the kernel tables (serial modes go to the C kernel but with
+ * constant-time = yes), the choice from the CPU capabilities (src/cpu.h, so
+ * OPENSSL_armcap can turn it off), and the choice of the IMIT rounds.
  */
 #include "gost89_arm.h"
 
@@ -90,6 +90,22 @@ const SMG_BLOCK_KERNEL gost_kernel_neon_ct = {
     gost89_neon_cnt,
     NULL, NULL
 };
+
+/*
+ * IMIT is serial: each block's 16 rounds wait for the one before, so the
+ * NEON one-lane rounds run it only with constant_time.  The C kernel stays
+ * the default: real Arm hardware was not available to time the two
+ * (qemu-user's speed says nothing about it), and no speed claim is made.
+ */
+int gost_imit_blocks_arm(int constant_time, const GOST_KEY *enc,
+                         unsigned char state[8], const unsigned char *in,
+                         size_t nblocks)
+{
+    if (!constant_time || !smg_cpu_has(SMG_CAP_ARM_ASIMD))
+        return 0;
+    gost89_neon_imit(enc, state, in, nblocks);
+    return 1;
+}
 
 const SMG_BLOCK_KERNEL *gost_kernel_arm(int constant_time)
 {

@@ -20,6 +20,16 @@ extern const SMG_BLOCK_KERNEL gost_kernel_neon;
 extern const SMG_BLOCK_KERNEL gost_kernel_neon_ct;
 /* The vector kernel if the (masked) CPU capabilities allow it, or NULL. */
 const SMG_BLOCK_KERNEL *gost_kernel_arm(int constant_time);
+/*
+ * The IMIT rounds through the NEON S-box if constant_time and the CPU has
+ * NEON; 0 if the caller must run them itself (the C kernel).
+ */
+int gost_imit_blocks_arm(int constant_time, const GOST_KEY *enc,
+                         unsigned char state[8], const unsigned char *in,
+                         size_t nblocks);
+/* The IMIT entry (for the chooser above and for tests). */
+void gost89_neon_imit(const GOST_KEY *ks, unsigned char state[8],
+                      const unsigned char *in, size_t nblocks);
 #endif
 
 #endif

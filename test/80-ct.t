@@ -492,7 +492,8 @@ my @rows64 = (
       qr/^(?:sm4_(?:sm4e|neon)_(?:gcm|ccm|xts)_\w+|ghash_pmull\w*)$/ ],
     [ 'SM4 key schedule for sm4e (SM4EKEY) and sm4-neon (TBL/TBX S-box)', qr/^sm4_(?:sm4e|neon)_set_key$/ ],
     [ 'SM3 sm3-ce', qr/^sm3_ce_\w+$/ ],
-    [ 'GOST/Magma gost89-neon (ECB, CNT, CTR, CBC-dec, CFB-dec, key meshing)', qr/^gost89_neon_\w+$/ ],
+    [ 'GOST/Magma gost89-neon (ECB, CNT, CTR, CBC-dec, CFB-dec, key meshing)', qr/^gost89_neon_(?!imit$)\w+$/ ],
+    [ 'GOST/Magma IMIT with constant-time = yes, gost89-neon: lean rounds', qr/^gost89_neon_imit$/ ],
 );
 my @asm64 = glob(File::Spec->catfile($top, 'asm', '*-armv8.S'));
 SKIP: {

@@ -946,33 +946,60 @@ static int sweep_ahead(int ct)
     return 1;
 }
 
-/* IMIT as the provider runs it at this level, against the portable one. */
+/*
+ * IMIT as the provider runs it at this level (gost_imit_blocks; gost-mac's
+ * meshing every 1024 bytes through this level's table's ECB) against the
+ * portable IMIT and meshing: a random key per length, both byte orders,
+ * CryptoPro-A and TC26 Z, every length up to SWEEP_BLOCKS blocks in one
+ * call without meshing, then in periods meshed between them.
+ */
 static int sweep_imit(int ct)
 {
-    unsigned char state[8], ref[8];
-    GOST_KEY enc, dec;
-    size_t n;
-    int be;
+    const SMG_BLOCK_KERNEL *k = gost_kernel(ct);
+    unsigned char key[GOST_KEY_SIZE], state[8], ref[8];
+    GOST_KEY enc, dec, renc, rdec;
+    size_t n, done, m;
+    int be, mesh;
 
-    for (be = 0; be < 2; be++) {
-        TU_CHECK(gost_set_key(gost_key0, &gost_paramset_cpa, be, &enc, &dec),
-                 "gost_set_key");
-        for (n = 1; n <= SWEEP_BLOCKS && tu_failures == 0; n++) {
-            fill(in_buf, n * GOST_BLOCK_SIZE, (uint32_t)n * 7u);
-            fill(state, sizeof(state), (uint32_t)n);
-            memcpy(ref, state, sizeof(ref));
-            gost_imit_blocks_c(&enc, ref, in_buf, n);
-            gost_imit_blocks(ct, &enc, state, in_buf, n);
-            TU_CHECK_MEM("IMIT matches the portable one", state,
-                         sizeof(state), ref, sizeof(ref));
-        }
-        if (tu_failures != 0) {
-            printf("# IMIT (constant-time %d, byte order %d): first failure "
-                   "at %zu blocks\n", ct, be, n - 1);
-            return 0;
+    for (mesh = 0; mesh < 2; mesh++) {
+        for (be = 0; be < 2; be++) {
+            for (n = 1; n <= SWEEP_BLOCKS && tu_failures == 0; n++) {
+                const GOST_PARAMSET *ps =
+                    n & 1 ? &gost_paramset_cpa : &gost_paramset_z;
+
+                fill(key, sizeof(key), (uint32_t)(n * 977 + 2 * be + mesh));
+                TU_CHECK(gost_set_key(key, ps, be, &enc, &dec),
+                         "gost_set_key");
+                renc = enc;
+                rdec = dec;
+                fill(in_buf, n * GOST_BLOCK_SIZE, (uint32_t)n * 7u);
+                fill(state, sizeof(state), (uint32_t)n);
+                memcpy(ref, state, sizeof(ref));
+                for (done = 0; done < n; done += m) {
+                    m = n - done;
+                    if (mesh && m > PERIOD_BLOCKS)
+                        m = PERIOD_BLOCKS;
+                    if (done > 0) {
+                        gost_key_mesh(&gost_kernel_c, &renc, &rdec, NULL);
+                        gost_key_mesh(k, &enc, &dec, NULL);
+                    }
+                    gost_imit_blocks_c(&renc, ref,
+                                       in_buf + done * GOST_BLOCK_SIZE, m);
+                    gost_imit_blocks(ct, &enc, state,
+                                     in_buf + done * GOST_BLOCK_SIZE, m);
+                }
+                TU_CHECK_MEM("IMIT matches the portable one", state,
+                             sizeof(state), ref, sizeof(ref));
+            }
+            if (tu_failures != 0) {
+                printf("# IMIT (constant-time %d, byte order %d, meshing %d):"
+                       " first failure at %zu blocks\n", ct, be, mesh, n - 1);
+                return 0;
+            }
         }
     }
-    printf("# IMIT (constant-time %d): 1..%d blocks\n", ct, SWEEP_BLOCKS);
+    printf("# IMIT (constant-time %d, %s meshing): 1..%d blocks, meshed and "
+           "not\n", ct, k->name, SWEEP_BLOCKS);
     return 1;
 }
 

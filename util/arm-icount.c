@@ -10,6 +10,7 @@
  *                                            cfb_enc cfb_dec ofb
  *   arm-icount sm4 KERNEL set_key N    N key schedules of KERNEL's table
  *   arm-icount sm3 KERNEL BYTES        KERNEL: sm3-c sm3-ce
+ *   arm-icount imit IMPL BYTES         IMPL: c neon (GOST IMIT rounds)
  *   arm-icount aead KERNELS MODE BYTES KERNELS: an SM4 table as the
  *                                      kernels param names it (sm4e+pmull,
  *                                      sm4-neon+ghash-c, sm4-c+ghash-c)
@@ -20,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gost89.h"
+#include "gost89_arm.h"
 #include "sm3.h"
 #include "sm3_arm.h"
 #include "sm4.h"
@@ -183,6 +186,28 @@ static int run_sm3(const char *kname, size_t len)
     return 0;
 }
 
+static int run_imit(const char *impl, size_t len)
+{
+    static const unsigned char key[GOST_KEY_SIZE] =
+        "0123456789abcdef0123456789abcde";
+    unsigned char state[8] = { 0 };
+    GOST_KEY enc, dec;
+
+    if (len > MAX_BYTES
+        || !gost_set_key(key, &gost_paramset_cpa, 0, &enc, &dec))
+        return 2;
+    if (strcmp(impl, "c") == 0)
+        gost_imit_blocks_c(&enc, state, buf, len / 8);
+#ifdef GOST_ARM_SIMD
+    else if (strcmp(impl, "neon") == 0)
+        gost89_neon_imit(&enc, state, buf, len / 8);
+#endif
+    else
+        return 3;
+    printf("%02x\n", state[0]);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 5 && strcmp(argv[1], "sm4") == 0)
@@ -191,7 +216,9 @@ int main(int argc, char **argv)
         return run_sm3(argv[2], strtoul(argv[3], NULL, 0));
     if (argc == 5 && strcmp(argv[1], "aead") == 0)
         return run_aead(argv[2], argv[3], strtoul(argv[4], NULL, 0));
+    if (argc == 4 && strcmp(argv[1], "imit") == 0)
+        return run_imit(argv[2], strtoul(argv[3], NULL, 0));
     fprintf(stderr, "usage: %s sm4 KERNEL MODE BYTES | sm3 KERNEL BYTES | "
-            "aead KERNELS MODE BYTES\n", argv[0]);
+            "aead KERNELS MODE BYTES | imit IMPL BYTES\n", argv[0]);
     return 2;
 }
