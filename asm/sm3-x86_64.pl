@@ -3,11 +3,13 @@
 #
 # SM3 (GB/T 32905-2016) compression for x86-64 with BMI1 and BMI2 and the
 # message expansion in AVX or AVX-512VL, generated as AT&T text through
-# util/perlasm/x86_64.pm.  Owns two schedules of one kernel behind the
+# util/perlasm/x86_64.pm.  Owns three schedules of one kernel behind the
 # SM3_KERNEL contract of src/sm3.h: sm3_avx_bmi2_blocks (AVX expansion,
-# round orders searched on Zen 4) and sm3_avx512_bmi2_blocks (AVX-512VL
-# expansion, orders searched on Zen 5), both (state, p, nblocks);
-# src/sm3_x86.c puts them in kernel tables and chooses between them from
+# round orders searched on Zen 4), sm3_avx512_bmi2_blocks (AVX-512VL
+# expansion, orders searched on Zen 5) and sm3_avx512_bmi2_glc_blocks
+# (AVX-512VL expansion, a12 + K + E in one three-operand LEA, orders
+# searched on an Intel Golden Cove class core), all (state, p, nblocks);
+# src/sm3_x86.c puts them in kernel tables and chooses among them from
 # CPUID's vendor and family.
 #
 #   perl asm/sm3-x86_64.pl elf > asm/sm3-x86_64.S
@@ -81,6 +83,50 @@
 # noise of one another); libgcrypt's own bench-slope gives libgcrypt 7.08
 # c/B there.
 #
+# Intel Xeon, family 6 model 207, Sapphire/Emerald Rapids class, Golden
+# Cove class cores (2026-12-02; 2.95 to 2.99 GHz by the ADD chain).  The
+# kernel alone, in c/B, three runs each the 10th percentile of 300
+# alternating 256-block timings, the clock the median of ADD chains timed
+# between them, the last run with the machine quietest:
+#   sm3-avx512-bmi2-glc                 7.15   6.96
+#   sm3-avx512-bmi2 (the Zen 5 orders)  7.86   7.81
+#   sm3-avx-bmi2 (the Zen 4 orders)     8.42   8.40
+#   libgcrypt (AVX/BMI2)                8.10   7.97
+# libgcrypt's function is byte for byte the same in 1.10.1 and 1.12.3-
+# beta66 (its one relocation aside), so one timing serves both: the glc
+# schedule is 1.13 to 1.15 times libgcrypt's kernel and takes 0.89 of the
+# Zen 5 schedule's time, which was itself 1.07 times faster than the Zen 4
+# one here.  Through EVP (make bench GCRYPT=DIR, -a sm3 -s 16,1024,16384
+# -l all -r 9): an earlier run with the Zen 5 schedule gave
+# 341.9 MB/s against libgcrypt 1.10's 338.6 (1.01x), the Zen 4 one 295.6
+# against 327.8 (0.90x), on a loaded machine.  README's run: 382.1 MB/s at
+# 16 KiB, 1.46x the default provider, 1.103x libgcrypt 1.10 (346.4) and
+# 1.150x libgcrypt 1.12 (332.2); at 1 KiB 1.136x and 1.056x; at 16 bytes
+# 1.33x the default provider but 0.92x libgcrypt 1.10 (64.7 against 70.6
+# MB/s: the EVP path's cost, not the kernel's).
+# What differs from Zen: a three-operand LEA takes one cycle (five a
+# cycle), so s = a12 + K + E is one LEA once E is there (lea3 below): 25
+# ALU operations in rounds 16-63, 20 in rounds 0-15, and the A loop 5
+# cycles (the E loop stays 6).  Vector operations issue on ports 0, 1 and
+# 5, which are integer ALU ports too (Intel's optimization manual, Golden
+# Cove): the AVX expansion cost 5% (the Zen 4 orders ran 8.06 c/B with it
+# left out, 8.47 with it) and the AVX-512VL one nothing measurable.  25
+# operations and the expansion's 17 a step (4.25 a round) over five ALUs
+# take 5.85 cycles a round against the 6 of the E loop; the kernel is at
+# 7.0, 16% above, and the orders decide how much of that is lost.  They
+# were searched from the Zen 5 ones turned to lea3 (some 29,000 candidate
+# orders, batches of eight timed in alternation with the current orders, a
+# gain kept when a timing of three rounds against it confirmed it; the
+# accepted orders timed again together, the best seven of them within
+# 0.6% of one another).  Spreading the vector work over a part of the
+# four rounds instead of all of them did not help (seven spreads tried).
+# Facts measured there (loops of 50 copies, in CPU time, against an ADD
+# chain): RORX 1 cycle, two a cycle; ANDN three a cycle; VPROLD and VPSLLD 1 cycle;
+# VPALIGNR one a cycle, VPSHUFB two; ADD with a memory operand three a
+# cycle; six chains of dependent XORs four a cycle; a chain of ADDs of an
+# immediate ran at 15.7 GHz (the renamer folds them), so the clock here
+# comes from a chain of register ADDs.
+
 # SM3 is one dependency chain per message.  With a12 = rol(A,12),
 # s = a12 + K + E and SS1 = rol(s,7) the round has two loops:
 #   A: a12, + K, + E, SS1, SS2 = SS1 ^ a12, TT1 = (D + W' + FF) + SS2:
@@ -308,6 +354,14 @@ my %round_16 = (
     p3  => ['xor {q},{p}'],                         # R' (T' stays in H)
 );
 
+# Where a three-operand LEA takes one cycle (Golden Cove, measured), s is
+# a12 + K + E in one operation once E is there, one fewer a round; the
+# schedules that take it (lea3) have these tables.
+my %lea3 = (ls => ['lea {K}({a12}q,{E}q),{s}', 's']);
+my %round_00_lea3 = (%round_00, %lea3);
+my %round_16_lea3 = (%round_16, %lea3);
+delete @$_{qw(lk sE)} for \%round_00_lea3, \%round_16_lea3;
+
 # Even and odd rounds take different orders: a round of rounds 16-63 has
 # 26 operations, two more than a multiple of the four queues, and orders
 # searched for the two parities apart ran 2.6% faster than the best single
@@ -337,15 +391,28 @@ my @orders_16_zen5 = ([qw(rB a12 rF m1 g1 f1 g2 f2 wD f4 g3 e0 lk sE f3 sr t1
                       [qw(rF m1 g1 rB f1 g3 f2 wD a12 e0 f4 f3 lk g2 sE wH sr
                           t1 g4 f5 g5 g6 t2 p1 p2 p3)]);
 
+# Golden Cove class (Intel family 6 model 207), with the AVX-512VL message
+# expansion and the one-LEA s (lea3): orders searched there from the Zen 5
+# ones turned to lea3, as on Zen 5 (moves of one to three operations; see
+# the header).
+my @orders_00_glc = ([qw(rF wH rB a12 g1 g2 ls wD sr f1 g3 g5 t1 p1 f2 p2 f4
+                         p4 t2 p3)],
+                     [qw(a12 rF wH ls wD g1 rB f1 sr f2 g2 t1 g3 g5 p2 t2 p1
+                         f4 p3 p4)]);
+my @orders_16_glc = ([qw(rB f1 rF m1 g1 e0 wD a12 g3 wH g2 ls g4 sr f2 g5 g6
+                         p2 f3 p1 f4 p3 t1 f5 t2)],
+                     [qw(rB rF f1 m1 g3 g1 a12 e0 g2 g4 ls wD wH f2 f3 g5 sr
+                         g6 p1 p2 f5 p3 f4 t1 t2)]);
+
 # Register of each state word: A..H in rounds 0-15, then A..D, F..H, T, R.
 my %S;
 # The schedule being generated (see the end of the file).
-my ($orders_00, $orders_16);
+my ($orders_00, $orders_16, $ops_00, $ops_16);
 
 sub round {
     my ($j) = @_;
-    my ($ops, $order) = $j < 16 ? (\%round_00, $orders_00->[$j % 2])
-                                 : (\%round_16, $orders_16->[$j % 2]);
+    my ($ops, $order) = $j < 16 ? ($ops_00, $orders_00->[$j % 2])
+                                 : ($ops_16, $orders_16->[$j % 2]);
     die "sm3-x86_64.pl: the order of round $j misses operations\n"
         unless join(',', sort @$order) eq join(',', sort keys %$ops);
     my %op = %$ops;
@@ -526,6 +593,8 @@ sub kernel {
     @ring = map { "%xmm$_" } 0 .. 4;
     %S = ();
     ($orders_00, $orders_16) = @$sched{qw(orders_00 orders_16)};
+    ($ops_00, $ops_16) = $sched->{lea3} ? (\%round_00_lea3, \%round_16_lea3)
+                                        : (\%round_00, \%round_16);
     $code .= function_begin($fn);
     $code .= "\ttest\t%rdx,%rdx\n\tjz\t.L${tag}_ret\n";
     $code .= frame_push($_) for qw(%rbx %rbp %r12 %r13 %r14 %r15);
@@ -607,5 +676,8 @@ $code .= kernel("sm3_avx_bmi2_blocks", "sm3",
 $code .= kernel("sm3_avx512_bmi2_blocks", "sm3z5",
                 { expand => \&expand_vl, orders_00 => \@orders_00_zen5,
                   orders_16 => \@orders_16_zen5 });
+$code .= kernel("sm3_avx512_bmi2_glc_blocks", "sm3glc",
+                { expand => \&expand_vl, lea3 => 1,
+                  orders_00 => \@orders_00_glc, orders_16 => \@orders_16_glc });
 
 x86_64::finish($code);

@@ -754,6 +754,7 @@ my %asm_name = (
     'sm4-keysched-gfni' => sub { 'sm4_gfni_set_key' },
     'sm4-keysched-aesni' => sub { 'sm4_aesni_set_key' },
     'sm3-avx512-bmi2' => sub { 'sm3_avx512_bmi2_blocks' },
+    'sm3-avx512-bmi2-glc' => sub { 'sm3_avx512_bmi2_glc_blocks' },
 );
 # AEAD targets are named TIER+GHASH (test/ct_check.c): the GHASH entries
 # are GHASH's functions, the others the tier's (CCM: the AES-NI tiers share
@@ -812,6 +813,7 @@ my @rows = (
       [ qr/^sm4-keysched-aesni$/, 'all', 'all' ] ],
     [ 'SM3 avx-bmi2', [ qr/^sm3-avx-bmi2$/, 'all', 'all' ] ],
     [ 'SM3 avx512-bmi2', [ qr/^sm3-avx512-bmi2$/, 'all', 'all' ] ],
+    [ 'SM3 avx512-bmi2-glc', [ qr/^sm3-avx512-bmi2-glc$/, 'all', 'all' ] ],
     [ 'SM3 C', [ qr/^sm3-c$/, 'all', 'all' ] ],
     [ 'GOST/Magma avx512vbmi (ECB, CNT, CTR, CBC-dec, CFB-dec, key meshing, also a period ahead), and every mode of avx512vbmi-ct',
       [ qr/^gost89-avx512vbmi$/, qr/_avx512$/, 'all' ], [ qr/^gost89-avx512vbmi-ct$/, 'asm', 'all' ],

@@ -163,6 +163,7 @@ static const target targets[] = {
 #ifdef SM3_X86_ASM
     { T_SM3, NULL, &sm3_kernel_avx_bmi2, NULL, 6, NULL },
     { T_SM3, NULL, &sm3_kernel_avx512_bmi2, NULL, 6, NULL },
+    { T_SM3, NULL, &sm3_kernel_avx512_bmi2_glc, NULL, 6, NULL },
 #endif
     { T_SM4_KEYSCHED, &sm4_kernel_c, NULL, "sm4-keysched-c", 3, NULL },
 #ifdef SM4_X86_ASM

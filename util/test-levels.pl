@@ -43,6 +43,7 @@ my @candidates = $arch =~ /^(aarch64|arm64)/ ? (
     # CPUID choice (vendor, family) would take it
     [ 'sm3-zen4', 'SMGOST_SM3_SCHEDULE', 'zen4' ],
     [ 'sm3-zen5', 'SMGOST_SM3_SCHEDULE', 'zen5' ],
+    [ 'sm3-glc', 'SMGOST_SM3_SCHEDULE', 'glc' ],
 ) : ([ 'native', 'OPENSSL_ia32cap', undef ]);
 @candidates = grep { !defined $_->[3] || grep { $_ eq '-cpu' } @runner } @candidates;
 if (my @only = split ' ', $ENV{SMGOST_LEVELS} // '') {
