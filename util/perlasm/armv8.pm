@@ -49,12 +49,9 @@ sub setup { $encode_inst = elf::parse_scheme(\%arch, \$output, @_); }
 sub qreg { my ($v) = @_; return $v =~ s/^v/q/r; }
 sub dreg { my ($v) = @_; return $v =~ s/^v/d/r; }
 
-sub function_begin       { return elf::function_begin(\%arch, @_); }
-sub function_end         { return elf::function_end(@_); }
-sub local_function_begin { return elf::local_function_begin(\%arch, @_); }
-sub local_function_end   { return elf::local_function_end(); }
-sub rodata_begin         { return elf::rodata_begin(); }
-sub text_begin           { return elf::text_begin(); }
+# function_begin, function_end, local_function_begin, local_function_end,
+# rodata_begin and text_begin, bound to this architecture
+elf::install_brackets(\%arch, __PACKAGE__);
 
 # A frame for functions that call a local helper or use the callee-saved
 # vector registers: the link register is signed (PACIASP, hint #25, a NOP

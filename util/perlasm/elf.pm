@@ -101,6 +101,22 @@ sub footer {
 EOT
 }
 
+# Defines the bracket and section functions above in package $pkg, with
+# $arch bound, for the architecture module to export.
+sub install_brackets {
+    my ($arch, $pkg) = @_;
+    my %subs = (
+        function_begin       => sub { function_begin($arch, @_) },
+        function_end         => \&function_end,
+        local_function_begin => sub { local_function_begin($arch, @_) },
+        local_function_end   => \&local_function_end,
+        rodata_begin         => \&rodata_begin,
+        text_begin           => \&text_begin,
+    );
+    no strict 'refs';
+    *{"${pkg}::$_"} = $subs{$_} for keys %subs;
+}
+
 sub finish {
     my ($arch, $output, $translate, $code) = @_;
     my $text = join("\n", map { $translate->($_) } split /\n/, $code);

@@ -40,12 +40,9 @@ my $encode_bytes = 0;
 
 sub setup { $encode_bytes = elf::parse_scheme(\%arch, \$output, @_); }
 
-sub function_begin       { return elf::function_begin(\%arch, @_); }
-sub function_end         { return elf::function_end(@_); }
-sub local_function_begin { return elf::local_function_begin(\%arch, @_); }
-sub local_function_end   { return elf::local_function_end(); }
-sub rodata_begin         { return elf::rodata_begin(); }
-sub text_begin           { return elf::text_begin(); }
+# function_begin, function_end, local_function_begin, local_function_end,
+# rodata_begin and text_begin, bound to this architecture
+elf::install_brackets(\%arch, __PACKAGE__);
 
 # Saving a callee-saved register: push with the matching unwind info.
 sub frame_push {
