@@ -34,11 +34,10 @@ enum sm3_schedule { SM3_ZEN4, SM3_ZEN5, SM3_GLC };
  * alone takes 6.96 to 7.15 cycles a byte with the glc schedule, 7.81 to
  * 7.86 with the Zen 5 one and 8.40 to 8.42 with the Zen 4 one, so Intel
  * CPUs take it wherever AVX-512VL is there (no other Intel core was
- * measured).  On Zen 4 the AVX
- * one was tuned and is kept, and so on every other CPU.
- * SMGOST_SM3_SCHEDULE=zen4, zen5 or glc overrides the vendor and family
- * (for tests and measurements; any other value is ignored); the capability
- * mask still applies.
+ * measured).  On Zen 4 the AVX one was tuned and is kept, and so on every
+ * other CPU.  SMGOST_SM3_SCHEDULE=zen4, zen5 or glc overrides the vendor
+ * and family (for tests and measurements; any other value is ignored); the
+ * capability mask still applies.
  */
 static enum sm3_schedule sm3_schedule(void)
 {
