@@ -318,19 +318,6 @@ static void ghash_padded(SMG_AEAD_CTX *c, const unsigned char *p, size_t n)
     }
 }
 
-/* Written out byte by byte, which compilers merge into one swapped store. */
-static void put_be64(unsigned char *p, uint64_t v)
-{
-    p[0] = (unsigned char)(v >> 56);
-    p[1] = (unsigned char)(v >> 48);
-    p[2] = (unsigned char)(v >> 40);
-    p[3] = (unsigned char)(v >> 32);
-    p[4] = (unsigned char)(v >> 24);
-    p[5] = (unsigned char)(v >> 16);
-    p[6] = (unsigned char)(v >> 8);
-    p[7] = (unsigned char)v;
-}
-
 /*
  * Starts a message with the IV given (SP 800-38D, 7.1 steps 2 and 3).  ks
  * holds keystream only while a partial data block is open (mres != 0): it
@@ -350,7 +337,7 @@ static void gcm_start(SMG_AEAD_CTX *c)
         unsigned char lens[BS] = { 0 };
 
         ghash_padded(c, c->iv, c->ivlen);
-        put_be64(lens + 8, (uint64_t)c->ivlen * 8);
+        store_be64(lens + 8, (uint64_t)c->ivlen * 8);
         c->ak->ghash(aead_htable(c), c->xi, lens, 1);
         memcpy(c->j0, c->xi, BS);
         memset(c->xi, 0, BS);
@@ -401,6 +388,15 @@ static void gcm_close_aad(SMG_AEAD_CTX *c)
         memset(c->part + c->ares, 0, BS - c->ares);
         c->ak->ghash(aead_htable(c), c->xi, c->part, 1);
         c->ares = 0;
+    }
+}
+
+/* E(J0), the tag's mask, unless a short message's CTR call made it. */
+static void gcm_ek0(SMG_AEAD_CTX *c)
+{
+    if (!c->ek0_ready) {
+        encrypt_block(c, c->j0, c->ek0);
+        c->ek0_ready = 1;
     }
 }
 
@@ -466,10 +462,7 @@ static int gcm_data(SMG_AEAD_CTX *c, const unsigned char *in,
     if (!c->ek0_ready && len <= GCM_SHORT * BS) {
         gcm_short(c, in, out, len);
     } else {
-        if (!c->ek0_ready) {
-            encrypt_block(c, c->j0, c->ek0);
-            c->ek0_ready = 1;
-        }
+        gcm_ek0(c);
         gcm_blocks(c, in, out, n);
         if (len % BS != 0) {
             encrypt_block(c, c->ctr, c->ks);
@@ -502,13 +495,10 @@ static void gcm_tag(SMG_AEAD_CTX *c, unsigned char tag[16])
         c->mres = 0;
         OPENSSL_cleanse(c->ks, sizeof(c->ks));
     }
-    put_be64(lens, c->aad_len * 8);
-    put_be64(lens + 8, c->data_len * 8);
+    store_be64(lens, c->aad_len * 8);
+    store_be64(lens + 8, c->data_len * 8);
     c->ak->ghash(aead_htable(c), c->xi, lens, 1);
-    if (!c->ek0_ready) {
-        encrypt_block(c, c->j0, c->ek0);
-        c->ek0_ready = 1;
-    }
+    gcm_ek0(c);
     xor_block(tag, c->xi, c->ek0);
 }
 
