@@ -8,7 +8,8 @@
 # candidate mask that selects the same kernels as an earlier one is skipped,
 # so every distinct kernel set is tested once.  `make test` calls this with
 # the recipes as arguments; SMGOST_LEVELS (make test LEVELS="native c")
-# picks levels by name.
+# picks levels by name.  HARNESS_JOBS=N (as in OpenSSL's make test) runs N
+# recipes of a level at once; the recipes share no files.
 use strict;
 use warnings;
 use POSIX ();
@@ -93,6 +94,10 @@ sub kernels_for {
     return $k;
 }
 
+my $jobs = $ENV{HARNESS_JOBS} // 1;
+die "HARNESS_JOBS must be a positive number, not '$jobs'\n" unless $jobs =~ /^[1-9][0-9]*$/;
+my @prove = ('prove', '-I', 'test/lib', $jobs > 1 ? ('-j', $jobs) : ());
+
 my (%seen, @failed);
 for my $c (@candidates) {
     my ($name, $var, $mask, $cpu) = @$c;
@@ -104,7 +109,7 @@ for my $c (@candidates) {
     delete $ENV{$var};
     $ENV{$var} = $mask if defined $mask;
     $ENV{SMGOST_RUNNER} = join ' ', runner_for($cpu) if defined $cpu;
-    push @failed, $name if system('prove', '-I', 'test/lib', @ARGV) != 0;
+    push @failed, $name if system(@prove, @ARGV) != 0;
 }
 if (@failed) {
     print "=== FAILED at level(s): @failed\n";

@@ -23,7 +23,7 @@ use Time::HiRes qw(time);
 use Test::More;
 
 our @EXPORT = qw(top_dir modules_dir openssl_cli gostprov_dir program
-                 provider_args cap_variable run_env run_cmd run_program
+                 provider_args cap_variable forced_level run_env run_cmd run_program
                  run_openssl program_ok data_file write_config);
 
 sub top_dir {
@@ -97,6 +97,17 @@ sub cap_variable {
     my $r = $ENV{SMGOST_RUNNER} // '';
     my $arch = $r =~ /qemu-(\S+)/ ? $1 : (POSIX::uname())[4];
     return $arch =~ /^(aarch64|arm64)/ ? 'OPENSSL_armcap' : 'OPENSSL_ia32cap';
+}
+
+# What forces this run's kernels, as 'VARIABLE=value' (a capability mask or
+# an SM3 schedule, as util/test-levels.pl sets them), or undef at the
+# unmasked level.  Recipes that reach every kernel table themselves run at
+# the unmasked level only.
+sub forced_level {
+    for my $v (cap_variable(), 'SMGOST_SM3_SCHEDULE') {
+        return "$v=$ENV{$v}" if defined $ENV{$v};
+    }
+    return undef;
 }
 
 # What a run adds to the recipe's environment.  caps => MASK sets the
