@@ -497,19 +497,17 @@ static void run_sm4(void)
 
 int main(int argc, char **argv)
 {
-    const char *group = argc > 1 ? argv[1] : "";
+    static const TU_GROUP groups[] = {
+        { "gost", run_gost }, { "sm4", run_sm4 },
+    };
+    const TU_GROUP *g = tu_group(argc, argv, groups,
+                                 sizeof(groups) / sizeof(groups[0]));
 
+    if (g == NULL)
+        return 2;
     libctx = tu_libctx();
     printf("# %s\n", OpenSSL_version(OPENSSL_VERSION));
-    if (strcmp(group, "gost") == 0) {
-        run_gost();
-    } else if (strcmp(group, "sm4") == 0) {
-        run_sm4();
-    } else {
-        fprintf(stderr, "usage: %s gost|sm4\n", argv[0]);
-        tu_libctx_free(libctx);
-        return 2;
-    }
+    g->run();
     tu_libctx_free(libctx);
-    return tu_report(group);
+    return tu_report(g->name);
 }

@@ -676,26 +676,19 @@ static void group_sm3(void)
 
 int main(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        void (*fn)(void);
-    } groups[] = {
+    static const TU_GROUP groups[] = {
         { "keyiv", group_keyiv }, { "params", group_params },
         { "state", group_state }, { "final", group_final },
         { "outsize", group_outsize }, { "lengths", group_lengths },
         { "sm3", group_sm3 },
     };
-    size_t i;
+    const TU_GROUP *g = tu_group(argc, argv, groups,
+                                 sizeof(groups) / sizeof(groups[0]));
 
-    for (i = 0; argc > 1 && i < sizeof(groups) / sizeof(groups[0]); i++) {
-        if (strcmp(argv[1], groups[i].name) == 0) {
-            libctx = tu_libctx();
-            groups[i].fn();
-            tu_libctx_free(libctx);
-            return tu_report(groups[i].name);
-        }
-    }
-    fprintf(stderr, "usage: %s keyiv|params|state|final|outsize|lengths|sm3\n",
-            argv[0]);
-    return 2;
+    if (g == NULL)
+        return 2;
+    libctx = tu_libctx();
+    g->run();
+    tu_libctx_free(libctx);
+    return tu_report(g->name);
 }

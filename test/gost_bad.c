@@ -760,29 +760,19 @@ static void run_early(void)
 
 int main(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        void (*run)(void);
-    } groups[] = {
+    static const TU_GROUP groups[] = {
         { "paramset", run_paramset }, { "algid", run_algid },
         { "keymesh", run_keymesh }, { "num", run_num },
         { "nokey", run_nokey },
         { "lengths", run_lengths }, { "macsize", run_macsize },
         { "early", run_early },
     };
-    const char *group = argc > 1 ? argv[1] : "";
-    size_t i;
+    const TU_GROUP *g = tu_group(argc, argv, groups, NELEM(groups));
 
-    for (i = 0; i < NELEM(groups); i++)
-        if (strcmp(group, groups[i].name) == 0)
-            break;
-    if (i == NELEM(groups)) {
-        fprintf(stderr, "usage: %s paramset|algid|keymesh|num|nokey|"
-                "lengths|macsize|early\n", argv[0]);
+    if (g == NULL)
         return 2;
-    }
     libctx = tu_libctx();
-    groups[i].run();
+    g->run();
     tu_libctx_free(libctx);
-    return tu_report(group);
+    return tu_report(g->name);
 }

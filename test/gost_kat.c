@@ -708,28 +708,18 @@ static void run_vectors(void)
 
 int main(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        void (*run)(void);
-    } groups[] = {
+    static const TU_GROUP groups[] = {
         { "names", run_names }, { "allsets", run_allsets },
         { "vectors", run_vectors }, { "magma", run_magma_cbc },
         { "long", run_long },
     };
-    const char *group = argc > 1 ? argv[1] : "";
-    size_t i;
+    const TU_GROUP *g = tu_group(argc, argv, groups, NELEM(groups));
 
-    for (i = 0; i < NELEM(groups); i++)
-        if (strcmp(group, groups[i].name) == 0)
-            break;
-    if (i == NELEM(groups)) {
-        fprintf(stderr, "usage: %s names|allsets|vectors|magma|long\n",
-                argv[0]);
+    if (g == NULL)
         return 2;
-    }
     libctx = tu_libctx();
     gost_note_kernels(libctx);
-    groups[i].run();
+    g->run();
     tu_libctx_free(libctx);
-    return tu_report(group);
+    return tu_report(g->name);
 }

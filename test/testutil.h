@@ -2,8 +2,9 @@
 /*
  * Shared helpers for the C test programs: a library context holding smgost
  * and the default provider, checks that count failures instead of aborting,
- * hex conversion, a seeded PRNG for reproducible random cases, and error
- * queue assertions on smgost's own reason strings.
+ * hex conversion, a seeded PRNG for reproducible random cases, error queue
+ * assertions on smgost's own reason strings, and the choice of a program's
+ * group from its command line.
  *
  * Header-only so that each test program stays one .c file linked with
  * -lcrypto; every function is static.
@@ -437,6 +438,31 @@ static inline double tu_scale(void)
     double v = s != NULL ? strtod(s, NULL) : 1.0;
 
     return v > 0 ? v : 1.0;
+}
+
+/* One group of a test program's checks, which argv[1] names. */
+typedef struct {
+    const char *name;
+    void (*run)(void);
+} TU_GROUP;
+
+/*
+ * The group argv[1] names, or NULL after a usage line that lists every
+ * group from the table itself.
+ */
+static inline const TU_GROUP *tu_group(int argc, char **argv,
+                                       const TU_GROUP *groups, size_t n)
+{
+    size_t i;
+
+    for (i = 0; argc > 1 && i < n; i++)
+        if (strcmp(argv[1], groups[i].name) == 0)
+            return &groups[i];
+    fprintf(stderr, "usage: %s ", argv[0]);
+    for (i = 0; i < n; i++)
+        fprintf(stderr, "%s%s", i > 0 ? "|" : "", groups[i].name);
+    fputc('\n', stderr);
+    return NULL;
 }
 
 /* Prints the tally the recipes parse and returns the exit status. */
