@@ -495,19 +495,18 @@ static void run_sm4(void)
         sm4_one(others[i], 0);
 }
 
+static void note_version(OSSL_LIB_CTX *ctx)
+{
+    (void)ctx;
+    printf("# %s\n", OpenSSL_version(OPENSSL_VERSION));
+}
+
 int main(int argc, char **argv)
 {
     static const TU_GROUP groups[] = {
         { "gost", run_gost }, { "sm4", run_sm4 },
     };
-    const TU_GROUP *g = tu_group(argc, argv, groups,
-                                 sizeof(groups) / sizeof(groups[0]));
 
-    if (g == NULL)
-        return 2;
-    libctx = tu_libctx();
-    printf("# %s\n", OpenSSL_version(OPENSSL_VERSION));
-    g->run();
-    tu_libctx_free(libctx);
-    return tu_report(g->name);
+    return tu_main(argc, argv, groups, sizeof(groups) / sizeof(groups[0]),
+                   &libctx, note_version);
 }

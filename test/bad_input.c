@@ -682,13 +682,7 @@ int main(int argc, char **argv)
         { "outsize", group_outsize }, { "lengths", group_lengths },
         { "sm3", group_sm3 },
     };
-    const TU_GROUP *g = tu_group(argc, argv, groups,
-                                 sizeof(groups) / sizeof(groups[0]));
 
-    if (g == NULL)
-        return 2;
-    libctx = tu_libctx();
-    g->run();
-    tu_libctx_free(libctx);
-    return tu_report(g->name);
+    return tu_main(argc, argv, groups, sizeof(groups) / sizeof(groups[0]),
+                   &libctx, NULL);
 }

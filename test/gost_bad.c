@@ -767,12 +767,7 @@ int main(int argc, char **argv)
         { "lengths", run_lengths }, { "macsize", run_macsize },
         { "early", run_early },
     };
-    const TU_GROUP *g = tu_group(argc, argv, groups, NELEM(groups));
 
-    if (g == NULL)
-        return 2;
-    libctx = tu_libctx();
-    g->run();
-    tu_libctx_free(libctx);
-    return tu_report(g->name);
+    return tu_main(argc, argv, groups, NELEM(groups),
+                   &libctx, NULL);
 }

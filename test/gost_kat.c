@@ -713,13 +713,7 @@ int main(int argc, char **argv)
         { "vectors", run_vectors }, { "magma", run_magma_cbc },
         { "long", run_long },
     };
-    const TU_GROUP *g = tu_group(argc, argv, groups, NELEM(groups));
 
-    if (g == NULL)
-        return 2;
-    libctx = tu_libctx();
-    gost_note_kernels(libctx);
-    g->run();
-    tu_libctx_free(libctx);
-    return tu_report(g->name);
+    return tu_main(argc, argv, groups, NELEM(groups),
+                   &libctx, gost_note_kernels);
 }

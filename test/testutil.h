@@ -440,6 +440,13 @@ static inline double tu_scale(void)
     return v > 0 ? v : 1.0;
 }
 
+/* Prints the tally the recipes parse and returns the exit status. */
+static inline int tu_report(const char *group)
+{
+    printf("# %s: %lu checks, %lu failures\n", group, tu_checks, tu_failures);
+    return tu_failures == 0 && tu_checks > 0 ? 0 : 1;
+}
+
 /* One group of a test program's checks, which argv[1] names. */
 typedef struct {
     const char *name;
@@ -447,29 +454,33 @@ typedef struct {
 } TU_GROUP;
 
 /*
- * The group argv[1] names, or NULL after a usage line that lists every
- * group from the table itself.
+ * The main of a program made of groups: runs the group argv[1] names with
+ * *libctx a fresh library context (given first to prepare, if not NULL),
+ * or prints a usage line listing every group from the table itself, and
+ * returns the exit status.
  */
-static inline const TU_GROUP *tu_group(int argc, char **argv,
-                                       const TU_GROUP *groups, size_t n)
+static inline int tu_main(int argc, char **argv, const TU_GROUP *groups,
+                          size_t n, OSSL_LIB_CTX **libctx,
+                          void (*prepare)(OSSL_LIB_CTX *))
 {
     size_t i;
 
     for (i = 0; argc > 1 && i < n; i++)
         if (strcmp(argv[1], groups[i].name) == 0)
-            return &groups[i];
-    fprintf(stderr, "usage: %s ", argv[0]);
-    for (i = 0; i < n; i++)
-        fprintf(stderr, "%s%s", i > 0 ? "|" : "", groups[i].name);
-    fputc('\n', stderr);
-    return NULL;
-}
-
-/* Prints the tally the recipes parse and returns the exit status. */
-static inline int tu_report(const char *group)
-{
-    printf("# %s: %lu checks, %lu failures\n", group, tu_checks, tu_failures);
-    return tu_failures == 0 && tu_checks > 0 ? 0 : 1;
+            break;
+    if (i == n || argc < 2) {
+        fprintf(stderr, "usage: %s ", argv[0]);
+        for (i = 0; i < n; i++)
+            fprintf(stderr, "%s%s", i > 0 ? "|" : "", groups[i].name);
+        fputc('\n', stderr);
+        return 2;
+    }
+    *libctx = tu_libctx();
+    if (prepare != NULL)
+        prepare(*libctx);
+    groups[i].run();
+    tu_libctx_free(*libctx);
+    return tu_report(groups[i].name);
 }
 
 #endif
