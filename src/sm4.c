@@ -182,6 +182,34 @@ static inline void sm4_crypt4(const uint32_t *rk, sm4_blk *b)
     b[3].w0 = s3; b[3].w1 = s2; b[3].w2 = s1; b[3].w3 = s0;
 }
 
+/*
+ * Two blocks, two chains: four-way rounds with two lanes idle would spend
+ * the idle lanes' loads and XORs on nothing, and a chain of 32 rounds is
+ * what bounds either (GCM's short messages: E(J0) and one data block).
+ */
+#define SM4_RND2(k, a, b, c, d)                                              \
+    do {                                                                     \
+        uint32_t k_ = (k);                                                   \
+        SM4_RND(k_, p##a, p##b, p##c, p##d);                                 \
+        SM4_RND(k_, q##a, q##b, q##c, q##d);                                 \
+    } while (0)
+
+static inline void sm4_crypt2(const uint32_t *rk, sm4_blk *b)
+{
+    uint32_t p0 = b[0].w0, p1 = b[0].w1, p2 = b[0].w2, p3 = b[0].w3;
+    uint32_t q0 = b[1].w0, q1 = b[1].w1, q2 = b[1].w2, q3 = b[1].w3;
+    int i;
+
+    for (i = 0; i < 32; i += 4) {
+        SM4_RND2(rk[i], 0, 1, 2, 3);
+        SM4_RND2(rk[i + 1], 1, 2, 3, 0);
+        SM4_RND2(rk[i + 2], 2, 3, 0, 1);
+        SM4_RND2(rk[i + 3], 3, 0, 1, 2);
+    }
+    b[0].w0 = p3; b[0].w1 = p2; b[0].w2 = p1; b[0].w3 = p0;
+    b[1].w0 = q3; b[1].w1 = q2; b[1].w2 = q1; b[1].w3 = q0;
+}
+
 /* Decryption is the same network with the round keys reversed. */
 static void sm4_reverse_schedule(const SM4_KEY *enc, SM4_KEY *dec)
 {
@@ -270,15 +298,18 @@ static void sm4_c_ecb(const void *ks, const unsigned char *in,
         blk_store(out + 32, b[2]);
         blk_store(out + 48, b[3]);
     }
-    /* Two or three blocks take the four-way rounds too, the free lanes
-     * idle: one chain of 32 rounds instead of two or three. */
+    /* Three blocks take the four-way rounds, the free lane idle, two the
+     * two-way ones: one chain of 32 rounds instead of two or three. */
     if (nblocks >= 2) {
         size_t j;
 
         memset(b, 0, sizeof(b));
         for (j = 0; j < nblocks; j++)
             b[j] = blk_load(in + 16 * j);
-        sm4_crypt4(rk, b);
+        if (nblocks == 2)
+            sm4_crypt2(rk, b);
+        else
+            sm4_crypt4(rk, b);
         for (j = 0; j < nblocks; j++)
             blk_store(out + 16 * j, b[j]);
     } else if (nblocks == 1) {
@@ -421,14 +452,18 @@ static void sm4_c_ctr(const void *ks, const unsigned char *in,
         blk_store(out + 32, blk_xor(b[2], blk_load(in + 32)));
         blk_store(out + 48, blk_xor(b[3], blk_load(in + 48)));
     }
-    /* As in sm4_c_ecb: two or three blocks in the four-way rounds. */
+    /* As in sm4_c_ecb: three blocks in the four-way rounds, two in the
+     * two-way ones. */
     if (nblocks >= 2) {
         memset(b, 0, sizeof(b));
         for (j = 0; j < (int)nblocks; j++) {
             b[j] = ctr_blk(hi, lo);
             CTR_INC(hi, lo);
         }
-        sm4_crypt4(rk, b);
+        if (nblocks == 2)
+            sm4_crypt2(rk, b);
+        else
+            sm4_crypt4(rk, b);
         for (j = 0; j < (int)nblocks; j++)
             blk_store(out + 16 * j, blk_xor(b[j], blk_load(in + 16 * j)));
     } else if (nblocks == 1) {
