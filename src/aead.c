@@ -401,6 +401,23 @@ static void gcm_ek0(SMG_AEAD_CTX *c)
 }
 
 /*
+ * A message's first whole blocks with E(J0) in the same call, through the
+ * table's J0 entry (kernel.h); 0 if it has none.
+ */
+static int gcm_first_blocks(SMG_AEAD_CTX *c, const unsigned char *in,
+                            unsigned char *out, size_t n)
+{
+    smg_gcm_j0_fn j0 = c->base.enc ? c->ak->gcm_enc_j0 : c->ak->gcm_dec_j0;
+
+    if (c->ek0_ready || j0 == NULL)
+        return 0;
+    memcpy(c->ctr, c->j0, BS);
+    j0(c->base.ks_enc, aead_htable(c), in, out, n, c->ctr, c->xi, c->ek0);
+    c->ek0_ready = 1;
+    return 1;
+}
+
+/*
  * A message's first data when it is short: E(J0), the whole blocks' and the
  * partial block's keystream in one CTR call from J0 (a block core takes as
  * long for one block as for GCM_SHORT + 1), then GHASH over the whole
@@ -462,8 +479,10 @@ static int gcm_data(SMG_AEAD_CTX *c, const unsigned char *in,
     if (!c->ek0_ready && len <= GCM_SHORT * BS) {
         gcm_short(c, in, out, len);
     } else {
-        gcm_ek0(c);
-        gcm_blocks(c, in, out, n);
+        if (!gcm_first_blocks(c, in, out, n)) {
+            gcm_ek0(c);
+            gcm_blocks(c, in, out, n);
+        }
         if (len % BS != 0) {
             encrypt_block(c, c->ctr, c->ks);
             ctr32_add(c->ctr, 1);

@@ -91,6 +91,16 @@ typedef void (*smg_gcm_fn)(const void *ks, const void *htable,
                            size_t nblocks, unsigned char ctr[16],
                            unsigned char xi[16]);
 /*
+ * A message's first GCM call, with E(J0) in it: ctr holds J0 at entry;
+ * ek0 = E(J0), ctr += 1 as above, then the call is smg_gcm_fn's, so that
+ * the tag's mask rides in the data's pass instead of a one-block call of
+ * its own (nblocks may be 0 here too).
+ */
+typedef void (*smg_gcm_j0_fn)(const void *ks, const void *htable,
+                              const unsigned char *in, unsigned char *out,
+                              size_t nblocks, unsigned char ctr[16],
+                              unsigned char xi[16], unsigned char ek0[16]);
+/*
  * CCM bulk, CBC-MAC fused with CTR (RFC 3610, NIST SP 800-38C).  Encrypt:
  * mac = E(mac ^ in[i]), out[i] = in[i] ^ E(ctr).  Decrypt: out[i] = in[i] ^
  * E(ctr), mac = E(mac ^ out[i]).  After each block the last eight bytes of
@@ -121,6 +131,9 @@ typedef struct smg_aead_kernel {
     smg_gcm_fn gcm_enc, gcm_dec;
     smg_ccm_fn ccm_enc, ccm_dec;
     smg_xts_fn xts_enc_ieee, xts_dec_ieee, xts_enc_gb, xts_dec_gb;
+    /* NULL: E(J0) by the block table's ecb, then gcm_enc / gcm_dec (or
+     * their composition). */
+    smg_gcm_j0_fn gcm_enc_j0, gcm_dec_j0;
 } SMG_AEAD_KERNEL;
 
 /*

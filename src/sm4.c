@@ -480,7 +480,7 @@ static void sm4_c_ctr(const void *ks, const unsigned char *in,
  */
 const SMG_AEAD_KERNEL sm4_aead_c = {
     "ghash-c", smg_ghash_c_init, smg_ghash_c,
-    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
 };
 
 const SMG_BLOCK_KERNEL sm4_kernel_c = {

@@ -31,7 +31,8 @@ _Static_assert(SMG_GHASH_TABLE_SIZE >= 208, "GHASH table size");
         gcm_enc, gcm_dec,                                                    \
         sm4_##tier##_ccm_enc, sm4_##tier##_ccm_dec,                          \
         sm4_##tier##_xts_ieee, sm4_##tier##_xts_ieee,                        \
-        sm4_##tier##_xts_gb, sm4_##tier##_xts_gb                             \
+        sm4_##tier##_xts_gb, sm4_##tier##_xts_gb,                            \
+        NULL, NULL                                                           \
     };
 #define SM4_ARM_TABLES(tier, name)                                           \
     SM4_ARM_AEAD_TABLE(sm4_aead_##tier##_pmull, "pmull", tier,               \

@@ -24,30 +24,36 @@ _Static_assert(SMG_GHASH_TABLE_SIZE >= 32 * 16, "GHASH table size");
  * the fused GCM and XTS, which need VPCLMULQDQ, come with the first only.
  * CCM needs no multiplier.  NULL entries are composed by the mode layer.
  */
-#define SM4_AEAD(var, label, gh, gcm, ccm, xts)                              \
+#define SM4_AEAD(var, label, gh, gcm, ccm, xts, gcm_j0)                      \
     static const SMG_AEAD_KERNEL var = {                                    \
-        label, smg_ghash_##gh##_init, smg_ghash_##gh, gcm, ccm, xts         \
+        label, smg_ghash_##gh##_init, smg_ghash_##gh, gcm, ccm, xts, gcm_j0 \
     };
 #define SM4_GCM(t) sm4_##t##_gcm_enc, sm4_##t##_gcm_dec
+#define SM4_GCM_J0(t) sm4_##t##_gcm_enc_j0, sm4_##t##_gcm_dec_j0
 #define SM4_CCM(t) sm4_##t##_ccm_enc, sm4_##t##_ccm_dec
 #define SM4_XTS(t)                                                           \
     sm4_##t##_xts_ieee, sm4_##t##_xts_ieee, sm4_##t##_xts_gb, sm4_##t##_xts_gb
 #define SM4_NO_GCM NULL, NULL
 #define SM4_NO_XTS NULL, NULL, NULL, NULL
 #define SM4_NO_CCM NULL, NULL
+/* E(J0) inside the first GCM call: gfni-avx512 only (the others leave it
+ * to the mode layer's one-block ECB call). */
+#define SM4_NO_GCM_J0 NULL, NULL
 
 SM4_AEAD(aead_gfni_avx512_zmm, "vpclmul-avx512", vpclmul_avx512,
-         SM4_GCM(gfni_avx512), SM4_CCM(gfni_avx512), SM4_XTS(gfni_avx512))
+         SM4_GCM(gfni_avx512), SM4_CCM(gfni_avx512), SM4_XTS(gfni_avx512),
+         SM4_GCM_J0(gfni_avx512))
 SM4_AEAD(aead_gfni_avx512_xmm, "clmul-avx", clmul_avx, SM4_NO_GCM,
-         SM4_CCM(gfni_avx512), SM4_NO_XTS)
+         SM4_CCM(gfni_avx512), SM4_NO_XTS, SM4_NO_GCM_J0)
 SM4_AEAD(aead_gfni_avx512_c, "ghash-c", c, SM4_NO_GCM,
-         SM4_CCM(gfni_avx512), SM4_NO_XTS)
+         SM4_CCM(gfni_avx512), SM4_NO_XTS, SM4_NO_GCM_J0)
 SM4_AEAD(aead_gfni_avx2_ymm, "vpclmul-avx2", vpclmul_avx2,
-         SM4_GCM(gfni_avx2), SM4_CCM(gfni_avx2), SM4_XTS(gfni_avx2))
+         SM4_GCM(gfni_avx2), SM4_CCM(gfni_avx2), SM4_XTS(gfni_avx2),
+         SM4_NO_GCM_J0)
 SM4_AEAD(aead_gfni_avx2_xmm, "clmul-avx", clmul_avx, SM4_NO_GCM,
-         SM4_CCM(gfni_avx2), SM4_NO_XTS)
+         SM4_CCM(gfni_avx2), SM4_NO_XTS, SM4_NO_GCM_J0)
 SM4_AEAD(aead_gfni_avx2_c, "ghash-c", c, SM4_NO_GCM,
-         SM4_CCM(gfni_avx2), SM4_NO_XTS)
+         SM4_CCM(gfni_avx2), SM4_NO_XTS, SM4_NO_GCM_J0)
 /*
  * The AES-NI tiers' CCM follows their serial modes: by default the mode
  * layer composes it from the table's CBC encryption (the portable kernel's
@@ -55,24 +61,26 @@ SM4_AEAD(aead_gfni_avx2_c, "ghash-c", c, SM4_NO_GCM,
  * messages), and the "-ct" siblings take the constant-time fused entry.
  */
 SM4_AEAD(aead_ni_ymm, "vpclmul-avx2", vpclmul_avx2, SM4_NO_GCM,
-         SM4_NO_CCM, SM4_NO_XTS)
+         SM4_NO_CCM, SM4_NO_XTS, SM4_NO_GCM_J0)
 SM4_AEAD(aead_ni_xmm, "clmul-avx", clmul_avx, SM4_NO_GCM,
-         SM4_NO_CCM, SM4_NO_XTS)
-SM4_AEAD(aead_ni_c, "ghash-c", c, SM4_NO_GCM, SM4_NO_CCM, SM4_NO_XTS)
+         SM4_NO_CCM, SM4_NO_XTS, SM4_NO_GCM_J0)
+SM4_AEAD(aead_ni_c, "ghash-c", c, SM4_NO_GCM, SM4_NO_CCM, SM4_NO_XTS,
+         SM4_NO_GCM_J0)
 SM4_AEAD(aead_ni_ct_ymm, "vpclmul-avx2", vpclmul_avx2, SM4_NO_GCM,
-         SM4_CCM(ni), SM4_NO_XTS)
+         SM4_CCM(ni), SM4_NO_XTS, SM4_NO_GCM_J0)
 SM4_AEAD(aead_ni_ct_xmm, "clmul-avx", clmul_avx, SM4_NO_GCM,
-         SM4_CCM(ni), SM4_NO_XTS)
-SM4_AEAD(aead_ni_ct_c, "ghash-c", c, SM4_NO_GCM, SM4_CCM(ni), SM4_NO_XTS)
+         SM4_CCM(ni), SM4_NO_XTS, SM4_NO_GCM_J0)
+SM4_AEAD(aead_ni_ct_c, "ghash-c", c, SM4_NO_GCM, SM4_CCM(ni), SM4_NO_XTS,
+         SM4_NO_GCM_J0)
 /*
  * aesni-avx with the xmm GHASH fuses GCM: PCLMULQDQ in the ring core's
  * idle ports, over the clmul-avx table (the wider tiers' composed GCM is
  * faster than libgcrypt's already).
  */
 SM4_AEAD(aead_aesni_avx_xmm, "clmul-avx", clmul_avx, SM4_GCM(aesni_avx),
-         SM4_NO_CCM, SM4_NO_XTS)
+         SM4_NO_CCM, SM4_NO_XTS, SM4_NO_GCM_J0)
 SM4_AEAD(aead_aesni_avx_ct_xmm, "clmul-avx", clmul_avx, SM4_GCM(aesni_avx),
-         SM4_CCM(ni), SM4_NO_XTS)
+         SM4_CCM(ni), SM4_NO_XTS, SM4_NO_GCM_J0)
 
 /* The GHASH the CPU allows: 3 zmm (if zmm_ok), 2 ymm, 1 xmm, 0 portable. */
 static int ghash_width(int zmm_ok)

@@ -115,6 +115,19 @@ SM4_X86_DECLARE_GHASH(vpclmul_avx512)
                               const unsigned char *in, unsigned char *out,  \
                               size_t nblocks, unsigned char ctr[16],        \
                               unsigned char xi[16]);
+/* gfni_avx512: the same with E(J0) in it (src/kernel.h's smg_gcm_j0_fn). */
+# define SM4_X86_DECLARE_GCM_J0(tier)                                        \
+    void sm4_##tier##_gcm_enc_j0(const void *ks, const void *htable,        \
+                                 const unsigned char *in,                   \
+                                 unsigned char *out, size_t nblocks,        \
+                                 unsigned char ctr[16], unsigned char xi[16], \
+                                 unsigned char ek0[16]);                    \
+    void sm4_##tier##_gcm_dec_j0(const void *ks, const void *htable,        \
+                                 const unsigned char *in,                   \
+                                 unsigned char *out, size_t nblocks,        \
+                                 unsigned char ctr[16], unsigned char xi[16], \
+                                 unsigned char ek0[16]);
+SM4_X86_DECLARE_GCM_J0(gfni_avx512)
 /* aesni_avx: PCLMULQDQ on xmm inside the ring core, the clmul-avx htable. */
 SM4_X86_DECLARE_GCM(aesni_avx)
 /* Fused GCM and XTS of a GFNI tier: they need VPCLMULQDQ. */

@@ -765,6 +765,8 @@ sub aead_fns {
     return "smg_ghash_$gh" . ($e eq 'ghash_init' ? '_init' : '') if $e =~ /^ghash/;
     my ($m, $dir, $std) = $e =~ /^(gcm|ccm|xts)_(enc|dec)(?:_(\w+))?$/ or return ();
     return "sm4_${tier}_xts_$std" if $m eq 'xts';
+    # GCM's J0 entries (gcm_enc_j0, gcm_dec_j0)
+    return "sm4_${tier}_gcm_${dir}_$std" if $m eq 'gcm' && defined $std;
     return ("sm4_${tier}_${m}_$dir", $m eq 'ccm' ? "sm4_ni_ccm_$dir" : ());
 }
 my %asm_fns = map { $_ => 1 } map { slurp($_) =~ /^\.globl\s+(\w+)/mg } @asm;

@@ -8,8 +8,9 @@
  * GHASH_H(AAD || lengths) ^ AES_K(J0)).  Every block count from 0 to MAXB
  * (past two passes of the widest x86-64 loop, 128 blocks, and the 64-block
  * pass after them, and many of the aarch64 ones, 8), each call split in two
- * at random, in place and out of
- * place, counters next to their wraps.  Entries a table leaves NULL are the
+ * at random, in place and out of place, counters next to their wraps; GCM's
+ * J0 entries as the first half of the split, against E(J0) by the portable
+ * ecb.  Entries a table leaves NULL are the
  * composition itself, which test/22-aead.t covers through the provider; this
  * program reaches the kernels, where no oracle is needed (GB/T 17964 XTS has
  * none in OpenSSL 3.0 or libgcrypt).
@@ -19,6 +20,7 @@
 #include "testutil.h"
 
 #include "aead.h"
+#include "byteorder.h"
 #include "sm4.h"
 
 #define MAXB 340
@@ -94,7 +96,8 @@ int main(int argc, char **argv)
     static unsigned char htable[SMG_GHASH_TABLE_SIZE]
         __attribute__((aligned(64)));
     static unsigned char in[16 * MAXB], want[16 * MAXB], got[16 * MAXB];
-    unsigned char key[16], h[16] = { 0 }, s1[16], s2[16], x1[16], x2[16];
+    unsigned char key[16], h[16] = { 0 }, s1[16], s2[16], x1[16], x2[16],
+        e1[16], e2[16];
     const unsigned char *src;
     SM4_KEY enc, dec;
     TU_RNG r;
@@ -124,6 +127,7 @@ int main(int argc, char **argv)
 
             for (dir = 0; dir <= 1; dir++) {
                 smg_gcm_fn gcm = dir ? a->gcm_dec : a->gcm_enc;
+                smg_gcm_j0_fn gcm_j0 = dir ? a->gcm_dec_j0 : a->gcm_enc_j0;
                 smg_ccm_fn ccm = dir ? a->ccm_dec : a->ccm_enc;
 
                 if (gcm != NULL) {
@@ -144,6 +148,35 @@ int main(int argc, char **argv)
                              && memcmp(x1, x2, 16) == 0,
                              "%s gcm_%s, %zu blocks, %s", a->name,
                              dir ? "dec" : "enc", n,
+                             inplace ? "in place" : "out of place");
+                }
+                if (gcm_j0 != NULL) {
+                    /* s1 is J0, its next counter the composition's start */
+                    tu_rng_bytes(&r, s1, 16);
+                    if (tu_rng_below(&r, 2))
+                        near_wrap(&r, s1, n + 1);
+                    tu_rng_bytes(&r, x1, 16);
+                    memcpy(s2, s1, 16);
+                    memcpy(x2, x1, 16);
+                    c->ecb(&enc, s1, e1, 1);
+                    store_be32(s1 + 12, load_be32(s1 + 12) + 1);
+                    smg_gcm_composed(c, &sm4_aead_c, !dir, &enc, ref_htable,
+                                     in, want, n, s1, x1);
+                    src = source(in, got, n, inplace);
+                    gcm_j0(&enc, htable, src, got, cut, s2, x2, e2);
+                    if (gcm != NULL)
+                        gcm(&enc, htable, src + 16 * cut, got + 16 * cut,
+                            n - cut, s2, x2);
+                    else
+                        smg_gcm_composed(c, &sm4_aead_c, !dir, &enc, htable,
+                                         src + 16 * cut, got + 16 * cut,
+                                         n - cut, s2, x2);
+                    TU_CHECK(memcmp(want, got, 16 * n) == 0
+                             && memcmp(s1, s2, 16) == 0
+                             && memcmp(x1, x2, 16) == 0
+                             && memcmp(e1, e2, 16) == 0,
+                             "%s gcm_%s_j0, %zu blocks (%zu in it), %s",
+                             a->name, dir ? "dec" : "enc", n, cut,
                              inplace ? "in place" : "out of place");
                 }
                 if (ccm != NULL) {

@@ -45,6 +45,7 @@
 #include <unistd.h>
 
 #include "aead.h"
+#include "byteorder.h"
 #include "ghash.h"
 #include "gost89.h"
 #include "gost89_x86.h"
@@ -200,7 +201,8 @@ static const char *target_name(const target *t)
 
 static const char *const aead_entries[] = {
     "ghash_init", "ghash", "gcm_enc", "gcm_dec", "ccm_enc", "ccm_dec",
-    "xts_enc_ieee", "xts_dec_ieee", "xts_enc_gb", "xts_dec_gb"
+    "xts_enc_ieee", "xts_dec_ieee", "xts_enc_gb", "xts_dec_gb",
+    "gcm_enc_j0", "gcm_dec_j0"
 };
 #define NAEAD_ENTRIES (sizeof(aead_entries) / sizeof(aead_entries[0]))
 
@@ -219,6 +221,8 @@ static const void *aead_entry(const SMG_AEAD_KERNEL *a, size_t e)
     p[7] = (const void *)a->xts_dec_ieee;
     p[8] = (const void *)a->xts_enc_gb;
     p[9] = (const void *)a->xts_dec_gb;
+    p[10] = (const void *)a->gcm_enc_j0;
+    p[11] = (const void *)a->gcm_dec_j0;
     return e < NAEAD_ENTRIES ? p[e] : NULL;
 }
 
@@ -277,7 +281,8 @@ static const char *entry_name(const target *t, size_t e)
     case T_SM4_COMPOSED:
         if (e >= NAEAD_ENTRIES)
             return NULL;
-        return e < 2 ? "" : aead_entries[e];
+        /* the mode layer has no composition of the J0 entries */
+        return e < 2 || e >= 10 ? "" : aead_entries[e];
     }
     return NULL;
 }
@@ -606,7 +611,7 @@ static void run_aead(const target *t, size_t e, size_t n)
     const SMG_AEAD_KERNEL *a = composed ? &sm4_aead_c : t->k->aead;
     static const unsigned char zero[16];
     unsigned char h[16], st[16], st_ref[16], st0[16], xi[16], xi_ref[16],
-        xi0[16];
+        xi0[16], ek[16], ek_ref[16];
     SM4_KEY enc, dec;
     const SM4_KEY *ks;
     const void *fn = aead_entry(a, e);
@@ -623,7 +628,7 @@ static void run_aead(const target *t, size_t e, size_t n)
     fill(st0, 16, (uint32_t)n + 3u);
     fill(xi0, 16, (uint32_t)n + 11u);
     /* counters that wrap inside the call */
-    if (e == 2 || e == 3)
+    if (e == 2 || e == 3 || e >= 10)
         memset(st0 + 12, 0xff, 4), st0[15] = (unsigned char)(0xff - n % 9);
     if (e == 4 || e == 5)
         memset(st0 + 8, 0xff, 8), st0[15] = (unsigned char)(0xff - n % 9);
@@ -641,6 +646,13 @@ static void run_aead(const target *t, size_t e, size_t n)
     case 4:
     case 5:
         ref_ccm(&enc, in_buf, ref_buf, n, st_ref, xi_ref, e == 4);
+        break;
+    case 10:
+    case 11:
+        /* st0 is J0: E(J0), then GCM from J0 + 1 */
+        sm4_kernel_c.ecb(&enc, st_ref, ek_ref, 1);
+        store_be32(st_ref + 12, load_be32(st_ref + 12) + 1);
+        ref_gcm(&enc, ht_ref, in_buf, ref_buf, n, st_ref, xi_ref, e == 10);
         break;
     default:
         ref_xts(ks, in_buf, ref_buf, n, st_ref, e >= 8);
@@ -693,6 +705,12 @@ static void run_aead(const target *t, size_t e, size_t n)
         case 5:
             ((smg_ccm_fn)fn)(&enc, in_buf, out, n, st, xi);
             break;
+        case 10:
+        case 11:
+            ((smg_gcm_j0_fn)fn)(&enc, ht_buf, in_buf, out, n, st, xi, ek);
+            CT_PUBLIC(ek, 16);
+            TU_CHECK_MEM("E(J0) matches the reference", ek, 16, ek_ref, 16);
+            break;
         default:
             ((smg_xts_fn)fn)(ks, in_buf, out, n, st);
         }
@@ -710,7 +728,7 @@ static void run_aead(const target *t, size_t e, size_t n)
             TU_CHECK_MEM("counter, tweak or MAC matches the reference", st,
                          16, st_ref, 16);
         }
-        if (e <= 5)
+        if (e <= 5 || e >= 10)
             TU_CHECK_MEM("xi or MAC matches the reference", xi, 16, xi_ref,
                          16);
         /* the in-place pass overwrote the input: bring it back */
