@@ -26,10 +26,10 @@
  *
  * Bit order: a block loaded as a big-endian 128-bit integer holds the
  * coefficient of x^i at bit 127 - i (SP 800-38D's order, reflected), so the
- * product is shifted left by one bit and reduced by x^128 = x^7 + x^2 + x +
- * 1 in that reflected form (Gueron and Kounavis, "Intel carry-less
- * multiplication instruction and its usage for computing the GCM mode",
- * 2010, algorithm 5).
+ * product is one bit short (H is taken times x^-1 to make that up) and is
+ * reduced by x^128 = x^7 + x^2 + x + 1 in that reflected form (Gueron and
+ * Kounavis, "Intel carry-less multiplication instruction and its usage for
+ * computing the GCM mode", 2010, algorithm 5).
  */
 #include <string.h>
 
@@ -178,15 +178,11 @@ static inline void gf128_mul(uint64_t *zh, uint64_t *zl,
     clmul64(*zh ^ *zl, &t->mid, &c1, &c0);
     c1 ^= a1 ^ b1;
     c0 ^= a0 ^ b0;
+    /* No shift: the table holds H times x^-1 (smg_ghash_c_init). */
     x3 = a1;
     x2 = a0 ^ c1;
     x1 = b1 ^ c0;
     x0 = b0;
-    /* The reflected product is one bit short: shift x3:x2:x1:x0 left. */
-    x3 = x3 << 1 | x2 >> 63;
-    x2 = x2 << 1 | x1 >> 63;
-    x1 = x1 << 1 | x0 >> 63;
-    x0 <<= 1;
     /* Fold x1:x0 (the terms of degree 128 and up) into x3:x2. */
     d = x1 ^ (x0 << 63) ^ (x0 << 62) ^ (x0 << 57);
     e1 = d ^ (d >> 1) ^ (d >> 2) ^ (d >> 7);
@@ -198,9 +194,19 @@ static inline void gf128_mul(uint64_t *zh, uint64_t *zl,
 void smg_ghash_c_init(void *htable, const unsigned char h[16])
 {
     ghash_c_table *t = htable;
-
     uint64_t hh = load_be64(h), hl = load_be64(h + 8);
+    uint64_t m = 0 - (hh >> 63);
 
+    /*
+     * The integer product of two reflected 128-bit values is the reflected
+     * 255-bit product, one bit short of the 256 bits the reduction reads.
+     * H times x^-1 makes up that bit once per key instead of a shift per
+     * block: in reflected order a left shift, and x^0 going out comes back
+     * as x^-1 = x^127 + x^6 + x + 1 (x^128 = x^7 + x^2 + x + 1), bits 0, 121,
+     * 126 and 127.  The reduction then reads (H x^-1) * X * x = H * X.
+     */
+    hh = (hh << 1 | hl >> 63) ^ (m & 0xc200000000000000ULL);
+    hl = hl << 1 ^ (m & 1);
     operand_init(&t->hi, hh);
     operand_init(&t->lo, hl);
     operand_init(&t->mid, hh ^ hl);
