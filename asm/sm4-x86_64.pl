@@ -695,13 +695,15 @@ EOT
 # blocks as loaded in register k, or with the "_t" entry native words;
 # output chunk k in register 3-k) around the lean body of that width.
 sub lean_core {
-    my ($fam, $wd) = @_;
+    my ($fam, $wd, $body) = @_;
+    $body //= ".Lsm4_${fam}_lean_$wd";
     my $name = ".Lsm4_${fam}_core_${wd}1";
+    $name = ".Lsm4_avx512_glc_core_x1" if $body =~ /glc/;
     my @x = map { R($wd, $_) } 0 .. 3;
     my $s = local_function_begin($name);
     $s .= "\tvpshufb\t.Lsm4_bswap(%rip),$_,$_\n" for @x;
     $s .= transpose(@x, R($wd, 4), R($wd, 5));
-    $s .= "${name}_t:\n\tcall\t.Lsm4_${fam}_lean_$wd\n";
+    $s .= "${name}_t:\n\tcall\t$body\n";
     $s .= transpose(reverse(@x), R($wd, 4), R($wd, 5));
     $s .= "\tvpshufb\t.Lsm4_bswap(%rip),$_,$_\n" for @x;
     $s .= "\tret\n" . local_function_end($name);
@@ -711,6 +713,71 @@ sub lean_core {
 for my $fam (qw(avx512 avx2)) {
     $code .= lean_body($fam, $_) . lean_core($fam, $_) for qw(x y);
 }
+
+# The same rounds for CCM on Intel cores (src/sm4_x86.c chooses).  There a
+# GF2P8AFFINE(INV)QB result reaches an integer vector operation 2 cycles
+# after its 3-cycle latency, and later still when that operation also
+# waits for another input (measured on the Xeon family 6 model 207 as
+# chains: GFNI to GFNI 3 cycles, GFNI to VPXOR and back 6; a GFNI result
+# XORed one cycle after it is ready, 2.6 cycles more), so every result of
+# the three affine-inverses above that is not consumed at once, one of them
+# a cycle late on the two GFNI ports, lengthens the round: 11.9 cycles for
+# an 8-cycle path.  As A = B ^ C (x ^ x<<2 = (x<<<2) ^ x ^ x>>6 bitwise),
+# a = b ^ c with the constants too, so two affine-inverses suffice:
+#   E = (b ^ c) ^ rol8(b) ^ rol16(b) ^ rol24(c),
+# and w' = (q ^ b ^ c) ^ (rol8 b ^ rol16 b ^ rol24 c), the rotations on
+# VPROLD (ports 0/1) and VPSHUFB (1/5) so that they all start with the
+# first XOR: 10.4 cycles a round, timed the same way.  Z_{i+4} = Z_i ^ q ^
+# w' (before q takes E).
+sub lean_body_glc {
+    my $name = ".Lsm4_avx512_lean_glc_x";
+    my @Z = map { R('x', $_) } 0 .. 3;
+    my ($w, $q, $b, $c, $b8, $b16, $c24) = map { R('x', $_) } 4 .. 10;
+    my ($kb, $kc) = map { $GF_K{$_} } qw(b c);
+    die "A != B ^ C\n" unless $GF_M{a} == ($GF_M{b} ^ $GF_M{c})
+        && $GF_K{a} == ($kb ^ $kc);
+    my %m = map { $_ => ".Lsm4_$_(%rip)" } qw(gf_b gf_c gf_a1inv);
+    $m{aff1} = ".Lsm4_aff1_y(%rip)";
+    my $x3 = sub { "\tvpternlogd\t\$0x96,$_[2],$_[1],$_[0]\n" };
+    my $kmap = sub {
+        my ($j, $d) = @_;
+        return "\tvpbroadcastd\t" . (4 * $j) . "(%rdi),$d\n"
+            . "\tvgf2p8affineqb\t\$$GF_C1,$m{aff1},$d,$d\n";
+    };
+    my $s = local_function_begin($name);
+    $s .= "\tvgf2p8affineqb\t\$0,$m{aff1},$_,$_\n" for @Z;
+    $s .= $kmap->(0, $w) . $x3->($w, @Z[2, 3]) . "\tvpxord\t$Z[1],$w,$w\n";
+    for my $i (0 .. 31) {
+        my $more = $i < 31;
+        $s .= <<"EOT";
+	vgf2p8affineinvqb	\$$kb,$m{gf_b},$w,$b
+	vgf2p8affineinvqb	\$$kc,$m{gf_c},$w,$c
+EOT
+        $s .= $kmap->($i + 1, $q) . $x3->($q, @Z[0, 2])
+            . "\tvpxord\t$Z[3],$q,$q\n" if $more;
+        $s .= <<"EOT";
+	vprold	\$8,$b,$b8
+	vpshufb	.Lsm4_rol16(%rip),$b,$b16
+	vpshufb	.Lsm4_rol24(%rip),$c,$c24
+EOT
+        if ($more) {
+            $s .= "\tvpxord\t$q,$Z[0],$Z[0]\n" . $x3->($q, $b, $c)
+                . $x3->($b8, $b16, $c24) . "\tvpxord\t$b8,$q,$q\n"
+                . "\tvpxord\t$q,$Z[0],$Z[0]\n";
+            ($w, $q) = ($q, $w);
+        } else {
+            $s .= $x3->($Z[0], $b, $c) . $x3->($b8, $b16, $c24)
+                . "\tvpxord\t$b8,$Z[0],$Z[0]\n";
+        }
+        push @Z, shift @Z;
+    }
+    $s .= "\tvgf2p8affineqb\t\$0,$m{gf_a1inv},$_,$_\n" for @Z;
+    $s .= "\tret\n" . local_function_end($name);
+    return $s;
+}
+
+$code .= lean_body_glc()
+    . lean_core('avx512', 'x', '.Lsm4_avx512_lean_glc_x');
 $code .= lean_body('avx512', 'z') . lean_core('avx512', 'z');
 
 # ---------------------------------------------------------------------------
@@ -3097,6 +3164,7 @@ sub ni_gcm {
 # as a number), the high eight stay in %r10.
 #   ks=%rdi in=%rsi out=%rdx nblocks=%rcx ctr=%r8 mac=%r9
 my %ccm_core = (gfni_avx512 => '.Lsm4_avx512_core_x1',
+                gfni_avx512_glc => '.Lsm4_avx512_glc_core_x1',
                 gfni_avx2 => '.Lsm4_avx2_core_x1',
                 ni => '.Lsm4_ni_lean_core_x1');
 

@@ -53,6 +53,11 @@ extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx512_xmm;
 extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx512_c;
 extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx2_xmm;
 extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx2_c;
+/* gfni-avx512 with the CCM rounds tuned on Golden Cove cores (_glc kernels,
+ * asm/sm4-x86_64.pl), which Intel CPUs take (src/sm4_x86.c). */
+extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx512_glc;
+extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx512_glc_xmm;
+extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx512_glc_c;
 # define SM4_CAPS_GFNI_AVX512 \
     (SMG_CAP_AVX512F | SMG_CAP_AVX512BW | SMG_CAP_AVX512VL | SMG_CAP_GFNI)
 # define SM4_CAPS_GFNI_AVX2 (SMG_CAP_AVX | SMG_CAP_AVX2 | SMG_CAP_GFNI)
@@ -152,6 +157,7 @@ SM4_X86_DECLARE_GCM_XTS(gfni_avx2)
                               unsigned char *out, size_t nblocks,           \
                               unsigned char ctr[16], unsigned char mac[16]);
 SM4_X86_DECLARE_CCM(gfni_avx512)
+SM4_X86_DECLARE_CCM(gfni_avx512_glc)
 SM4_X86_DECLARE_CCM(gfni_avx2)
 SM4_X86_DECLARE_CCM(ni)
 

@@ -758,12 +758,13 @@ my %asm_name = (
 );
 # AEAD targets are named TIER+GHASH (test/ct_check.c): the GHASH entries
 # are GHASH's functions, the others the tier's (CCM: the AES-NI tiers share
-# sm4_ni_ccm_*).
+# sm4_ni_ccm_*; gfni-avx512-glc is gfni-avx512 with its own CCM).
 sub aead_fns {
     my ($t, $e) = @_;
     my ($tier, $gh) = map { tr/-/_/r } split /\+/, $t =~ s/-ct\+/+/r;
     return "smg_ghash_$gh" . ($e eq 'ghash_init' ? '_init' : '') if $e =~ /^ghash/;
     my ($m, $dir, $std) = $e =~ /^(gcm|ccm|xts)_(enc|dec)(?:_(\w+))?$/ or return ();
+    $tier =~ s/_glc$// unless $m eq 'ccm';
     return "sm4_${tier}_xts_$std" if $m eq 'xts';
     # GCM's J0 entries (gcm_enc_j0, gcm_dec_j0)
     return "sm4_${tier}_gcm_${dir}_$std" if $m eq 'gcm' && defined $std;

@@ -137,6 +137,13 @@ static const target targets[] = {
       MAX_BLOCKS, NULL },
     { T_SM4_AEAD, &sm4_kernel_gfni_avx512_c, NULL, "gfni-avx512+ghash-c",
       MAX_BLOCKS, NULL },
+    /* the same with the CCM rounds Intel CPUs take (src/sm4_x86.c) */
+    { T_SM4_AEAD, &sm4_kernel_gfni_avx512_glc, NULL,
+      "gfni-avx512-glc+vpclmul-avx512", MAX_BLOCKS, NULL },
+    { T_SM4_AEAD, &sm4_kernel_gfni_avx512_glc_xmm, NULL,
+      "gfni-avx512-glc+clmul-avx", MAX_BLOCKS, NULL },
+    { T_SM4_AEAD, &sm4_kernel_gfni_avx512_glc_c, NULL,
+      "gfni-avx512-glc+ghash-c", MAX_BLOCKS, NULL },
     { T_SM4_AEAD, &sm4_kernel_gfni_avx2, NULL, "gfni-avx2+vpclmul-avx2",
       MAX_BLOCKS, NULL },
     { T_SM4_AEAD, &sm4_kernel_gfni_avx2_xmm, NULL, "gfni-avx2+clmul-avx",
