@@ -346,6 +346,9 @@ EOT
     return $r;
 }
 
+# Where SM4_KEY keeps that table for the gfni-avx512 tables (src/sm4.h).
+my $KS_WS = 128;
+
 # The key-constant table for the core from 32 round keys at $src(%rdi)
 # into $dst(%rsp): slot 0 = c_3, slot 1+j = d_j (j < 32), slots 33..35 =
 # c_32..c_34.  Slot 1+j first receives c_j and later has c_{j+4} XORed in.
@@ -384,7 +387,12 @@ sub e_table {
     my ($L, $framed) = @_;
     my $s = ($framed ? "" : frame_align_begin($FRAME, 64))
         . "\tmov\t%rdi,$TBL_BYTES(%rsp)\n";
-    $s .= e_ctrick(0, 0);
+    # the table itself the key setup made (SM4_KEY.ws, src/sm4_x86.c):
+    # copied, 36 dwords, instead of a serial chain of ~170 scalar
+    # operations a call
+    $s .= "\tvmovdqu64\t$KS_WS(%rdi),%zmm16\n\tvmovdqu64\t@{[$KS_WS + 64]}(%rdi),%zmm17\n"
+        . "\tvmovdqu64\t@{[$KS_WS + 128]}(%rdi),%xmm18\n\tvmovdqa64\t%zmm16,(%rsp)\n"
+        . "\tvmovdqa64\t%zmm17,64(%rsp)\n\tvmovdqa64\t%xmm18,128(%rsp)\n";
     # the byte-sliced core's table, for calls that reach its 128-block loop
     $s .= <<"EOT";
 	cmp	\$128,%rcx

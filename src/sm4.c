@@ -210,13 +210,39 @@ static inline void sm4_crypt2(const uint32_t *rk, sm4_blk *b)
     b[1].w0 = q3; b[1].w1 = q2; b[1].w2 = q1; b[1].w3 = q0;
 }
 
+/*
+ * SM4_KEY.ws from rk: slot 0 c_3, slot 1 + j d_j = c_j ^ c_{j+4}, slots
+ * 33..35 c_32..c_34, where c_0 = c_1 = c_2 = 0 and c_{i+3} = rk_i ^ c_{i+1}
+ * ^ c_{i+2} (asm/sm4-x86_64.pl, e_round), so that every schedule serves
+ * every kernel and the gfni-avx512 wide path copies them instead of making
+ * them each call.
+ */
+static void sm4_key_constants(SM4_KEY *ks)
+{
+    uint32_t c1 = 0, c2 = 0, c3;
+    int i;
+
+    ks->ws[0] = ks->rk[0];
+    ks->ws[1] = ks->ws[2] = ks->ws[3] = 0;
+    for (i = 0; i < 32; i++) {
+        c3 = ks->rk[i] ^ c1 ^ c2;
+        ks->ws[i + 4] = c3;
+        if (i >= 1)
+            ks->ws[i] ^= c3;
+        c1 = c2;
+        c2 = c3;
+    }
+}
+
 /* Decryption is the same network with the round keys reversed. */
-static void sm4_reverse_schedule(const SM4_KEY *enc, SM4_KEY *dec)
+static void sm4_finish_schedules(SM4_KEY *enc, SM4_KEY *dec)
 {
     int i;
 
     for (i = 0; i < 32; i++)
         dec->rk[i] = enc->rk[31 - i];
+    sm4_key_constants(enc);
+    sm4_key_constants(dec);
 }
 
 void sm4_set_key(const unsigned char key[SM4_KEY_SIZE], SM4_KEY *enc,
@@ -252,7 +278,7 @@ void sm4_set_key(const unsigned char key[SM4_KEY_SIZE], SM4_KEY *enc,
         k2 = k3;
         k3 = t;
     }
-    sm4_reverse_schedule(enc, dec);
+    sm4_finish_schedules(enc, dec);
 }
 
 void sm4_set_key_kernel(const SMG_BLOCK_KERNEL *k,
@@ -261,13 +287,13 @@ void sm4_set_key_kernel(const SMG_BLOCK_KERNEL *k,
 {
 #ifdef SM4_X86_ASM
     if (sm4_set_key_x86(k, key, enc)) {
-        sm4_reverse_schedule(enc, dec);
+        sm4_finish_schedules(enc, dec);
         return;
     }
 #endif
 #ifdef SM4_ARM_ASM
     if (sm4_set_key_arm(k, key, enc)) {
-        sm4_reverse_schedule(enc, dec);
+        sm4_finish_schedules(enc, dec);
         return;
     }
 #endif

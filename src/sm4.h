@@ -12,9 +12,14 @@
 #define SM4_BLOCK_SIZE 16
 #define SM4_KEY_SIZE 16
 
-/* 32 round keys in the order a kernel applies them. */
+/*
+ * 32 round keys in the order a kernel applies them, then the constants
+ * the gfni-avx512 word-sliced core folds them into (asm/sm4-x86_64.pl,
+ * e_table; made with every schedule, src/sm4.c).
+ */
 typedef struct sm4_key {
     uint32_t rk[32];
+    uint32_t ws[36];
 } SM4_KEY;
 
 /*

@@ -5,6 +5,8 @@
  * CPU capabilities (src/cpu.h, so that OPENSSL_armcap can force every tier,
  * PMULL included).
  */
+#include <stddef.h>
+
 #include "sm4_arm.h"
 
 #ifdef SM4_ARM_ASM
@@ -13,7 +15,7 @@
 #include "ghash.h"
 
 /* The assembly reads the 32 round keys at offset 0, 4 bytes apart. */
-_Static_assert(sizeof(SM4_KEY) == 128, "SM4_KEY layout");
+_Static_assert(offsetof(SM4_KEY, rk) == 0, "SM4_KEY layout");
 /* GHASH_TABLE_BYTES of util/perlasm/armv8_ghash.pm */
 _Static_assert(SMG_GHASH_TABLE_SIZE >= 208, "GHASH table size");
 

@@ -4,6 +4,7 @@
  * and the choice among them from the CPU capabilities (src/cpu.h, so that
  * OPENSSL_ia32cap can force every tier).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,8 +15,10 @@
 #include "cpu.h"
 #include "ghash.h"
 
-/* The assembly reads the 32 round keys at offset 0, 4 bytes apart. */
-_Static_assert(sizeof(SM4_KEY) == 128, "SM4_KEY layout");
+/* The assembly reads the 32 round keys at offset 0, 4 bytes apart, and
+ * gfni-avx512's e_table the key constants at 128. */
+_Static_assert(offsetof(SM4_KEY, rk) == 0 && offsetof(SM4_KEY, ws) == 128,
+               "SM4_KEY layout");
 /* The GHASH kernels keep 32 powers of H, 16 bytes each. */
 _Static_assert(SMG_GHASH_TABLE_SIZE >= 32 * 16, "GHASH table size");
 
