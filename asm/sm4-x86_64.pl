@@ -309,7 +309,8 @@ EOT
 #    parity (one ternlog per round), and the update becomes
 #    Y_{i+4} = Y_i ^ L(S(.)) ^ d_i with d_i = c_i ^ c_{i+4};
 #  - L(s) = s ^ rol24(s) ^ rol2(s ^ rol8(s) ^ rol16(s)).
-# The mode functions build the table of c_3, d_0..d_31, c_32..c_34 on the
+# The key setup makes the table of c_3, d_0..d_31, c_32..c_34 with the
+# schedule (SM4_KEY.ws, src/sm4.c); the mode functions copy it onto the
 # stack (e_table) and pass it to the core in %rdi.
 my ($R24, $A1, $A2, $BSW) = (28 .. 31);
 # chaining block of CBC/CFB decryption (all lanes) and the next one
