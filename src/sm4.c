@@ -234,7 +234,8 @@ static void sm4_key_constants(SM4_KEY *ks)
     }
 }
 
-/* Decryption is the same network with the round keys reversed. */
+/* The decryption schedule (the same network with the round keys reversed)
+ * from the encryption one, then both schedules' constants. */
 static void sm4_finish_schedules(SM4_KEY *enc, SM4_KEY *dec)
 {
     int i;
