@@ -388,7 +388,7 @@ sub e_table {
     my ($L, $framed) = @_;
     my $s = ($framed ? "" : frame_align_begin($FRAME, 64))
         . "\tmov\t%rdi,$TBL_BYTES(%rsp)\n";
-    # the table itself the key setup made (SM4_KEY.ws, src/sm4_x86.c):
+    # the table itself the key setup made (SM4_KEY.ws, src/sm4.c):
     # copied, 36 dwords, instead of a serial chain of ~170 scalar
     # operations a call
     $s .= "\tvmovdqu64\t$KS_WS(%rdi),%zmm16\n\tvmovdqu64\t@{[$KS_WS + 64]}(%rdi),%zmm17\n"
