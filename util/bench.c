@@ -607,8 +607,12 @@ static double measure(enum impl impl, const struct alg *a, size_t n,
             job_call(&j);
         calls += batch;
         t1 = cpu_now();
-        if (t1 > t0 && (double)batch * (double)n / (t1 - t0) > best)
-            best = (double)batch * (double)n / (t1 - t0);
+        if (t1 > t0) {
+            double rate = (double)batch * (double)n / (t1 - t0);
+
+            if (rate > best)
+                best = rate;
+        }
         t0 = t1;
     } while (t1 - start < secs);
     job_free(&j);
