@@ -135,7 +135,13 @@
 #
 #   gfni-avx512             ECB    CTR    GCM-enc  GCM-dec  XTS IEEE  XTS GB
 #   before                  0.510  0.526  0.581    0.579    0.554     0.554
-#   now                     0.451  0.467  0.485    0.479    0.498     0.494
+#   then                    0.451  0.467  0.485    0.479    0.498     0.494
+#   2026-12-03, before      0.446  0.446  0.472    0.475    0.472     0.478
+#   with the four-way sum   0.435  0.437  0.456    0.462    0.462     0.468
+#
+# (the last two rows: best of 2000 calls in each of 4-5 processes
+# alternating old and new; GCM-dec through the J0 entry, whose E(J0), one
+# block through the lean core, adds ~320 ticks to a 1024-block call).
 #   1 KiB calls (word-sliced 64-block pass, unchanged):
 #                           0.682  0.668  0.742    0.748    0.727     0.740
 #
@@ -163,8 +169,8 @@
 # ALU costs 2 cycles more than its 3-cycle latency.  Its rounds were 56 zmm
 # operations a 128-block round, 24 of them GFNI, and ran at ~33 cycles a
 # round (port-bound would be 28); removing the 8 key XORs alone took 0.06
-# ticks/B off, so every operation counted.  Now: 48 a round, 16 GFNI
-# (b_round); GCM's GHASH inside the rounds costs 8 operations a 4-block
+# ticks/B off, so every operation counted.  Now: 44 a round, 16 GFNI
+# (b_round; 48 before its sums shared one four-way sum); GCM's GHASH inside the rounds costs 8 operations a 4-block
 # chunk instead of 12 (gh_ops), and its counter blocks are built from word
 # 3 alone (b_gcm_in): GCM is 0.018 ticks/B over CTR, against 0.055.  A
 # 64-block pass through one half of the byte-sliced core measured slower
@@ -950,11 +956,14 @@ sub b_out {
 # leaves its output in both images (u_k = A1 A s_k, v_k = A1 C s_k, one
 # VGF2P8AFFINEINVQB each, as in the lean cores), and b_k takes z_k, the
 # bytes of the key table's slot, for which z_k ^ z_{k-1} ^ z_{k-2} = d_k
-# (e_table): 8 affine maps and 16 XORs a round of 64 blocks, against 12
+# (e_table): 8 affine maps and 14 XORs a round of 64 blocks, against 12
 # and 16 with one S-box output and the affine maps after its three-way
 # XORs, which left Golden Cove's only GFNI port the critical one (24 of
-# the round's 56 operations).  Returned in four steps (S-box, b, the sums,
-# parity and store) for the interleaving of the halves.
+# the round's 56 operations).  The three-way sums share one four-way sum
+# (b_k ^ b_{k-1} ^ b_{k-2} = (b_0 ^ b_1 ^ b_2 ^ b_3) ^ b_{k+1}): 2 XORs
+# and no register copies for the four sums, against 4 and 4 copies.
+# Returned in four steps (S-box, b, the sums, parity and store) for the
+# interleaving of the halves.
 sub b_round {
     my ($h, $i) = @_;
     my @p = map { "%zmm" . (12 * $h + $_) } 0 .. 3;
@@ -966,14 +975,16 @@ sub b_round {
     # b_k over u_k
     $s[1] .= "\tvpternlogd\t\$0x96," . b_key(1 + $i, $_) . ",$v[($_ + 3) % 4],$u[$_]\n"
         for 0 .. 3;
+    # the sum of all four b in v_0; b_k ^ b_{k-1} ^ b_{k-2} is that sum
+    # ^ b_{k+1}, so Y_{i+4} byte k goes over u_{k+1}, its only other use
+    $s[2] .= "\tvpxord\t$u[1],$u[0],$v[0]\n"
+        . "\tvpternlogd\t\$0x96,$u[3],$u[2],$v[0]\n";
+    $s[2] .= "\tvpternlogd\t\$0x96," . b_y($h, $i, $_) . ",$v[0],$u[($_ + 1) % 4]\n"
+        for 0 .. 3;
     for my $k (0 .. 3) {
-        $s[2] .= "\tvmovdqa64\t$u[$k],$v[$k]\n"
-            . "\tvpternlogd\t\$0x96,$u[($k + 3) % 4],$u[($k + 2) % 4],$v[$k]\n"
-            . "\tvpxord\t" . b_y($h, $i, $k) . ",$v[$k],$v[$k]\n";
-    }
-    for my $k (0 .. 3) {
-        $s[3] .= "\tvpternlogd\t\$0x96," . b_y($h, $i + 1, $k) . ",$v[$k],$p[$k]\n" if $i < 31;
-        $s[3] .= "\tvmovdqa64\t$v[$k]," . b_y($h, $i + 4, $k) . "\n";
+        my $y = $u[($k + 1) % 4];
+        $s[3] .= "\tvpternlogd\t\$0x96," . b_y($h, $i + 1, $k) . ",$y,$p[$k]\n" if $i < 31;
+        $s[3] .= "\tvmovdqa64\t$y," . b_y($h, $i + 4, $k) . "\n";
     }
     return @s;
 }
