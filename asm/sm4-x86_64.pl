@@ -198,8 +198,20 @@
 # and a whole 1 KiB message (set IV, 16 bytes of AAD, data, tag) 1,294 ->
 # 1,142 ticks encrypting, 1,310 -> 1,172 decrypting, against libgcrypt
 # 1.12's 1,446 / 1,438 in the same process (1.14x / 1.13x -> 1.27x /
-# 1.23x).  At 1024 blocks the lone block at the start gains nothing
-# measurable: the byte-sliced passes have no group to spare.
+# 1.23x).  From 128 blocks up that lone block cost ~320 ticks a call
+# (measured by leaving it out): its ~420 dependent instructions fill the
+# reorder buffer long before they end, so nothing after them overlaps.
+# The byte-sliced rounds are now a loop of 8 rounds (b_rounds; ~6 KB of
+# code a copy, against 15-18 KB unrolled, at the same speed), so that a
+# call's first 128-block pass has its own copy with E(J0)'s rounds in
+# them (j0_round: 10 operations a round beside the pass's ~60), and an
+# encryption's first pass runs the plain rounds again instead of hashing
+# into a dummy xi.  Same CPU, best of 2000 calls in each of 4 processes
+# alternating with the kernel before, TSC ticks:
+#
+#   J0 entry, blocks        128          256          1024
+#   gcm_enc before / now    1364 / 1164  2360 / 2052  7730 / 7414
+#   gcm_dec before / now    1320 / 1136  2284 / 2126  7542 / 7380
 
 use strict;
 use warnings;
@@ -387,11 +399,9 @@ my ($B_KEY, $B_ZT, $B_KT, $B_STATE) = (192, 768, 960, 1088);
 my $B_P = $B_KT;
 my $FRAME = $B_STATE + 2048;
 # GCM's frame goes on: GHASH's xi and middle sum ($B_XI, $B_MID), the
-# counter's constant words ($B_CW, 768 bytes), then J0 for e_core_j0.
+# counter's constant words ($B_CW, 768 bytes), then J0 (for e_core_j0 and
+# j0_init), the ek0 pointer, and E(J0)'s state in a first pass ($B_J0Y).
 my $B_J0 = $FRAME + 128 + 768;
-# after J0 (16 bytes) and the J0 entries' ek0 pointer: the xi pointer
-# while the first pass of an encryption hashes into a dummy xi
-my ($B_XI_SAVE, $B_XI_DUMMY) = ($B_J0 + 24, $B_J0 + 32);
 
 sub e_table {
     my ($L, $framed) = @_;
@@ -858,7 +868,15 @@ $code .= text_begin();
 # State slot of word j, byte k of half h (words j and j+4 share a slot).
 sub b_y { my ($h, $j, $k) = @_; return ($B_STATE + 1024 * $h + 256 * ($j % 4) + 64 * $k) . "(%rdi)"; }
 # d/c constant of table slot t, byte k, broadcast
-sub b_key { my ($t, $k) = @_; return ($B_KEY + 16 * $t + 4 * $k) . "(%rdi){1to16}"; }
+# (inside the rounds' loop, b_rounds, off %rax = %rdi + 128 (m - 3) in
+# iteration m, the rounds named as in iteration 0)
+our $B_KEY_LOOP;
+sub b_key {
+    my ($t, $k) = @_;
+    my $o = $B_KEY + 16 * $t + 4 * $k;
+    return ($o + $B_KEY_LOOP) . "(%rax){1to16}" if defined $B_KEY_LOOP;
+    return "$o(%rdi){1to16}";
+}
 
 # 16x16 byte transpose inside every 128-bit lane: zmm $rows->[r] holds row
 # r (byte c of its lanes is element (r, c)); afterwards $out[c] holds row c
@@ -1027,45 +1045,54 @@ sub b_round {
 my $B_XI = $FRAME;
 my $B_MID = $FRAME + 64;
 
-sub gh_ops {
-    my ($base, $off) = @_;
+my $GH_BSWAP = ".Lsm4_gh_bswap(%rip)";
+
+# xi into the frame, before the first group
+sub gh_start {
+    return ("vmovdqu64\t(%r13),%xmm24", "vpshufb\t$GH_BSWAP,%xmm24,%xmm24",
+            "vmovdqa64\t%zmm24,$B_XI(%rdi)");
+}
+
+# Group g of the 128 blocks, chunk q at $at->($q), summed and reduced into
+# xi: in the frame after groups 0..2, at (%r13) after group 3.
+sub gh_group {
+    my ($g, $at, $gap) = @_;    # $gap->($q): a block after chunk q (q = 7: the group)
     my ($d, $h, $t, $lo, $hi) = map { "%zmm$_" } 24, 25, 26, 29, 31;
     my ($dy, $dx, $ly, $lx) = ("%ymm24", "%xmm24", "%ymm29", "%xmm29");
-    my $bsw = ".Lsm4_gh_bswap(%rip)";
-    my @ops = ("vmovdqu64\t(%r13),%xmm24", "vpshufb\t$bsw,%xmm24,%xmm24",
-               "vmovdqa64\t%zmm24,$B_XI(%rdi)");
-    for my $g (0 .. 3) {
-        for my $q (0 .. 7) {
-            push @ops, "vmovdqu64\t" . ($off + 512 * $g + 64 * $q) . "($base),$d",
-                "vpshufb\t$bsw,$d,$d";
-            push @ops, "vpxorq\t$B_XI(%rdi),$d,$d" if $q == 0;
-            push @ops, "vmovdqu64\t" . (64 * $q) . "(%r12),$h";
-            if ($q == 0) {
-                push @ops, "vpclmulqdq\t\$0x11,$h,$d,$hi", "vpclmulqdq\t\$0x00,$h,$d,$lo",
-                    "vpclmulqdq\t\$0x01,$h,$d,$t", "vpclmulqdq\t\$0x10,$h,$d,$d",
-                    "vpxorq\t$d,$t,$t";
-            } else {
-                push @ops, "vpclmulqdq\t\$0x11,$h,$d,$t", "vpxorq\t$t,$hi,$hi",
-                    "vpclmulqdq\t\$0x00,$h,$d,$t", "vpxorq\t$t,$lo,$lo",
-                    "vpclmulqdq\t\$0x01,$h,$d,$t", "vpclmulqdq\t\$0x10,$h,$d,$d",
-                    "vpternlogq\t\$0x96,$B_MID(%rdi),$d,$t";
-            }
-            # the last chunk's sum stays in $t for the fold
-            push @ops, "vmovdqa64\t$t,$B_MID(%rdi)" if $q < 7;
+    my $bsw = $GH_BSWAP;
+    my @ops;
+    for my $q (0 .. 7) {
+        push @ops, "vmovdqu64\t" . $at->($q) . ",$d", "vpshufb\t$bsw,$d,$d";
+        push @ops, "vpxorq\t$B_XI(%rdi),$d,$d" if $q == 0;
+        push @ops, "vmovdqu64\t" . (64 * $q) . "(%r12),$h";
+        if ($q == 0) {
+            push @ops, "vpclmulqdq\t\$0x11,$h,$d,$hi", "vpclmulqdq\t\$0x00,$h,$d,$lo",
+                "vpclmulqdq\t\$0x01,$h,$d,$t", "vpclmulqdq\t\$0x10,$h,$d,$d",
+                "vpxorq\t$d,$t,$t";
+        } else {
+            push @ops, "vpclmulqdq\t\$0x11,$h,$d,$t", "vpxorq\t$t,$hi,$hi",
+                "vpclmulqdq\t\$0x00,$h,$d,$t", "vpxorq\t$t,$lo,$lo",
+                "vpclmulqdq\t\$0x01,$h,$d,$t", "vpclmulqdq\t\$0x10,$h,$d,$d",
+                "vpternlogq\t\$0x96,$B_MID(%rdi),$d,$t";
         }
-        push @ops, "vpslldq\t\$8,$t,$d", "vpsrldq\t\$8,$t,$t",
-            "vpxorq\t$d,$lo,$lo", "vpxorq\t$t,$hi,$hi",
-            "vbroadcasti32x4\t.Lsm4_gh_poly(%rip),$h",
-            "vpclmulqdq\t\$0x00,$h,$lo,$t", "vpshufd\t\$0x4e,$lo,$lo", "vpxorq\t$t,$lo,$lo",
-            "vpclmulqdq\t\$0x00,$h,$lo,$t", "vpshufd\t\$0x4e,$lo,$lo",
-            "vpternlogq\t\$0x96,$hi,$t,$lo",
-            "vextracti64x4\t\$1,$lo,$dy", "vpxorq\t$dy,$ly,$ly",
-            "vextracti32x4\t\$1,$ly,$dx", "vpxorq\t$dx,$lx,$lx";
-        push @ops, $g < 3 ? "vmovdqa64\t$lo,$B_XI(%rdi)"
-            : ("vpshufb\t$bsw,$lx,$lx", "vmovdqu64\t$lx,(%r13)");
+        # the last chunk's sum stays in $t for the fold
+        push @ops, "vmovdqa64\t$t,$B_MID(%rdi)" if $q < 7;
+        push @ops, $gap->($q) if $gap && $q < 7;
     }
-    # zmm29 held A1, which the next pass's entry maps the state with
-    return (@ops, "vpbroadcastq\t.Lsm4_aff1(%rip),%zmm$A1");
+    push @ops, "vpslldq\t\$8,$t,$d", "vpsrldq\t\$8,$t,$t",
+        "vpxorq\t$d,$lo,$lo", "vpxorq\t$t,$hi,$hi",
+        "vbroadcasti32x4\t.Lsm4_gh_poly(%rip),$h",
+        "vpclmulqdq\t\$0x00,$h,$lo,$t", "vpshufd\t\$0x4e,$lo,$lo", "vpxorq\t$t,$lo,$lo",
+        "vpclmulqdq\t\$0x00,$h,$lo,$t", "vpshufd\t\$0x4e,$lo,$lo",
+        "vpternlogq\t\$0x96,$hi,$t,$lo",
+        "vextracti64x4\t\$1,$lo,$dy", "vpxorq\t$dy,$ly,$ly",
+        "vextracti32x4\t\$1,$ly,$dx", "vpxorq\t$dx,$lx,$lx";
+    push @ops, $g < 3 ? "vmovdqa64\t$lo,$B_XI(%rdi)"
+        : ("vpshufb\t$bsw,$lx,$lx", "vmovdqu64\t$lx,(%r13)",
+           # zmm29 held A1, which the next pass's entry maps the state with
+           "vpbroadcastq\t.Lsm4_aff1(%rip),%zmm$A1");
+    push @ops, $gap->(7) if $gap;
+    return @ops;
 }
 
 $code .= rodata_begin() . ".p2align\t6\n.Lsm4_gh_bswap:\n"
@@ -1073,10 +1100,70 @@ $code .= rodata_begin() . ".p2align\t6\n.Lsm4_gh_bswap:\n"
     . join('', map { ".byte\t" . join(',', reverse 0 .. 15) . "\n" } 1 .. 3)
     . ".Lsm4_gh_poly:\n.quad\t0xc200000000000000,0xc200000000000000\n" . text_begin();
 
+# GCM's E(J0) inside the rounds of a call's first pass (b_rounds with
+# $j0): J0 as one block of the word-sliced core (e_round's operations,
+# xmm, all four lanes J0), its words in the frame ($B_J0Y(%rdi), word i
+# of round i in slot i mod 4), its parity in xmm30, which the rounds leave
+# free, and xmm24..26, free between GHASH chunks, for its temporaries.
+# One of its rounds rides in each of the pass's: 10 operations a round
+# against the ~400 cycles of one block through the lean core, where the
+# reorder buffer fills long before the block's dependency chain ends
+# (measured on the family 6 model 207 Xeon: ~320 TSC ticks of a 1024-block
+# call).  Its round keys are the word-sliced table's, at (%rbx) in the
+# rounds' loop (%rdi + 32 m in iteration m).
+my $B_J0Y = $B_J0 + 64;
+sub j0_round {
+    my ($i) = @_;
+    my ($t, $a, $b, $p) = map { "%xmm$_" } 24, 25, 26, 30;
+    my $y = sub { ($B_J0Y + 16 * ($_[0] % 4)) . "(%rdi)" };
+    my $key = defined $B_KEY_LOOP ? (4 * (1 + $i)) . "(%rbx){1to4}"
+        : (4 * (1 + $i)) . "(%rdi){1to4}";
+    my @o = ("vgf2p8affineqb\t\$0x65,.Lsm4_aff1_y(%rip),$p,$t",
+        "vgf2p8affineinvqb\t\$0xd3,.Lsm4_aff2_y(%rip),$t,$t",
+        "vprold\t\$8,$t,$a", "vprold\t\$16,$t,$b",
+        "vpternlogd\t\$0x96,$b,$t,$a",
+        "vpshufb\t.Lsm4_rol24(%rip),$t,$b",
+        "vpternlogd\t\$0x96," . $y->($i) . ",$t,$b",
+        "vprold\t\$2,$a,$t",
+        "vpternlogd\t\$0x96,$key,$t,$b",
+        "vmovdqa64\t$b," . $y->($i));
+    push @o, "vpternlogd\t\$0x96," . $y->($i + 1) . ",$b,$p" if $i < 31;
+    return join "\n\t", @o;
+}
+
+# J0 ($B_J0(%rdi)) into the word-sliced state above, before the rounds,
+# as e_core_j0 and e_core_init take it.
+sub j0_init {
+    my ($t, $p) = ("%xmm24", "%xmm30");
+    my $s = "\tvmovdqa64\t$B_J0(%rdi),$t\n\tvpshufb\t.Lsm4_bswap(%rip),$t,$t\n";
+    for my $j (0 .. 3) {
+        my $r = "%xmm" . (25 + ($j & 1));
+        $s .= "\tvpshufd\t\$" . (0x55 * $j) . ",$t,$r\n";
+        $s .= "\tvpxord\t(%rdi){1to4},$r,$r\n" if $j == 3;
+        $s .= "\tvmovdqa64\t$r," . ($B_J0Y + 16 * $j) . "(%rdi)\n";
+        $s .= $j == 1 ? "\tvmovdqa64\t$r,$p\n" : "\tvpxord\t$r,$p,$p\n" if $j >= 1;
+    }
+    return $s;
+}
+
+# After the rounds: E(J0) out of the state (e_core_out) to ek0.
+sub j0_out {
+    my $s = "\tvbroadcasti32x4\t.Lsm4_bswap(%rip),%zmm$BSW\n";
+    $s .= "\tvmovdqa64\t" . ($B_J0Y + 16 * $_) . "(%rdi),%xmm" . (24 + $_) . "\n" for 0 .. 3;
+    return $s . e_core_out('x', 0, [ @J0_DATA ])
+        . "\tmov\t@{[$B_J0 + 16]}(%rdi),%rax\n\tvmovdqu64\t%xmm27,(%rax)\n";
+}
+
+# The 32 rounds of both halves as a loop of 8 rounds (3 iterations, then
+# the last 8 written out, where round 31 skips the parity), so that a copy
+# is ~6 KB of code.  With $gh, GCM's GHASH of 128 blocks at (%r11) rides
+# in them, one group of 32 blocks an iteration (%r11 moves on); with $j0,
+# E(J0) (j0_round).
 sub b_rounds {
-    my ($gh) = @_;    # undef, or 'enc' / 'dec': GCM's GHASH interleaved
-    my $name = ".Lsm4_bs_rounds" . ($gh ? "_gh_$gh" : "");
+    my ($gh, $j0) = @_;
+    my $name = ".Lsm4_bs_rounds" . ($gh ? "_gh" : "") . ($j0 ? "_j0" : "");
     my $s = local_function_begin($name);
+    $s .= "\tpush\t%rbx\n\tmov\t%rdi,%rbx\n" if $j0;
     $s .= "\tvpbroadcastq\t.Lsm4_gf_a(%rip),%zmm27\n";
     $s .= "\tvpbroadcastq\t.Lsm4_gf_c(%rip),%zmm28\n";
     for my $h (0 .. 1) {
@@ -1087,30 +1174,51 @@ sub b_rounds {
                 . "\tvpxord\t" . b_y($h, 3, $k) . ",$p,$p\n";
         }
     }
+    $s .= join '', map { "\t$_\n" } gh_start() if $gh;
     # the second half runs one step behind the first (measured: 4.2 cycles
-    # a 16-block round against 4.4 with whole rounds alternating)
-    my @h0 = map { b_round(0, $_) } 0 .. 31;
-    my @h1 = map { b_round(1, $_) } 0 .. 31;
-    my @steps = map { (shift(@h0) // '') . $_ } '', @h1;
-    if ($gh) {
-        # a few GHASH operations after every step of the rounds.  On
-        # encryption they start only after 7 rounds: the ciphertext they
-        # read is the previous pass's last stores, and loading it sooner
-        # measured 0.37 TSC ticks/byte against 0.30 (Zen 5, 16 KiB calls;
-        # decryption 0.29 either way).
-        my @ops = $gh eq 'enc' ? gh_ops('%r11', 0) : gh_ops('%rsi', 0);
-        my $from = $gh eq 'enc' ? 28 : 0;
-        my $per = int((@ops + @steps - $from - 1) / (@steps - $from));
-        $steps[$_] .= join '', map { "\t$_\n" } splice(@ops, 0, $per)
-            for $from .. $#steps;
+    # a 16-block round against 4.4 with whole rounds alternating); step t
+    # of the 129 is part t of the first half's rounds and part t - 1 of
+    # the second's
+    my $steps = sub {
+        my ($first, $n, $ops) = @_;    # rounds from $first, steps 4 * $first + 1 ...
+        my @h0 = map { b_round(0, $_) } $first .. $first + $n;
+        my @h1 = map { b_round(1, $_) } $first .. $first + $n - 1;
+        my $last = $first + $n == 32 ? 4 * $n - 1 : 4 * $n;
+        my @st = map { ($_ <= $last ? $h0[$_] : '') . $h1[$_ - 1] } 1 .. 4 * $n;
+        if (@$ops) {
+            my $per = int((@$ops + @st - 1) / @st);
+            $st[$_] .= join '', map { "\t$_\n" } grep { $_ ne '' } splice(@$ops, 0, $per)
+                for 0 .. $#st;
+        }
+        return join '', @st;
+    };
+    # what rides in the 8 rounds from $first: GHASH group $g, E(J0)'s
+    # rounds (one after each chunk, or spread evenly without GHASH)
+    my $ops = sub {
+        my ($g, $first) = @_;
+        my $gap = $j0 ? sub { j0_round($first + $_[0]) } : undef;
+        return gh_group($g, sub { (64 * $_[0]) . "(%r11)" }, $gap) if $gh;
+        return () unless $j0;
+        return map { $_ % 4 == 0 ? $gap->($_ / 4) : '' } 0 .. 31;
+    };
+    $s .= (b_round(0, 0))[0];
+    {
+        local $B_KEY_LOOP = 384;
+        my @ops = $ops->(0, 0);
+        $s .= "\tlea\t-384(%rdi),%rax\n.p2align\t4\n${name}_loop:\n"
+            . $steps->(0, 8, \@ops) . ($gh ? "\tadd\t\$512,%r11\n" : "")
+            . ($j0 ? "\tadd\t\$32,%rbx\n" : "")
+            . "\tsub\t\$-128,%rax\n\tcmp\t%rdi,%rax\n\tjne\t${name}_loop\n";
     }
-    $s .= join '', @steps;
+    my @ops = $ops->(3, 24);
+    $s .= $steps->(24, 8, \@ops);
+    $s .= "\tpop\t%rbx\n" if $j0;
     $s .= "\tret\n" . local_function_end($name);
     return $s;
 }
 
-$code .= b_in(0) . b_in(1) . b_out(0) . b_out(1) . b_rounds()
-    . b_rounds('enc') . b_rounds('dec');
+$code .= b_in(0) . b_in(1) . b_out(0) . b_out(1) . b_rounds() . b_rounds(1)
+    . b_rounds(undef, 1) . b_rounds(1, 1);
 
 # GCM's counter blocks into the state of half h: words 0..2 are the same
 # in every block of a call (a 32-bit counter), so their 12 registers are
@@ -1168,7 +1276,7 @@ $code .= rodata_begin() . ".p2align\t4\n# byte k of every dword\n.Lsm4_bs_k:\n"
 # finishes the second half first, so that in place every chunk still finds
 # the ciphertext block before it).
 sub b_pass {
-    my ($mode, $gh) = @_;
+    my ($mode, $gh, $j0) = @_;
     my $gcm = $mode eq 'gcm';
     my $xts = $mode =~ /^xts/;
     my $ctr = $mode eq 'ctr' || $gcm;
@@ -1201,7 +1309,10 @@ sub b_pass {
     }
     my $chain = !($mode eq 'ecb' || $ctr || $xts);
     $s .= e_save_last(0, 128, 'z') if $chain;
-    $s .= "\tcall\t.Lsm4_bs_rounds" . ($gh ? "_gh_$gh" : "") . "\n";
+    $s .= "\tmov\t%rsi,%r11\n" if ($gh // '') eq 'dec';
+    $s .= j0_init() if $j0;
+    $s .= "\tcall\t.Lsm4_bs_rounds" . ($gh ? "_gh" : "") . ($j0 ? "_j0" : "") . "\n";
+    $s .= j0_out() if $j0;
     # the output's key constants (b_out), XORed in with what the mode adds
     my $fold = '%zmm18';
     $s .= "\tvmovdqa64\t$B_P(%rdi),$fold\n";
@@ -1689,20 +1800,19 @@ sub e_parallel {
         $s .= "\ttest\t%r8,%r8\n\tjz\t${L}_ret\n" unless $j0;
         $s .= "\tmov\t8(%rsp),%rax\n";
         $s .= "\tmov\t16(%rsp),%r11\n" if $j0;
-        $s .= frame_align_begin($B_J0 + 64, 64, @saved);
+        $s .= frame_align_begin($B_J0 + 128, 64, @saved);
         $s .= "\tmov\t%rsi,%r12\n\tmov\t%rax,%r13\n\tmov\t%rdx,%rsi\n"
             . "\tmov\t%rcx,%rdx\n\tmov\t%r8,%rcx\n\tmov\t%r9,%r8\n";
         # E(J0) (to ek0, the eighth argument, kept in the frame after J0)
         # rides in the 64-block pass where the call has one (bit 6 of the
-        # count, at least 64 blocks); else one block through the lean core
-        # now.  Then the counter moves on to J0 + 1.
+        # count), else in the first 128-block pass (b_pass, j0_round);
+        # under 64 blocks it is one block through the lean core now.  Then
+        # the counter moves on to J0 + 1.
         $s .= <<"EOT" if $j0;
 	mov	%r11,@{[$B_J0 + 16]}(%rsp)
 	vmovdqu64	(%r8),%xmm0
 	cmp	\$64,%rcx
 	jb	${L}_j0_lean
-	test	\$64,%cl
-	jz	${L}_j0_lean
 	vmovdqa64	%xmm0,$B_J0(%rsp)
 	jmp	${L}_j0_next
 ${L}_j0_lean:
@@ -1758,26 +1868,21 @@ EOT
     if ($gcm eq 'enc') {
         # Each pass hashes the one before in its rounds (from %r11), the
         # last one's ciphertext is hashed after the loop.  The first pass
-        # of a call with more runs the same rounds, hashing its own input
-        # into a dummy xi in the frame: the byte-sliced rounds are ~15 KB
-        # of code a copy, and a second copy in the loop left the rounds
-        # and the driver more than the 32 KB L1 instruction cache (measured
-        # on the family 6 model 207 Xeon, 1024-block calls: 7,822-8,066
-        # TSC ticks against 8,396-8,900; decryption, one copy, ran at the
-        # lower figure already).  A call of one pass keeps the plain rounds.
-        $s .= "\tcmp\t\$256,%rcx\n\tjb\t${L}_first1\n"
-            . "\tmov\t%r13,$B_XI_SAVE(%rsp)\n\tlea\t$B_XI_DUMMY(%rsp),%r13\n"
-            . "\tmov\t%rsi,%r11\n" . b_pass($pm, 'enc')
-            . "\tmov\t$B_XI_SAVE(%rsp),%r13\n\tjmp\t${L}_first_done\n"
-            . "${L}_first1:\n" . b_pass($pm) . "${L}_first_done:\n"
-            . $next . "\tjb\t${L}_flush\n";
+        # runs the plain rounds: both copies fit in the 32 KB L1
+        # instruction cache since the rounds are a loop (b_rounds).
+        $s .= "\ttest\t\$64,%cl\n\tjnz\t${L}_first\n" . b_pass($pm, undef, 1)
+            . "\tjmp\t${L}_first_done\n${L}_first:\n" if $j0;
+        $s .= b_pass($pm) . ($j0 ? "${L}_first_done:\n" : "") . $next
+            . "\tjb\t${L}_flush\n";
         $s .= ".p2align\t5\n${L}_loop:\n\tlea\t-2048(%rdx),%r11\n"
             . b_pass($pm, 'enc') . $next
             . "\tjae\t${L}_loop\n${L}_flush:\n\tlea\t-2048(%rdx),%rax\n"
             . gh_call('%rax', '$128');
     } elsif ($gcm eq 'dec') {
+        $s .= "\ttest\t\$64,%cl\n\tjnz\t${L}_loop\n" . b_pass($pm, 'dec', 1) . $next
+            . "\tjb\t${L}_bs_done\n" if $j0;
         $s .= ".p2align\t5\n${L}_loop:\n" . b_pass($pm, 'dec') . $next
-            . "\tjae\t${L}_loop\n";
+            . "\tjae\t${L}_loop\n${L}_bs_done:\n";
     } else {
         $s .= ".p2align\t5\n${L}_loop:\n" . b_pass($pm) . $next
             . "\tjae\t${L}_loop\n";
