@@ -32,10 +32,8 @@ static inline uint64_t load_be64(const unsigned char *p)
 
 static inline void store_be64(unsigned char *p, uint64_t v)
 {
-    int i;
-
-    for (i = 0; i < 8; i++)
-        p[7 - i] = (unsigned char)(v >> (8 * i));
+    store_be32(p, (uint32_t)(v >> 32));
+    store_be32(p + 4, (uint32_t)v);
 }
 
 static inline uint64_t load_le64(const unsigned char *p)
@@ -47,10 +45,14 @@ static inline uint64_t load_le64(const unsigned char *p)
 
 static inline void store_le64(unsigned char *p, uint64_t v)
 {
-    int i;
-
-    for (i = 0; i < 8; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+    p[2] = (unsigned char)(v >> 16);
+    p[3] = (unsigned char)(v >> 24);
+    p[4] = (unsigned char)(v >> 32);
+    p[5] = (unsigned char)(v >> 40);
+    p[6] = (unsigned char)(v >> 48);
+    p[7] = (unsigned char)(v >> 56);
 }
 
 #endif
