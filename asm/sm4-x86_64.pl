@@ -212,6 +212,19 @@
 #   J0 entry, blocks        128          256          1024
 #   gcm_enc before / now    1364 / 1164  2360 / 2052  7730 / 7414
 #   gcm_dec before / now    1320 / 1136  2284 / 2126  7542 / 7380
+#
+# The word-sliced rounds now keep the state in the A1 image too (e_round:
+# 9 operations a round instead of 10, one affine map a word in and out),
+# their key constants coming from the keys in that image, which are the
+# byte-sliced core's: the key setup makes both tables (src/sm4.c) and a
+# wide call copies them.  Same CPU and method, TSC ticks a call:
+#
+#   blocks                  64           127          1024
+#   ECB before / now        660 / 586    1570 / 1368  7134 / 7084
+#   CTR                     638 / 544    1544 / 1370  7158 / 7116
+#   XTS IEEE                666 / 586    1598 / 1414  7580 / 7504
+#   gcm_enc J0 entry        838 / 774                 7416 / 7360
+#   gcm_dec J0 entry        824 / 796                 7370 / 7314
 
 use strict;
 use warnings;
@@ -319,14 +332,20 @@ EOT
 #
 # These word-sliced rounds serve the passes of 16 to 64 blocks (calls of
 # 17..127 blocks and the remainders of longer ones; the byte-sliced core
-# below takes 128 at a time).  A round of a group is 10 zmm ops: 2 affine,
-# 3 rotates, rol24 as a shuffle, and 4 logic ops:
-#  - the round keys are folded into the state: with Y_j = X_j ^ c_j, where
-#    c_0 = c_1 = c_2 = 0 and c_{i+3} = rk_i ^ c_{i+1} ^ c_{i+2}, the S-box
-#    input of round i is just Y_{i+1} ^ Y_{i+2} ^ Y_{i+3}, kept as a running
-#    parity (one ternlog per round), and the update becomes
-#    Y_{i+4} = Y_i ^ L(S(.)) ^ d_i with d_i = c_i ^ c_{i+4};
-#  - L(s) = s ^ rol24(s) ^ rol2(s ^ rol8(s) ^ rol16(s)).
+# below takes 128 at a time).  A round of a group is 9 zmm ops: 2
+# affine-inverses, 2 rotates, rol24 as a shuffle, and 4 logic ops:
+#  - the state is the A1 image of the words, Z_j = A1 X_j, as in the lean
+#    cores, so that the S-box leaves L's parts already mapped (b = A1 B
+#    s, c = A1 C s, L(s) in that image = b ^ c ^ rol8 b ^ rol16 b ^ rol24
+#    c: lean_body_glc);
+#  - the round keys are folded into the state: with Y_j = Z_j ^ c_j, where
+#    c_0 = c_1 = c_2 = 0 and c_{i+3} = K_i ^ c_{i+1} ^ c_{i+2} for the keys
+#    in that image, K_i = A1 rk_i + c1, the S-box input of round i is just
+#    Y_{i+1} ^ Y_{i+2} ^ Y_{i+3}, kept as a running parity (one ternlog
+#    per round), and the update becomes Y_{i+4} = Y_i ^ L(S(.)) ^ d_i with
+#    d_i = c_i ^ c_{i+4}.
+# (Before, in the plain image: 10 ops, an affine map and an affine-inverse
+# for the S-box and L from s by three rotates and a shuffle.)
 # The key setup makes the table of c_3, d_0..d_31, c_32..c_34 with the
 # schedule (SM4_KEY.ws, src/sm4.c); the mode functions copy it onto the
 # stack (e_table) and pass it to the core in %rdi.
@@ -345,58 +364,37 @@ my $J0_PAR = 31;
 sub e_round {
     my ($w, $i, $X, $p) = @_;
     my ($y0, $y1) = map { R($w, $_) } @$X[0, 1];
-    my ($s, $a, $b, $c) = map { R($w, $_) } @e_tmp;
-    my ($m1, $m2, $r24) = map { R($w, $_) } $A1, $A2, $R24;
+    my ($b, $c, $t, $u) = map { R($w, $_) } @e_tmp;
+    my $r24 = R($w, $R24);
     my $par = R($w, $p);
     my $n = $bcast{$w};
+    my $q = $n / 2;
     my $d = 4 * (1 + $i);
+    my ($kb, $kc) = map { gf_k($_) } qw(b c);
     my $r = <<"EOT";
-	vgf2p8affineqb	\$0x65,$m1,$par,$s
-	vgf2p8affineinvqb	\$0xd3,$m2,$s,$s
-	vprold	\$8,$s,$a
-	vprold	\$16,$s,$b
-	vpshufb	$r24,$s,$c
-	vpternlogd	\$0x96,$b,$s,$a
-	vpternlogd	\$0x96,$c,$s,$y0
-	vprold	\$2,$a,$b
-	vpternlogd	\$0x96,$d(%rdi){1to$n},$b,$y0
+	vgf2p8affineinvqb	\$$kb,.Lsm4_gf_b(%rip){1to$q},$par,$b
+	vgf2p8affineinvqb	\$$kc,.Lsm4_gf_c(%rip){1to$q},$par,$c
+	vprold	\$8,$b,$t
+	vprold	\$16,$b,$u
+	vpternlogd	\$0x96,$u,$t,$y0
+	vpshufb	$r24,$c,$t
+	vpternlogd	\$0x96,$c,$b,$y0
+	vpternlogd	\$0x96,$d(%rdi){1to$n},$t,$y0
 EOT
     $r .= "\tvpternlogd\t\$0x96,$y0,$y1,$par\n" if $i < 31;
     return $r;
 }
 
-# Where SM4_KEY keeps that table for the gfni-avx512 tables (src/sm4.h).
-my $KS_WS = 128;
-
-# The key-constant table for the core from 32 round keys at $src(%rdi)
-# into $dst(%rsp): slot 0 = c_3, slot 1+j = d_j (j < 32), slots 33..35 =
-# c_32..c_34.  Slot 1+j first receives c_j and later has c_{j+4} XORed in.
-# The schedule pointer itself stays at $TBL_BYTES(%rsp) for the lean tail
-# passes.
-sub e_ctrick {
-    my ($src, $dst) = @_;
-    my $s = "\tmov\t$src(%rdi),%eax\n\tmov\t%eax,$dst(%rsp)\n";
-    $s .= "\tmovl\t\$0," . ($dst + 4 * $_) . "(%rsp)\n" for 1 .. 3;
-    my ($c1, $c2, $c3) = ('%eax', '%r9d', '%r10d');
-    $s .= "\txor\t%eax,%eax\n\txor\t%r9d,%r9d\n";
-    for my $i (0 .. 31) {
-        $s .= "\tmov\t" . ($src + 4 * $i) . "(%rdi),$c3\n\txor\t$c1,$c3\n\txor\t$c2,$c3\n";
-        $s .= "\tmov\t$c3," . ($dst + 4 * (1 + $i + 3)) . "(%rsp)\n";
-        $s .= "\txor\t$c3," . ($dst + 4 * $i) . "(%rsp)\n" if $i >= 1;
-        ($c1, $c2, $c3) = ($c2, $c3, $c1);
-    }
-    return $s;
-}
+# Where SM4_KEY keeps that table and the byte-sliced core's (src/sm4.h).
+my ($KS_WS, $KS_BS) = (128, 272);
 
 # Frame of the wide path (64-byte aligned, %rdi points at it): the table
-# above, the schedule pointer, then for the byte-sliced core (below) its
-# table with every byte of the slots above replicated over a dword
-# (B_KEY, 16 bytes a slot), the same table as dwords (B_ZT), the K_i it is
-# built from (B_KT) and the state of the two halves (B_STATE).
-my ($B_KEY, $B_ZT, $B_KT, $B_STATE) = (192, 768, 960, 1088);
-# the output constants of b_out's blocks (b_pass), over B_KT once the
-# table is made
-my $B_P = $B_KT;
+# above (c_3, d_0..d_31, c_32..c_34), the schedule pointer (kept at
+# $TBL_BYTES(%rsp) for the lean tail passes), then for the byte-sliced
+# core (below) its table with every byte of its slots replicated over a
+# dword (B_KEY, 16 bytes a slot), the output constants of b_out's blocks
+# (B_P, b_pass) and the state of the two halves (B_STATE).
+my ($B_KEY, $B_P, $B_STATE) = (192, 768, 832);
 my $FRAME = $B_STATE + 2048;
 # GCM's frame goes on: GHASH's xi and middle sum ($B_XI, $B_MID), the
 # counter's constant words ($B_CW, 768 bytes), then J0 (for e_core_j0 and
@@ -413,42 +411,17 @@ sub e_table {
     $s .= "\tvmovdqu64\t$KS_WS(%rdi),%zmm16\n\tvmovdqu64\t@{[$KS_WS + 64]}(%rdi),%zmm17\n"
         . "\tvmovdqu64\t@{[$KS_WS + 128]}(%rdi),%xmm18\n\tvmovdqa64\t%zmm16,(%rsp)\n"
         . "\tvmovdqa64\t%zmm17,64(%rsp)\n\tvmovdqa64\t%xmm18,128(%rsp)\n";
-    # the byte-sliced core's table, for calls that reach its 128-block loop
-    $s .= <<"EOT";
-	cmp	\$128,%rcx
-	jb	${L}_nobs
-	vpbroadcastq	.Lsm4_aff1(%rip),%zmm16
-	vmovdqu32	(%rdi),%zmm17
-	vgf2p8affineqb	\$0x65,%zmm16,%zmm17,%zmm17
-	vmovdqu32	64(%rdi),%zmm18
-	vgf2p8affineqb	\$0x65,%zmm16,%zmm18,%zmm18
-	mov	%rsp,%rdi
-	vmovdqa64	%zmm17,$B_KT(%rsp)
-	vmovdqa64	%zmm18,@{[$B_KT + 64]}(%rsp)
-EOT
-    $s .= e_ctrick($B_KT, $B_ZT);
-    # slots 1..32 (d_0..d_31) as z = d ^ d<<<16 ^ d<<<24: byte k of z is
-    # d_k ^ d_{k-2} ^ d_{k-3}, so z_k ^ z_{k-1} ^ z_{k-2} = d_k (indices mod
-    # 4: the circulant 1 + x + x^2 has inverse 1 + x^2 + x^3 mod x^4 + 1),
-    # what the byte-sliced rounds add in (b_round)
-    for my $o (4, 68) {
-        $s .= "\tvmovdqu32\t" . ($B_ZT + $o) . "(%rsp),%zmm17\n"
-            . "\tvprold\t\$16,%zmm17,%zmm18\n\tvprold\t\$24,%zmm17,%zmm19\n"
-            . "\tvpternlogd\t\$0x96,%zmm19,%zmm18,%zmm17\n"
-            . "\tvmovdqu32\t%zmm17," . ($B_ZT + $o) . "(%rsp)\n";
-    }
-    $s .= "\tvmovdqa64\t.Lsm4_bs_rep(%rip),%zmm16\n";
-    for my $q (0 .. 8) {
-        $s .= "\tvbroadcasti32x4\t" . ($B_ZT + 16 * $q) . "(%rsp),%zmm17\n"
-            . "\tvpshufb\t%zmm16,%zmm17,%zmm17\n"
-            . "\tvmovdqa64\t%zmm17," . ($B_KEY + 64 * $q) . "(%rsp)\n";
-    }
+    # the byte-sliced core's table (SM4_KEY.bs), for calls that reach its
+    # 128-block loop
+    $s .= "\tcmp\t\$128,%rcx\n\tjb\t${L}_nobs\n";
+    $s .= "\tvmovdqu64\t" . ($KS_BS + 64 * $_) . "(%rdi),%zmm17\n"
+        . "\tvmovdqa64\t%zmm17," . ($B_KEY + 64 * $_) . "(%rsp)\n" for 0 .. 8;
     # Output byte c of a block is byte 3-(c&3) of X_{35-(c>>2)}, which is
     # A1^-1 (Y ^ the slot of c_{35-(c>>2)}) for c >= 4 (b_out): the affine
     # map is linear, so A1^-1 of those slot bytes, in block order and in
-    # every lane, is what each output block still needs XORed in.  The
-    # last 16 bytes of the table are slots 32..35.
-    $s .= "\tvbroadcasti32x4\t" . ($B_ZT + 128) . "(%rsp),%zmm17\n"
+    # every lane, is what each output block still needs XORed in.  xmm18
+    # holds slots 32..35.
+    $s .= "\tvshufi32x4\t\$0,%zmm18,%zmm18,%zmm17\n"
         . "\tvbroadcasti32x4\t.Lsm4_bs_pfold(%rip),%zmm16\n"
         . "\tvpshufb\t%zmm16,%zmm17,%zmm17\n"
         . "\tvpbroadcastq\t.Lsm4_gf_a1inv(%rip),%zmm16\n"
@@ -479,7 +452,9 @@ sub e_core_init {
     my ($y0, $y1, $y2, $y3) = map { R($w, $_) } @{ $regs // [ e_data($g) ] };
     my $p = R($w, $par // e_par($g));
     my $n = $bcast{$w};
-    return "\tvpxord\t(%rdi){1to$n},$y3,$y3\n"
+    my $a1 = R($w, $A1);
+    return join('', map { "\tvgf2p8affineqb\t\$0,$a1,$_,$_\n" } $y0, $y1, $y2, $y3)
+        . "\tvpxord\t(%rdi){1to$n},$y3,$y3\n"
         . "\tvpxord\t$y2,$y1,$p\n\tvpxord\t$y3,$p,$p\n";
 }
 
@@ -490,6 +465,8 @@ sub e_core_out {
     my $s = join '', map {
         "\tvpxord\t" . (4 * (33 + $_)) . "(%rdi){1to$n},$y[$_],$y[$_]\n"
     } 0 .. 2;
+    my $q = $n / 2;
+    $s .= "\tvgf2p8affineqb\t\$0,.Lsm4_gf_a1inv(%rip){1to$q},$_,$_\n" for @y;
     my @d = reverse @y;
     $s .= transpose(@d, map { R($w, $_) } @e_tmp[0, 1]);
     $s .= join '', map { "\tvpshufb\t" . R($w, $BSW) . ",$_,$_\n" } @d;
@@ -543,8 +520,6 @@ sub e_core {
     return $s;
 }
 
-$code .= e_core('z', 4, $_) for qw(ecb cbc_dec);
-$code .= e_core('z', 4) . e_core('z', 2);
 
 # GCM's E(J0) (src/kernel.h's smg_gcm_j0_fn) inside a 64-block pass: J0 as
 # a fifth group, one xmm register a word (all four lanes J0), its rounds
@@ -567,7 +542,6 @@ sub e_core_j0 {
     $s .= "\tret\n" . local_function_end($name);
     return $s;
 }
-$code .= e_core_j0();
 
 # ---------------------------------------------------------------------------
 # GF(2) 8x8 matrices in the GF2P8AFFINEQB operand format: row i (output bit
@@ -641,6 +615,7 @@ my %GF_L = (
 );
 my %GF_M = map { $_ => gf_mul($GF_A1, gf_mul($GF_L{$_}, $GF_A2)) } keys %GF_L;
 my %GF_K = map { $_ => gf_apply(gf_mul($GF_A1, $GF_L{$_}), $GF_C2) } keys %GF_L;
+sub gf_k { return $GF_K{ $_[0] }; }
 
 # 32 bytes each so that VEX forms (xmm and ymm) can take them as memory
 # operands
@@ -755,6 +730,9 @@ sub lean_core {
     $s .= "\tret\n" . local_function_end($name);
     return $s;
 }
+
+$code .= e_core('z', 4, $_) for qw(ecb cbc_dec);
+$code .= e_core('z', 4) . e_core('z', 2) . e_core_j0();
 
 for my $fam (qw(avx512 avx2)) {
     $code .= lean_body($fam, $_) . lean_core($fam, $_) for qw(x y);
@@ -1105,7 +1083,7 @@ $code .= rodata_begin() . ".p2align\t6\n.Lsm4_gh_bswap:\n"
 # xmm, all four lanes J0), its words in the frame ($B_J0Y(%rdi), word i
 # of round i in slot i mod 4), its parity in xmm30, which the rounds leave
 # free, and xmm24..26, free between GHASH chunks, for its temporaries.
-# One of its rounds rides in each of the pass's: 10 operations a round
+# One of its rounds rides in each of the pass's: 9 operations a round
 # against the ~400 cycles of one block through the lean core, where the
 # reorder buffer fills long before the block's dependency chain ends
 # (measured on the family 6 model 207 Xeon: ~320 TSC ticks of a 1024-block
@@ -1114,20 +1092,20 @@ $code .= rodata_begin() . ".p2align\t6\n.Lsm4_gh_bswap:\n"
 my $B_J0Y = $B_J0 + 64;
 sub j0_round {
     my ($i) = @_;
-    my ($t, $a, $b, $p) = map { "%xmm$_" } 24, 25, 26, 30;
+    my ($b, $c, $t, $p) = map { "%xmm$_" } 24, 25, 26, 30;
     my $y = sub { ($B_J0Y + 16 * ($_[0] % 4)) . "(%rdi)" };
     my $key = defined $B_KEY_LOOP ? (4 * (1 + $i)) . "(%rbx){1to4}"
         : (4 * (1 + $i)) . "(%rdi){1to4}";
-    my @o = ("vgf2p8affineqb\t\$0x65,.Lsm4_aff1_y(%rip),$p,$t",
-        "vgf2p8affineinvqb\t\$0xd3,.Lsm4_aff2_y(%rip),$t,$t",
-        "vprold\t\$8,$t,$a", "vprold\t\$16,$t,$b",
-        "vpternlogd\t\$0x96,$b,$t,$a",
-        "vpshufb\t.Lsm4_rol24(%rip),$t,$b",
-        "vpternlogd\t\$0x96," . $y->($i) . ",$t,$b",
-        "vprold\t\$2,$a,$t",
-        "vpternlogd\t\$0x96,$key,$t,$b",
-        "vmovdqa64\t$b," . $y->($i));
-    push @o, "vpternlogd\t\$0x96," . $y->($i + 1) . ",$b,$p" if $i < 31;
+    my ($kb, $kc) = map { gf_k($_) } qw(b c);
+    # e_round's sum in three registers: b ^ c ^ rol8 b ^ rol16 b ^ rol24 c
+    my @o = ("vgf2p8affineinvqb\t\$$kb,.Lsm4_gf_b(%rip),$p,$b",
+        "vgf2p8affineinvqb\t\$$kc,.Lsm4_gf_c(%rip),$p,$c",
+        "vprold\t\$8,$b,$t", "vpternlogd\t\$0x96,$c,$b,$t",
+        "vprold\t\$16,$b,$b", "vpternlogd\t\$0x96," . $y->($i) . ",$b,$t",
+        "vpshufb\t.Lsm4_rol24(%rip),$c,$c",
+        "vpternlogd\t\$0x96,$key,$c,$t",
+        "vmovdqa64\t$t," . $y->($i));
+    push @o, "vpternlogd\t\$0x96," . $y->($i + 1) . ",$t,$p" if $i < 31;
     return join "\n\t", @o;
 }
 
@@ -1138,7 +1116,8 @@ sub j0_init {
     my $s = "\tvmovdqa64\t$B_J0(%rdi),$t\n\tvpshufb\t.Lsm4_bswap(%rip),$t,$t\n";
     for my $j (0 .. 3) {
         my $r = "%xmm" . (25 + ($j & 1));
-        $s .= "\tvpshufd\t\$" . (0x55 * $j) . ",$t,$r\n";
+        $s .= "\tvpshufd\t\$" . (0x55 * $j) . ",$t,$r\n"
+            . "\tvgf2p8affineqb\t\$0,.Lsm4_aff1_y(%rip),$r,$r\n";
         $s .= "\tvpxord\t(%rdi){1to4},$r,$r\n" if $j == 3;
         $s .= "\tvmovdqa64\t$r," . ($B_J0Y + 16 * $j) . "(%rdi)\n";
         $s .= $j == 1 ? "\tvmovdqa64\t$r,$p\n" : "\tvpxord\t$r,$p,$p\n" if $j >= 1;

@@ -25,7 +25,7 @@ typedef enum {
 } smg_mode;
 
 /* Room for one key schedule of any family, kernels' extras included. */
-#define SMG_KS_MAX 288
+#define SMG_KS_MAX 848
 
 typedef struct smg_cipher_ctx SMG_CIPHER_CTX;
 

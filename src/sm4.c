@@ -211,26 +211,59 @@ static inline void sm4_crypt2(const uint32_t *rk, sm4_blk *b)
 }
 
 /*
- * SM4_KEY.ws from rk: slot 0 c_3, slot 1 + j d_j = c_j ^ c_{j+4}, slots
- * 33..35 c_32..c_34, where c_0 = c_1 = c_2 = 0 and c_{i+3} = rk_i ^ c_{i+1}
- * ^ c_{i+2} (asm/sm4-x86_64.pl, e_round), so that every schedule serves
- * every kernel and the gfni-avx512 wide path copies them instead of making
- * them each call.
+ * The S-box's first affine map A1 x + c1 on each byte of w, the map into
+ * the AES field that the gfni-avx512 cores keep their state in
+ * (asm/sm4-x86_64.pl's header gives the matrix and the constant, checked
+ * there against the S-box; bit i of a result is the parity of byte 7 - i
+ * of the matrix with the input byte, as GF2P8AFFINEQB takes it, Intel
+ * SDM).  Mask arithmetic only: key bytes index nothing.
+ */
+static uint32_t sm4_a1_image(uint32_t w)
+{
+    const uint64_t a1 = 0x34ac259e022dbc52u;
+    uint32_t r = 0, t;
+    int i;
+
+    for (i = 0; i < 8; i++) {
+        t = w & ((uint32_t)(a1 >> (8 * (7 - i)) & 0xff) * 0x01010101u);
+        t ^= t >> 4;
+        t ^= t >> 2;
+        t ^= t >> 1;
+        r |= (t & 0x01010101u) << i;
+    }
+    return r ^ 0x65656565u;
+}
+
+/*
+ * SM4_KEY.ws from the round keys in that image, K_i = A1 rk_i + c1: slot 0
+ * c_3, slot 1 + j d_j = c_j ^ c_{j+4}, slots 33..35 c_32..c_34, where c_0
+ * = c_1 = c_2 = 0 and c_{i+3} = K_i ^ c_{i+1} ^ c_{i+2} (asm/sm4-x86_64.pl,
+ * e_round); SM4_KEY.bs the same slots, 1..32 as z = d ^ d<<<16 ^ d<<<24,
+ * with byte k of each replicated over dword k (b_round).  So every
+ * schedule serves every kernel, and the gfni-avx512 wide path copies them
+ * instead of making them each call.
  */
 static void sm4_key_constants(SM4_KEY *ks)
 {
-    uint32_t c1 = 0, c2 = 0, c3;
-    int i;
+    uint32_t c1 = 0, c2 = 0, c3, z;
+    int i, k;
 
-    ks->ws[0] = ks->rk[0];
+    ks->ws[0] = sm4_a1_image(ks->rk[0]);
     ks->ws[1] = ks->ws[2] = ks->ws[3] = 0;
     for (i = 0; i < 32; i++) {
-        c3 = ks->rk[i] ^ c1 ^ c2;
+        c3 = sm4_a1_image(ks->rk[i]) ^ c1 ^ c2;
         ks->ws[i + 4] = c3;
         if (i >= 1)
             ks->ws[i] ^= c3;
         c1 = c2;
         c2 = c3;
+    }
+    for (i = 0; i < 36; i++) {
+        z = ks->ws[i];
+        if (i >= 1 && i <= 32)
+            z ^= SM4_ROL(z, 16) ^ SM4_ROL(z, 24);
+        for (k = 0; k < 4; k++)
+            ks->bs[i][k] = (z >> (8 * k) & 0xff) * 0x01010101u;
     }
 }
 

@@ -14,12 +14,14 @@
 
 /*
  * 32 round keys in the order a kernel applies them, then the constants
- * the gfni-avx512 word-sliced core folds them into (asm/sm4-x86_64.pl,
- * e_table; made with every schedule, src/sm4.c).
+ * the gfni-avx512 cores fold them into (asm/sm4-x86_64.pl, e_table; made
+ * with every schedule, src/sm4.c): the word-sliced core's (ws) and the
+ * byte-sliced core's (bs, every byte replicated over a dword).
  */
 typedef struct sm4_key {
     uint32_t rk[32];
     uint32_t ws[36];
+    uint32_t bs[36][4];
 } SM4_KEY;
 
 /*

@@ -16,9 +16,9 @@
 #include "ghash.h"
 
 /* The assembly reads the 32 round keys at offset 0, 4 bytes apart, and
- * gfni-avx512's e_table the key constants at 128. */
-_Static_assert(offsetof(SM4_KEY, rk) == 0 && offsetof(SM4_KEY, ws) == 128,
-               "SM4_KEY layout");
+ * gfni-avx512's e_table the key constants at 128 and 272. */
+_Static_assert(offsetof(SM4_KEY, rk) == 0 && offsetof(SM4_KEY, ws) == 128
+               && offsetof(SM4_KEY, bs) == 272, "SM4_KEY layout");
 /* The GHASH kernels keep 32 powers of H, 16 bytes each. */
 _Static_assert(SMG_GHASH_TABLE_SIZE >= 32 * 16, "GHASH table size");
 
