@@ -12,6 +12,8 @@
  */
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 #include "byteorder.h"
 #include "ghash.h"
 #include "sm4.h"
@@ -211,47 +213,57 @@ static inline void sm4_crypt2(const uint32_t *rk, sm4_blk *b)
 }
 
 /*
- * The S-box's first affine map A1 x + c1 on each byte of w, the map into
- * the AES field that the gfni-avx512 cores keep their state in
- * (asm/sm4-x86_64.pl's header gives the matrix and the constant, checked
- * there against the S-box; bit i of a result is the parity of byte 7 - i
- * of the matrix with the input byte, as GF2P8AFFINEQB takes it, Intel
- * SDM).  Mask arithmetic only: key bytes index nothing.
+ * The S-box's first affine map A1 x + c1, the map into the AES field that
+ * the gfni-avx512 cores keep their state in (asm/sm4-x86_64.pl's header
+ * gives the matrix and the constant, checked there against the S-box).
+ * Row i of the matrix (output bit i) is byte 7 - i, as GF2P8AFFINEQB takes
+ * it (Intel SDM); SM4_A1_COL(j) is column j, the image of bit j.
  */
-static uint32_t sm4_a1_image(uint32_t w)
-{
-    const uint64_t a1 = 0x34ac259e022dbc52u;
-    uint32_t r = 0, t;
-    int i;
+#define SM4_A1 0x34ac259e022dbc52u
+#define SM4_A1_BIT(i, j) ((SM4_A1 >> (8 * (7 - (i)) + (j)) & 1) << (i))
+#define SM4_A1_COL(j)                                                     \
+    (SM4_A1_BIT(0, j) | SM4_A1_BIT(1, j) | SM4_A1_BIT(2, j)               \
+     | SM4_A1_BIT(3, j) | SM4_A1_BIT(4, j) | SM4_A1_BIT(5, j)             \
+     | SM4_A1_BIT(6, j) | SM4_A1_BIT(7, j))
+#define SM4_BYTES 0x0101010101010101u
 
-    for (i = 0; i < 8; i++) {
-        t = w & ((uint32_t)(a1 >> (8 * (7 - i)) & 0xff) * 0x01010101u);
-        t ^= t >> 4;
-        t ^= t >> 2;
-        t ^= t >> 1;
-        r |= (t & 0x01010101u) << i;
-    }
-    return r ^ 0x65656565u;
+/* A1 x + c1 on each byte of w, by columns: masks only, so that key bytes
+ * index nothing. */
+static uint64_t sm4_a1_image(uint64_t w)
+{
+    static const uint64_t col[8] = {
+        SM4_A1_COL(0) * SM4_BYTES, SM4_A1_COL(1) * SM4_BYTES,
+        SM4_A1_COL(2) * SM4_BYTES, SM4_A1_COL(3) * SM4_BYTES,
+        SM4_A1_COL(4) * SM4_BYTES, SM4_A1_COL(5) * SM4_BYTES,
+        SM4_A1_COL(6) * SM4_BYTES, SM4_A1_COL(7) * SM4_BYTES
+    };
+    uint64_t r = 0x65 * SM4_BYTES;
+    int j;
+
+    for (j = 0; j < 8; j++)
+        r ^= (w >> j & SM4_BYTES) * 0xff & col[j];
+    return r;
 }
 
 /*
- * SM4_KEY.ws from the round keys in that image, K_i = A1 rk_i + c1: slot 0
- * c_3, slot 1 + j d_j = c_j ^ c_{j+4}, slots 33..35 c_32..c_34, where c_0
- * = c_1 = c_2 = 0 and c_{i+3} = K_i ^ c_{i+1} ^ c_{i+2} (asm/sm4-x86_64.pl,
- * e_round); SM4_KEY.bs the same slots, 1..32 as z = d ^ d<<<16 ^ d<<<24,
- * with byte k of each replicated over dword k (b_round).  So every
- * schedule serves every kernel, and the gfni-avx512 wide path copies them
- * instead of making them each call.
+ * SM4_KEY.ws from the round keys in that image, k[i] = A1 rk_i + c1: slot
+ * 0 c_3, slot 1 + j d_j = c_j ^ c_{j+4}, slots 33..35 c_32..c_34, where
+ * c_0 = c_1 = c_2 = 0 and c_{i+3} = k[i] ^ c_{i+1} ^ c_{i+2}
+ * (asm/sm4-x86_64.pl, e_round); SM4_KEY.bs the same slots, 1..32 as z = d
+ * ^ d<<<16 ^ d<<<24, with byte k of each replicated over dword k
+ * (b_round).  So every schedule serves every kernel, and the gfni-avx512
+ * wide path copies them instead of making them each call.
  */
-static void sm4_key_constants(SM4_KEY *ks)
+static void sm4_key_constants(SM4_KEY *ks, const uint32_t k[32])
 {
     uint32_t c1 = 0, c2 = 0, c3, z;
-    int i, k;
+    uint64_t lo, hi;
+    int i;
 
-    ks->ws[0] = sm4_a1_image(ks->rk[0]);
+    ks->ws[0] = k[0];
     ks->ws[1] = ks->ws[2] = ks->ws[3] = 0;
     for (i = 0; i < 32; i++) {
-        c3 = sm4_a1_image(ks->rk[i]) ^ c1 ^ c2;
+        c3 = k[i] ^ c1 ^ c2;
         ks->ws[i + 4] = c3;
         if (i >= 1)
             ks->ws[i] ^= c3;
@@ -262,8 +274,13 @@ static void sm4_key_constants(SM4_KEY *ks)
         z = ks->ws[i];
         if (i >= 1 && i <= 32)
             z ^= SM4_ROL(z, 16) ^ SM4_ROL(z, 24);
-        for (k = 0; k < 4; k++)
-            ks->bs[i][k] = (z >> (8 * k) & 0xff) * 0x01010101u;
+        /* bytes 0 and 1, 2 and 3 of z, each into its dword of a qword */
+        lo = ((uint64_t)(z >> 8 & 0xff) << 32 | (z & 0xff)) * 0x01010101u;
+        hi = ((uint64_t)(z >> 24) << 32 | (z >> 16 & 0xff)) * 0x01010101u;
+        ks->bs[i][0] = (uint32_t)lo;
+        ks->bs[i][1] = (uint32_t)(lo >> 32);
+        ks->bs[i][2] = (uint32_t)hi;
+        ks->bs[i][3] = (uint32_t)(hi >> 32);
     }
 }
 
@@ -271,12 +288,23 @@ static void sm4_key_constants(SM4_KEY *ks)
  * from the encryption one, then both schedules' constants. */
 static void sm4_finish_schedules(SM4_KEY *enc, SM4_KEY *dec)
 {
+    uint32_t k[32], kr[32];
+    uint64_t w;
     int i;
 
     for (i = 0; i < 32; i++)
         dec->rk[i] = enc->rk[31 - i];
-    sm4_key_constants(enc);
-    sm4_key_constants(dec);
+    for (i = 0; i < 32; i += 2) {
+        w = sm4_a1_image((uint64_t)enc->rk[i + 1] << 32 | enc->rk[i]);
+        k[i] = (uint32_t)w;
+        k[i + 1] = (uint32_t)(w >> 32);
+    }
+    for (i = 0; i < 32; i++)
+        kr[i] = k[31 - i];
+    sm4_key_constants(enc, k);
+    sm4_key_constants(dec, kr);
+    OPENSSL_cleanse(k, sizeof(k));
+    OPENSSL_cleanse(kr, sizeof(kr));
 }
 
 void sm4_set_key(const unsigned char key[SM4_KEY_SIZE], SM4_KEY *enc,
