@@ -136,14 +136,15 @@
 #   gfni-avx512             ECB    CTR    GCM-enc  GCM-dec  XTS IEEE  XTS GB
 #   before                  0.510  0.526  0.581    0.579    0.554     0.554
 #   then                    0.451  0.467  0.485    0.479    0.498     0.494
-#   2026-12-03, before      0.446  0.446  0.472    0.475    0.472     0.478
+#   1 KiB calls (word-sliced 64-block pass, unchanged then):
+#                           0.682  0.668  0.742    0.748    0.727     0.740
+#   16 KiB, 2026-12-03:
+#   before                  0.446  0.446  0.472    0.475    0.472     0.478
 #   with the four-way sum   0.435  0.437  0.456    0.462    0.462     0.468
 #
 # (the last two rows: best of 2000 calls in each of 4-5 processes
 # alternating old and new; GCM-dec through the J0 entry, whose E(J0), one
 # block through the lean core, adds ~320 ticks to a 1024-block call).
-#   1 KiB calls (word-sliced 64-block pass, unchanged):
-#                           0.682  0.668  0.742    0.748    0.727     0.740
 #
 # XTS's tweaks by whole-byte and 64-bit steps (xts_tweaks_z), against the
 # kernel before in one process (objcopy-renamed), in-place calls, best of
@@ -170,9 +171,10 @@
 # operations a 128-block round, 24 of them GFNI, and ran at ~33 cycles a
 # round (port-bound would be 28); removing the 8 key XORs alone took 0.06
 # ticks/B off, so every operation counted.  Now: 44 a round, 16 GFNI
-# (b_round; 48 before its sums shared one four-way sum); GCM's GHASH inside the rounds costs 8 operations a 4-block
-# chunk instead of 12 (gh_ops), and its counter blocks are built from word
-# 3 alone (b_gcm_in): GCM is 0.018 ticks/B over CTR, against 0.055.  A
+# (b_round; 48 before its sums shared one four-way sum); GCM's GHASH
+# inside the rounds costs 8 operations a 4-block chunk instead of 12
+# (gh_group), and its counter blocks are built from word 3 alone
+# (b_gcm_in): GCM is 0.018 ticks/B over CTR, against 0.055.  A
 # 64-block pass through one half of the byte-sliced core measured slower
 # than the word-sliced one there (0.748 against 0.707 ticks/B for CTR at
 # 64 blocks: one half is bound by its round's latency, ~24 cycles), and
@@ -204,7 +206,7 @@
 # The byte-sliced rounds are now a loop of 8 rounds (b_rounds; ~6 KB of
 # code a copy, against 15-18 KB unrolled, at the same speed), so that a
 # call's first 128-block pass has its own copy with E(J0)'s rounds in
-# them (j0_round: 10 operations a round beside the pass's ~60), and an
+# them (j0_round: 9 operations a round beside the pass's ~50), and an
 # encryption's first pass runs the plain rounds again instead of hashing
 # into a dummy xi.  Same CPU, best of 2000 calls in each of 4 processes
 # alternating with the kernel before, TSC ticks:
@@ -289,8 +291,6 @@ $code .= <<'EOT';
 .p2align	3
 .Lsm4_aff1:
 .quad	0x34ac259e022dbc52
-.Lsm4_aff2:
-.quad	0xd72d8e511e6c8b19
 # the same matrices as ymm memory operands (AVX2 tier)
 .p2align	5
 .Lsm4_aff1_y:
@@ -325,9 +325,10 @@ EOT
 # Register map: group g (0..3) data zmm4g..4g+3, running parity zmm16+g,
 # round temps zmm20..23 shared by the groups (renaming keeps them
 # independent), driver scratch zmm24, CBC/CFB chaining blocks zmm25/26,
-# constants zmm28 (rol24 shuffle), zmm29 (A1), zmm30 (A2), zmm31 (bswap).
-# The byte-sliced core uses zmm0..23, zmm27/28 (its matrices), zmm30 and
-# (CTR) zmm31; the 128-block loop reloads the constants when it ends.
+# constants zmm28 (rol24 shuffle), zmm29 (A1), zmm31 (bswap); the
+# rounds' matrices are memory operands.  The byte-sliced core uses
+# zmm0..23, zmm27/28 (its matrices) and (CTR) zmm31, its first GCM pass
+# zmm30 (j0_round); the 128-block loop reloads the constants when it ends.
 # k1..k4: tail masks of the last group's four registers; k6/k7: CTR carries.
 #
 # These word-sliced rounds serve the passes of 16 to 64 blocks (calls of
@@ -349,7 +350,7 @@ EOT
 # The key setup makes the table of c_3, d_0..d_31, c_32..c_34 with the
 # schedule (SM4_KEY.ws, src/sm4.c); the mode functions copy it onto the
 # stack (e_table) and pass it to the core in %rdi.
-my ($R24, $A1, $A2, $BSW) = (28 .. 31);
+my ($R24, $A1, $BSW) = (28, 29, 31);
 # chaining block of CBC/CFB decryption (all lanes) and the next one
 my ($IVB, $IVN) = (25, 26);
 my $TBL_BYTES = 4 * 36;
@@ -520,10 +521,9 @@ sub e_core {
     return $s;
 }
 
-
 # GCM's E(J0) (src/kernel.h's smg_gcm_j0_fn) inside a 64-block pass: J0 as
 # a fifth group, one xmm register a word (all four lanes J0), its rounds
-# beside the four zmm groups' (10 operations a round more than their 40,
+# beside the four zmm groups' (9 operations a round more than their 36,
 # where one block through the lean core is 32 rounds of its ~9-cycle
 # chain: cheaper in a loop-bound pass than after it).  Its registers are
 # the ones the CTR passes leave free (the chaining ones among them) and,
@@ -1704,7 +1704,6 @@ sub e_pass {
 sub e_consts {
     return <<"EOT";
 	vpbroadcastq	.Lsm4_aff1(%rip),%zmm$A1
-	vpbroadcastq	.Lsm4_aff2(%rip),%zmm$A2
 	vbroadcasti32x4	.Lsm4_bswap(%rip),%zmm$BSW
 	vbroadcasti32x4	.Lsm4_rol24(%rip),%zmm$R24
 EOT
