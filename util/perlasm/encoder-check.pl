@@ -59,6 +59,18 @@ sub random_forms_x86_64 {
         my $imm = $i % 2 ? "\$$i," : '';
         $src .= "\t$mn\t$imm" . (16 * $i) . "(%rax),%xmm$v,%xmm$d\n";
     }
+    # EVEX forms with a RIP-relative constant: registers 0-31, every width,
+    # whole or broadcast (one qword), opmask and zeroing
+    for my $i (1 .. 3 * $per) {
+        my $wd = (qw(x y z))[$i % 3];
+        my ($v, $d) = map { int(rand(32)) } 1 .. 2;
+        my $mn = $i % 2 ? 'vgf2p8affineqb' : 'vgf2p8affineinvqb';
+        my $k = $i % 4 ? '.Lk1(%rip)' : '.Lk0(%rip)';
+        $k .= '{1to' . { x => 2, y => 4, z => 8 }->{$wd} . '}' if $i % 5 < 3;
+        my $mask = $i % 7 == 1
+            ? '{%k' . (1 + int($i / 7) % 7) . '}' . ($i % 14 == 1 ? '{z}' : '') : '';
+        $src .= "\t$mn\t\$$i,$k,%${wd}mm$v,%${wd}mm$d$mask\n";
+    }
     return $src;
 }
 

@@ -5,7 +5,8 @@
 # hands it to this module, which adds the ELF boilerplate (symbol
 # visibility, CET/IBT landing pads, the GNU property and non-executable
 # stack notes, CFI for stack frames) and, for assemblers that predate them,
-# rewrites GFNI / VAES / VPCLMULQDQ register forms into .byte sequences.
+# rewrites GFNI / VAES / VPCLMULQDQ register forms and RIP-relative
+# constant forms into .byte sequences.
 #
 # Usage from asm/NAME-x86_64.pl:
 #   use FindBin qw($Bin); use lib "$Bin/../util/perlasm"; use x86_64;
@@ -101,8 +102,10 @@ EOT
 
 # ---------------------------------------------------------------------------
 # Encoder for the instructions newer than the oldest assembler we support:
-# register forms (VEX or EVEX) and VEX forms with a RIP-relative constant.  Opcode facts: Intel SDM vol. 2 (GF2P8AFFINEQB,
-# GF2P8AFFINEINVQB, GF2P8MULB, AESENC*, AESDEC*, PCLMULQDQ).
+# register forms (VEX or EVEX) and forms with a RIP-relative constant (VEX,
+# or EVEX with registers above 15, a mask or a {1toN} broadcast).  Opcode
+# facts: Intel SDM vol. 2 (GF2P8AFFINEQB, GF2P8AFFINEINVQB, GF2P8MULB,
+# AESENC*, AESDEC*, PCLMULQDQ) and its EVEX prefix (section 2.7).
 # The last column marks the instructions whose VEX.128 forms came with AVX
 # (binutils 2.19), which every assembler we support knows: those forms with
 # a general memory operand are left to it.
@@ -147,9 +150,13 @@ sub encode {
     my ($kreg, $zero) = (0, 0);
     if ($dst_s =~ s/\{%k([1-7])\}//) { $kreg = $1; }
     if ($dst_s =~ s/\{z\}//) { $zero = 1; }
-    # the second source may also be a RIP-relative constant (VEX forms)
-    my $sym;
+    # the second source may also be a RIP-relative constant, broadcast
+    # (EVEX.b: one element of the instruction's size, a qword for W1)
+    my ($sym, $bcast) = (undef, 0);
+    $bcast = 1 if $rm_s =~ s/\{1to\d+\}$//;
     $sym = $1 if $rm_s =~ /^([.\w]+)\(%rip\)$/;
+    die "x86_64.pm: $mn broadcasts a memory operand only: '$ops'\n"
+        if $bcast && !defined $sym;
     my ($lr, $rm) = defined $sym ? (undef, 0) : parse_vreg($rm_s);
     my ($lv, $vv) = parse_vreg($v_s);
     my ($ld, $rg) = parse_vreg($dst_s);
@@ -164,12 +171,22 @@ sub encode {
         unless $lr == $lv && $lv == $ld;
     my @b;
     if (defined $sym) {
-        die "x86_64.pm: $mn with a memory operand needs VEX: '$ops'\n"
-            if $ld == 2 || $kreg || $zero || $vv > 15 || $rg > 15;
-        # ModRM mod=00 rm=101: disp32 from the end of the instruction
-        push @b, 0xc4, ((~$rg >> 3) & 1) << 7 | 1 << 6 | 1 << 5 | $map,
-            $w << 7 | ((~$vv) & 15) << 3 | $ld << 2 | 1,
-            $opc, ($rg & 7) << 3 | 5;
+        if ($ld == 2 || $kreg || $zero || $vv > 15 || $rg > 15 || $bcast) {
+            die "x86_64.pm: $mn has no broadcast form: '$ops'\n"
+                if $bcast && !$w;
+            # EVEX, X and B unused (no index, no base register)
+            push @b, 0x62,
+                ((~$rg >> 3) & 1) << 7 | 1 << 6 | 1 << 5
+                    | ((~$rg >> 4) & 1) << 4 | $map,
+                $w << 7 | ((~$vv) & 15) << 3 | 1 << 2 | 1,
+                $zero << 7 | $ld << 5 | $bcast << 4 | ((~$vv >> 4) & 1) << 3 | $kreg;
+        } else {
+            push @b, 0xc4, ((~$rg >> 3) & 1) << 7 | 1 << 6 | 1 << 5 | $map,
+                $w << 7 | ((~$vv) & 15) << 3 | $ld << 2 | 1;
+        }
+        # ModRM mod=00 rm=101: disp32 from the end of the instruction (a
+        # disp32 is never scaled, EVEX or not)
+        push @b, $opc, ($rg & 7) << 3 | 5;
         my $tail = $has_imm ? 5 : 4;
         my $s = ".byte\t" . join(',', map { sprintf '0x%02x', $_ } @b)
             . "\n\t.long\t$sym-.-$tail";
