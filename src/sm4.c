@@ -12,8 +12,6 @@
  */
 #include <string.h>
 
-#include <openssl/crypto.h>
-
 #include "byteorder.h"
 #include "ghash.h"
 #include "sm4.h"
@@ -246,24 +244,25 @@ static uint64_t sm4_a1_image(uint64_t w)
 }
 
 /*
- * SM4_KEY.ws from the round keys in that image, k[i] = A1 rk_i + c1: slot
- * 0 c_3, slot 1 + j d_j = c_j ^ c_{j+4}, slots 33..35 c_32..c_34, where
- * c_0 = c_1 = c_2 = 0 and c_{i+3} = k[i] ^ c_{i+1} ^ c_{i+2}
+ * SM4_KEY.ws from the round keys in that image, K_i = A1 rk_i + c1 (k[i],
+ * or k[31 - i] reversed): slot 0 c_3, slot 1 + j d_j = c_j ^ c_{j+4},
+ * slots 33..35 c_32..c_34, where c_0 = c_1 = c_2 = 0 and c_{i+3} = K_i ^
+ * c_{i+1} ^ c_{i+2}
  * (asm/sm4-x86_64.pl, e_round); SM4_KEY.bs the same slots, 1..32 as z = d
  * ^ d<<<16 ^ d<<<24, with byte k of each replicated over dword k
  * (b_round).  So every schedule serves every kernel, and the gfni-avx512
  * wide path copies them instead of making them each call.
  */
-static void sm4_key_constants(SM4_KEY *ks, const uint32_t k[32])
+static void sm4_key_constants(SM4_KEY *ks, const uint32_t k[32], int reversed)
 {
     uint32_t c1 = 0, c2 = 0, c3, z;
     uint64_t lo, hi;
     int i;
 
-    ks->ws[0] = k[0];
+    ks->ws[0] = k[reversed ? 31 : 0];
     ks->ws[1] = ks->ws[2] = ks->ws[3] = 0;
     for (i = 0; i < 32; i++) {
-        c3 = k[i] ^ c1 ^ c2;
+        c3 = k[reversed ? 31 - i : i] ^ c1 ^ c2;
         ks->ws[i + 4] = c3;
         if (i >= 1)
             ks->ws[i] ^= c3;
@@ -277,18 +276,22 @@ static void sm4_key_constants(SM4_KEY *ks, const uint32_t k[32])
         /* bytes 0 and 1, 2 and 3 of z, each into its dword of a qword */
         lo = ((uint64_t)(z >> 8 & 0xff) << 32 | (z & 0xff)) * 0x01010101u;
         hi = ((uint64_t)(z >> 24) << 32 | (z >> 16 & 0xff)) * 0x01010101u;
-        ks->bs[i][0] = (uint32_t)lo;
-        ks->bs[i][1] = (uint32_t)(lo >> 32);
-        ks->bs[i][2] = (uint32_t)hi;
-        ks->bs[i][3] = (uint32_t)(hi >> 32);
+        ks->bs[4 * i] = (uint32_t)lo;
+        ks->bs[4 * i + 1] = (uint32_t)(lo >> 32);
+        ks->bs[4 * i + 2] = (uint32_t)hi;
+        ks->bs[4 * i + 3] = (uint32_t)(hi >> 32);
     }
 }
 
-/* The decryption schedule (the same network with the round keys reversed)
- * from the encryption one, then both schedules' constants. */
+/*
+ * The decryption schedule (the same network with the round keys reversed)
+ * from the encryption one, then both schedules' constants.  The keys' A1
+ * image waits in the decryption schedule's bs, which its own constants
+ * replace once they have read it: no copy of key material elsewhere.
+ */
 static void sm4_finish_schedules(SM4_KEY *enc, SM4_KEY *dec)
 {
-    uint32_t k[32], kr[32];
+    uint32_t *k = dec->bs;
     uint64_t w;
     int i;
 
@@ -299,12 +302,8 @@ static void sm4_finish_schedules(SM4_KEY *enc, SM4_KEY *dec)
         k[i] = (uint32_t)w;
         k[i + 1] = (uint32_t)(w >> 32);
     }
-    for (i = 0; i < 32; i++)
-        kr[i] = k[31 - i];
-    sm4_key_constants(enc, k);
-    sm4_key_constants(dec, kr);
-    OPENSSL_cleanse(k, sizeof(k));
-    OPENSSL_cleanse(kr, sizeof(kr));
+    sm4_key_constants(enc, k, 0);
+    sm4_key_constants(dec, k, 1);
 }
 
 void sm4_set_key(const unsigned char key[SM4_KEY_SIZE], SM4_KEY *enc,

@@ -21,7 +21,7 @@
 typedef struct sm4_key {
     uint32_t rk[32];
     uint32_t ws[36];
-    uint32_t bs[36][4];
+    uint32_t bs[36 * 4];    /* slot i at 4 i */
 } SM4_KEY;
 
 /*
