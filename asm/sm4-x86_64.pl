@@ -3314,8 +3314,8 @@ sub ni_gcm {
 # stays in xmm15 (no lean core touches it), the keystream of decryption in
 # xmm16 on the AVX-512 tiers (off the MAC's path: a store and a load there
 # cost 1.5% a block), else in 16 bytes of stack; the low eight counter
-# bytes count in %r11 (big-endian
-# as a number), the high eight stay in %r10.  gfni_avx512_glc is the
+# bytes count in %r11 (big-endian as a number), the high eight stay in
+# %r10.  gfni_avx512_glc is the
 # AVX-512 tier over the glc rounds (lean_body_glc, for Intel cores).
 #   ks=%rdi in=%rsi out=%rdx nblocks=%rcx ctr=%r8 mac=%r9
 my %ccm_core = (gfni_avx512 => '.Lsm4_avx512_core_x1',
@@ -3332,8 +3332,10 @@ sub ccm {
     my $ctr = "\tmov\t%r11,%rax\n\tbswap\t%rax\n\tvmovq\t%r10,%xmm1\n"
         . "\tvpinsrq\t\$1,%rax,%xmm1,%xmm1\n\tadd\t\$1,%r11\n";
     # where decryption keeps its keystream block
+    # (EVEX forms only where the tier has AVX-512)
     my $ks = $tier =~ /avx512/ ? '%xmm16' : '(%rsp)';
     my $framed = $dir eq 'dec' && $ks =~ /rsp/;
+    my $ks_store = ($framed ? "\tvmovdqu\t" : "\tvmovdqa64\t") . "%xmm2,$ks\n";
     my $s = function_begin($fn);
     $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n" . ($framed ? frame_alloc(24) : '');
     $s .= <<'EOT';
@@ -3344,7 +3346,7 @@ sub ccm {
 EOT
     if ($dir eq 'dec') {
         $s .= $ctr . "\tvmovdqa\t%xmm15,%xmm0\n\tcall\t$core\n"
-            . "\tvmovdqu64\t%xmm2,$ks\n";
+            . $ks_store;
     }
     $s .= ".p2align\t4\n${L}_loop:\n";
     if ($dir eq 'enc') {
@@ -3356,7 +3358,7 @@ EOT
                        : "\tvpxord\t(%rsi),$ks,%xmm0\n")
             . "\tvmovdqu\t%xmm0,(%rdx)\n\tvpxor\t%xmm15,%xmm0,%xmm0\n"
             . $ctr . "\tcall\t$core\n";
-        $s .= "\tvmovdqa\t%xmm3,%xmm15\n\tvmovdqu64\t%xmm2,$ks\n";
+        $s .= "\tvmovdqa\t%xmm3,%xmm15\n" . $ks_store;
     }
     $s .= <<"EOT";
 	add	\$16,%rsi
