@@ -169,31 +169,12 @@ sub encode {
     $lr = $ld if defined $sym;
     die "x86_64.pm: mixed vector widths in $mn '$ops'\n"
         unless $lr == $lv && $lv == $ld;
+    die "x86_64.pm: $mn has no broadcast form: '$ops'\n" if $bcast && !$w;
+    # A RIP-relative constant has $rm = 0: its prefix bits for rm (VEX.B,
+    # EVEX.X and EVEX.B, all inverted) come out as "unused".
     my @b;
-    if (defined $sym) {
-        if ($ld == 2 || $kreg || $zero || $vv > 15 || $rg > 15 || $bcast) {
-            die "x86_64.pm: $mn has no broadcast form: '$ops'\n"
-                if $bcast && !$w;
-            # EVEX, X and B unused (no index, no base register)
-            push @b, 0x62,
-                ((~$rg >> 3) & 1) << 7 | 1 << 6 | 1 << 5
-                    | ((~$rg >> 4) & 1) << 4 | $map,
-                $w << 7 | ((~$vv) & 15) << 3 | 1 << 2 | 1,
-                $zero << 7 | $ld << 5 | $bcast << 4 | ((~$vv >> 4) & 1) << 3 | $kreg;
-        } else {
-            push @b, 0xc4, ((~$rg >> 3) & 1) << 7 | 1 << 6 | 1 << 5 | $map,
-                $w << 7 | ((~$vv) & 15) << 3 | $ld << 2 | 1;
-        }
-        # ModRM mod=00 rm=101: disp32 from the end of the instruction (a
-        # disp32 is never scaled, EVEX or not)
-        push @b, $opc, ($rg & 7) << 3 | 5;
-        my $tail = $has_imm ? 5 : 4;
-        my $s = ".byte\t" . join(',', map { sprintf '0x%02x', $_ } @b)
-            . "\n\t.long\t$sym-.-$tail";
-        $s .= "\n\t.byte\t" . sprintf('0x%02x', $imm) if $has_imm;
-        return $s;
-    }
-    if ($ld < 2 && !$kreg && !$zero && $rm < 16 && $vv < 16 && $rg < 16) {
+    if ($ld < 2 && !$kreg && !$zero && !$bcast && $rm < 16 && $vv < 16
+        && $rg < 16) {
         push @b, 0xc4,
             ((~$rg >> 3) & 1) << 7 | 1 << 6 | ((~$rm >> 3) & 1) << 5 | $map,
             $w << 7 | ((~$vv) & 15) << 3 | $ld << 2 | 1;
@@ -202,7 +183,18 @@ sub encode {
             ((~$rg >> 3) & 1) << 7 | ((~$rm >> 4) & 1) << 6
                 | ((~$rm >> 3) & 1) << 5 | ((~$rg >> 4) & 1) << 4 | $map,
             $w << 7 | ((~$vv) & 15) << 3 | 1 << 2 | 1,
-            $zero << 7 | $ld << 5 | ((~$vv >> 4) & 1) << 3 | $kreg;
+            $zero << 7 | $ld << 5 | $bcast << 4 | ((~$vv >> 4) & 1) << 3
+                | $kreg;
+    }
+    if (defined $sym) {
+        # ModRM mod=00 rm=101: disp32 from the end of the instruction (a
+        # disp32 is never scaled, EVEX or not)
+        push @b, $opc, ($rg & 7) << 3 | 5;
+        my $tail = $has_imm ? 5 : 4;
+        my $s = ".byte\t" . join(',', map { sprintf '0x%02x', $_ } @b)
+            . "\n\t.long\t$sym-.-$tail";
+        $s .= "\n\t.byte\t" . sprintf('0x%02x', $imm) if $has_imm;
+        return $s;
     }
     push @b, $opc, 0xc0 | ($rg & 7) << 3 | ($rm & 7);
     push @b, $imm if $has_imm;
