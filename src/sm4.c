@@ -247,10 +247,9 @@ static uint64_t sm4_a1_image(uint64_t w)
  * SM4_KEY.ws from the round keys in that image, K_i = A1 rk_i + c1 (k[i],
  * or k[31 - i] reversed): slot 0 c_3, slot 1 + j d_j = c_j ^ c_{j+4},
  * slots 33..35 c_32..c_34, where c_0 = c_1 = c_2 = 0 and c_{i+3} = K_i ^
- * c_{i+1} ^ c_{i+2}
- * (asm/sm4-x86_64.pl, e_round); SM4_KEY.bs the same slots, 1..32 as z = d
- * ^ d<<<16 ^ d<<<24, with byte k of each replicated over dword k
- * (b_round).  So every schedule serves every kernel, and the gfni-avx512
+ * c_{i+1} ^ c_{i+2} (asm/sm4-x86_64.pl, e_round); SM4_KEY.bs the same
+ * slots, 1..32 as z = d ^ d<<<16 ^ d<<<24, with byte k of each replicated
+ * over dword k (b_round).  So every schedule serves every kernel, and the gfni-avx512
  * wide path copies them instead of making them each call.
  */
 static void sm4_key_constants(SM4_KEY *ks, const uint32_t k[32], int reversed)
