@@ -18,8 +18,8 @@
 # + c2: one vgf2p8affineqb maps the SM4 field into the AES field (matrix
 # 0x34ac259e022dbc52, c1 0x65) and one vgf2p8affineinvqb inverts there and
 # maps back (0xd72d8e511e6c8b19, c2 0xd3); constants from libgcrypt's
-# sm4-gfni-avx2-amd64.S, checked against the S-box table for all 256 inputs
-# (references.md section 2).
+# sm4-gfni-avx2-amd64.S, checked against the S-box table of GB/T
+# 32907-2016 for all 256 inputs.
 #
 # Batches: calls of 1..4, 5..8 and (AVX-512) 9..16 blocks take one masked
 # pass of a lean core (xmm, ymm, zmm; below), which needs no setup at all.
@@ -1908,10 +1908,15 @@ EOT
 
 # Serial modes: the lean body once per block, the block spread over the
 # lanes by VPSHUFD (only lane 0 matters); the chaining value stays in
-# xmm15.  xmm registers only: no VZEROUPPER.
+# xmm15.  xmm registers only: no VZEROUPPER.  avx512_glc runs the glc
+# rounds (lean_body_glc), which src/sm4_x86.c gives Intel cores.
+my %serial_body = (avx512 => '.Lsm4_avx512_lean_x',
+                   avx512_glc => '.Lsm4_avx512_lean_glc_x',
+                   avx2 => '.Lsm4_avx2_lean_x');
 sub serial {
     my ($fam, $mode) = @_;
     my $fn = "sm4_gfni_${fam}_$mode";
+    my $body = $serial_body{$fam};
     my $L = ".L${fn}";
     my $s = function_begin($fn);
     $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
@@ -1923,7 +1928,7 @@ sub serial {
 	vpshufd	\$0x55,%xmm0,%xmm1
 	vpshufd	\$0xaa,%xmm0,%xmm2
 	vpshufd	\$0xff,%xmm0,%xmm3
-	call	.Lsm4_${fam}_lean_x
+	call	$body
 	vpunpckldq	%xmm2,%xmm3,%xmm4
 	vpunpckldq	%xmm0,%xmm1,%xmm5
 	vpunpcklqdq	%xmm5,%xmm4,%xmm3
@@ -2267,8 +2272,7 @@ for my $mode (qw(gcm_enc gcm_dec xts_ieee xts_gb)) {
 }
 $code .= e_parallel($_) for qw(gcm_enc_j0 gcm_dec_j0);
 for my $mode (qw(cbc_enc cfb_enc ofb)) {
-    $code .= serial('avx512', $mode);
-    $code .= serial('avx2', $mode);
+    $code .= serial($_, $mode) for qw(avx512 avx512_glc avx2);
 }
 
 ###########################################################################
@@ -3307,16 +3311,15 @@ sub ni_gcm {
 ###########################################################################
 # CCM (src/kernel.h's smg_ccm_fn), every tier: the CBC-MAC is serial, so
 # each block takes one pass of the tier's lean x1 core with two of its four
-# lanes busy, the MAC block in one and a counter block in the other: the
-# CTR blocks ride in the MAC's latency and CCM runs at the speed of one
-# serial SM4 stream.  Decryption needs E(ctr_i) before the MAC of block i,
-# so its counter lane runs one block ahead (one pass more in all).  The MAC
-# stays in xmm15 (no lean core touches it), the keystream of decryption in
-# xmm16 on the AVX-512 tiers (off the MAC's path: a store and a load there
-# cost 1.5% a block), else in 16 bytes of stack; the low eight counter
-# bytes count in %r11 (big-endian as a number), the high eight stay in
-# %r10.  gfni_avx512_glc is the
-# AVX-512 tier over the glc rounds (lean_body_glc, for Intel cores).
+# lanes busy, the MAC's pending input in one and a counter block in the
+# other: the CTR blocks ride in the MAC's latency and CCM runs at the speed
+# of one serial SM4 stream.  Both directions run the same pass (the MAC
+# input is pending, so a decryption's keystream is not needed before its
+# pass); they differ in the block that goes into the next input.  The
+# pending input stays in xmm15 (no lean core touches it); the low eight
+# counter bytes count in %r11 (big-endian as a number), the high eight
+# stay in %r10.  gfni_avx512_glc is the AVX-512 tier over the glc rounds
+# (lean_body_glc, for Intel cores).
 #   ks=%rdi in=%rsi out=%rdx nblocks=%rcx ctr=%r8 mac=%r9
 my %ccm_core = (gfni_avx512 => '.Lsm4_avx512_core_x1',
                 gfni_avx512_glc => '.Lsm4_avx512_glc_core_x1',
@@ -3328,57 +3331,38 @@ sub ccm {
     my $fn = "sm4_${tier}_ccm_$dir";
     my $L = ".L$fn";
     my $core = $ccm_core{$tier};
-    # the counter block of %r10:%r11 into xmm1; %r11 then counts on
-    my $ctr = "\tmov\t%r11,%rax\n\tbswap\t%rax\n\tvmovq\t%r10,%xmm1\n"
-        . "\tvpinsrq\t\$1,%rax,%xmm1,%xmm1\n\tadd\t\$1,%r11\n";
-    # where decryption keeps its keystream block
-    # (EVEX forms only where the tier has AVX-512)
-    my $ks = $tier =~ /avx512/ ? '%xmm16' : '(%rsp)';
-    my $framed = $dir eq 'dec' && $ks =~ /rsp/;
-    my $ks_store = ($framed ? "\tvmovdqu\t" : "\tvmovdqa64\t") . "%xmm2,$ks\n";
+    # E(xmm15) came out in xmm3, E(counter) in xmm2; the plaintext goes
+    # into the next input (read before an in-place store overwrites it)
+    my $out = "\tvpxor\t(%rsi),%xmm2,%xmm2\n\tvmovdqu\t%xmm2,(%rdx)\n";
+    my $after = $dir eq 'enc' ? "\tvpxor\t(%rsi),%xmm3,%xmm15\n$out"
+                              : "$out\tvpxor\t%xmm2,%xmm3,%xmm15\n";
     my $s = function_begin($fn);
-    $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n" . ($framed ? frame_alloc(24) : '');
-    $s .= <<'EOT';
+    $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
+    $s .= <<"EOT";
 	vmovdqu	(%r9),%xmm15
 	mov	(%r8),%r10
 	mov	8(%r8),%r11
 	bswap	%r11
-EOT
-    if ($dir eq 'dec') {
-        $s .= $ctr . "\tvmovdqa\t%xmm15,%xmm0\n\tcall\t$core\n"
-            . $ks_store;
-    }
-    $s .= ".p2align\t4\n${L}_loop:\n";
-    if ($dir eq 'enc') {
-        $s .= "\tvpxor\t(%rsi),%xmm15,%xmm0\n" . $ctr . "\tcall\t$core\n";
-        $s .= "\tvmovdqa\t%xmm3,%xmm15\n\tvpxor\t(%rsi),%xmm2,%xmm2\n"
-            . "\tvmovdqu\t%xmm2,(%rdx)\n";
-    } else {
-        $s .= ($framed ? "\tvmovdqu\t(%rsp),%xmm0\n\tvpxor\t(%rsi),%xmm0,%xmm0\n"
-                       : "\tvpxord\t(%rsi),$ks,%xmm0\n")
-            . "\tvmovdqu\t%xmm0,(%rdx)\n\tvpxor\t%xmm15,%xmm0,%xmm0\n"
-            . $ctr . "\tcall\t$core\n";
-        $s .= "\tvmovdqa\t%xmm3,%xmm15\n" . $ks_store;
-    }
-    $s .= <<"EOT";
-	add	\$16,%rsi
+.p2align	4
+${L}_loop:
+	vmovdqa	%xmm15,%xmm0
+	mov	%r11,%rax
+	bswap	%rax
+	vmovq	%r10,%xmm1
+	vpinsrq	\$1,%rax,%xmm1,%xmm1
+	add	\$1,%r11
+	call	$core
+$after	add	\$16,%rsi
 	add	\$16,%rdx
 	dec	%rcx
 	jnz	${L}_loop
-EOT
-    # decryption ran its counter one block ahead
-    $s .= "\tsub\t\$1,%r11\n" if $dir eq 'dec';
-    $s .= <<'EOT';
 	bswap	%r11
 	mov	%r11,8(%r8)
 	vmovdqu	%xmm15,(%r9)
+${L}_ret:
+	ret
 EOT
-    if ($framed) {
-        $s .= "\tvpxor\t%xmm0,%xmm0,%xmm0\n\tvmovdqu\t%xmm0,(%rsp)\n" . frame_free(24);
-    } elsif ($dir eq 'dec') {
-        $s .= "\tvpxord\t$ks,$ks,$ks\n";
-    }
-    $s .= "${L}_ret:\n\tret\n" . function_end($fn);
+    $s .= function_end($fn);
     return $s;
 }
 

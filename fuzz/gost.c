@@ -17,8 +17,9 @@
  * num outside a stream block or other than 0 in CFB, keylen/ivlen other
  * than fixed, key meshing on ECB/CBC, MAC sizes outside 1..8, keys not 32
  * bytes).  Then its result must equal gostprov's byte for byte, or both
- * must fail.  gostprov is run only the way it is right (references.md
- * section 5): fresh context, key and IV in the init call, its parameters
+ * must fail.  gostprov is run only the way it is right (gost-engine 3.0.1
+ * crashes on parameters in the init call, and a re-init keeps its stream
+ * position): fresh context, key and IV in the init call, its parameters
  * after the init, every message in one piece.  Where gostprov has no
  * counterpart smgost is its own reference: ECB is rebuilt from gostprov's
  * CBC one block at a time, and a MAC under a set gostprov's two MACs do not

@@ -38,10 +38,8 @@
 #define TLS_GCM_TAG_LEN 16          /* EVP_GCM_TLS_TAG_LEN */
 /* Blocks a composed entry handles per step: its scratch stays on the stack. */
 #define CHUNK 32
-/* GCM, composed CCM: whole or partial data blocks that share the CTR call
- * of E(J0), E(A0). */
+/* GCM: whole or partial data blocks that share the CTR call of E(J0). */
 #define GCM_SHORT 3
-#define CCM_SHORT 3
 /* XTS: calls of at most this many blocks take a table's lone-block ECB. */
 #define XTS_LONE 4
 
@@ -146,13 +144,31 @@ void smg_gcm_composed(const SMG_BLOCK_KERNEL *k, const SMG_AEAD_KERNEL *ak,
         ak->ghash(htable, xi, out, n);
 }
 
-/* The CBC-MAC over n whole blocks through the table's cbc_enc, whose last
- * output block is the MAC. */
-static void cbc_mac(const SMG_BLOCK_KERNEL *k, const void *ks,
-                    const unsigned char *in, size_t n, unsigned char mac[16])
+/*
+ * CCM's CBC-MAC with its next input pending (kernel.h's smg_ccm_fn): x is
+ * the chain value XORed with the last block taken in.  Taking in n more
+ * blocks is n encryptions, of x and then of the chain over all but the
+ * last: one cbc_enc call from a zero IV over x (put into buf[0]) and the
+ * n - 1 blocks the caller put into buf[1..], and the last block XORed into
+ * its last output.  The caller cleanses buf.
+ */
+static void ccm_chain(const SMG_BLOCK_KERNEL *k, const void *ks,
+                      unsigned char x[16], unsigned char (*buf)[BS], size_t n,
+                      const unsigned char last[16])
 {
-    unsigned char scratch[CHUNK * BS];
-    /* The chain values were written to the first `used` blocks only. */
+    unsigned char iv[BS] = { 0 };
+
+    memcpy(buf[0], x, BS);
+    k->cbc_enc(ks, buf[0], buf[0], n, iv);
+    xor_block(x, buf[n - 1], last);
+    OPENSSL_cleanse(iv, BS);
+}
+
+/* n whole blocks into the MAC, CHUNK at a time. */
+static void ccm_absorb(const SMG_BLOCK_KERNEL *k, const void *ks,
+                       unsigned char x[16], const unsigned char *in, size_t n)
+{
+    unsigned char buf[CHUNK][BS];
     size_t used = n < CHUNK ? n : CHUNK;
 
     if (n == 0)
@@ -160,11 +176,12 @@ static void cbc_mac(const SMG_BLOCK_KERNEL *k, const void *ks,
     while (n > 0) {
         size_t step = n < CHUNK ? n : CHUNK;
 
-        k->cbc_enc(ks, in, scratch, step, mac);
+        memcpy(buf[1], in, (step - 1) * BS);
+        ccm_chain(k, ks, x, buf, step, in + (step - 1) * BS);
         in += step * BS;
         n -= step;
     }
-    OPENSSL_cleanse(scratch, used * BS);
+    OPENSSL_cleanse(buf, used * BS);
 }
 
 /*
@@ -177,11 +194,11 @@ void smg_ccm_composed(const SMG_BLOCK_KERNEL *k, int enc, const void *ks,
                       unsigned char ctr[16], unsigned char mac[16])
 {
     if (enc) {
-        cbc_mac(k, ks, in, n, mac);
+        ccm_absorb(k, ks, mac, in, n);
         ctr_narrow(k, ks, in, out, n, ctr, 8);
     } else {
         ctr_narrow(k, ks, in, out, n, ctr, 8);
-        cbc_mac(k, ks, out, n, mac);
+        ccm_absorb(k, ks, mac, out, n);
     }
 }
 
@@ -264,18 +281,18 @@ static void gcm_blocks(SMG_AEAD_CTX *c, const unsigned char *in,
                          aead_htable(c), in, out, n, c->ctr, c->xi);
 }
 
-static void ccm_blocks(SMG_AEAD_CTX *c, const unsigned char *in,
+static void ccm_blocks(SMG_AEAD_CTX *c, int enc, const unsigned char *in,
                        unsigned char *out, size_t n)
 {
-    smg_ccm_fn fused = c->base.enc ? c->ak->ccm_enc : c->ak->ccm_dec;
+    smg_ccm_fn fused = enc ? c->ak->ccm_enc : c->ak->ccm_dec;
 
     if (n == 0)
         return;
     if (fused != NULL)
         fused(c->base.ks_enc, in, out, n, c->ctr, c->mac);
     else
-        smg_ccm_composed(c->base.kernel, c->base.enc, c->base.ks_enc, in, out,
-                         n, c->ctr, c->mac);
+        smg_ccm_composed(c->base.kernel, enc, c->base.ks_enc, in, out, n,
+                         c->ctr, c->mac);
 }
 
 static void xts_blocks(SMG_AEAD_CTX *c, const unsigned char *in,
@@ -563,47 +580,17 @@ static int ccm_start(SMG_AEAD_CTX *c, uint64_t mlen)
     return 1;
 }
 
-/* Whether the table fuses CCM (else the mode layer composes it). */
-static int ccm_fused(const SMG_AEAD_CTX *c)
-{
-    return (c->base.enc ? c->ak->ccm_enc : c->ak->ccm_dec) != NULL;
-}
-
-/* One CBC-MAC step over a whole block, through the table's CBC encryption
- * as the rest of the MAC. */
-static void ccm_mac_block(SMG_AEAD_CTX *c, const unsigned char blk[16])
-{
-    cbc_mac(c->base.kernel, c->base.ks_enc, blk, 1, c->mac);
-}
-
 /*
- * The MAC's first block, E(B0).  A fused table takes the tag's mask E(A0)
- * into ek0 in the same ECB call (a block core takes as long for two blocks
- * as for one); composed, E(B0) goes through the CBC encryption as the rest
- * of the MAC and E(A0) waits for the CTR call of the data (ccm_short).
+ * The AAD as SP 800-38C, A.2.2 formats it (its length's encoding, the AAD,
+ * zeros to a whole block), into the MAC CHUNK blocks at a time: formatted
+ * into buf[1..] for ccm_chain.
  */
-static void ccm_first_block(SMG_AEAD_CTX *c)
-{
-    unsigned char b[2][BS];
-
-    memcpy(b[0], c->mac, BS);
-    if (ccm_fused(c)) {
-        memcpy(b[1], c->ctr, BS);
-        c->base.kernel->ecb(c->base.ks_enc, b[0], b[0], 2);
-        memcpy(c->mac, b[0], BS);
-        memcpy(c->ek0, b[1], BS);
-    } else {
-        memset(c->mac, 0, BS);
-        ccm_mac_block(c, b[0]);
-    }
-    OPENSSL_cleanse(b, sizeof(b));
-}
-
 static int ccm_aad(SMG_AEAD_CTX *c, const unsigned char *in, size_t len)
 {
-    unsigned char blk[BS] = { 0 };
+    unsigned char buf[CHUNK + 1][BS];
+    unsigned char *fmt = buf[1];
     uint64_t v = len;
-    size_t hl, take, n, i;
+    size_t fill, used = 0, nb, i;
 
     if (len == 0)
         return 1;
@@ -621,100 +608,66 @@ static int ccm_aad(SMG_AEAD_CTX *c, const unsigned char *in, size_t len)
         return 0;
     }
     c->aad_set = 1;
+    /* B0, still the MAC's pending input, takes its Adata flag. */
     c->mac[0] |= 0x40;
-    ccm_first_block(c);
-    /* The AAD length's encoding (SP 800-38C, A.2.2), then the AAD. */
     if (v < 0xff00) {
-        hl = 2;
+        fill = 2;
     } else {
-        blk[0] = 0xff;
-        blk[1] = v <= 0xffffffffu ? 0xfe : 0xff;
-        hl = v <= 0xffffffffu ? 6 : 10;
+        fmt[0] = 0xff;
+        fmt[1] = v <= 0xffffffffu ? 0xfe : 0xff;
+        fill = v <= 0xffffffffu ? 6 : 10;
     }
-    for (i = hl; i > (hl == 2 ? 0 : 2); i--, v >>= 8)
-        blk[i - 1] = (unsigned char)v;
-    take = len < BS - hl ? len : BS - hl;
-    memcpy(blk + hl, in, take);
-    in += take;
-    len -= take;
-    ccm_mac_block(c, blk);
-    n = len / BS;
-    cbc_mac(c->base.kernel, c->base.ks_enc, in, n, c->mac);
-    in += n * BS;
-    len -= n * BS;
-    if (len > 0) {
-        memset(blk, 0, BS);
-        memcpy(blk, in, len);
-        ccm_mac_block(c, blk);
+    for (i = fill; i > (fill == 2 ? 0 : 2); i--, v >>= 8)
+        fmt[i - 1] = (unsigned char)v;
+    while (len > 0) {
+        size_t take = CHUNK * BS - fill;
+
+        if (take > len)
+            take = len;
+        memcpy(fmt + fill, in, take);
+        fill += take;
+        in += take;
+        len -= take;
+        if (len == 0)
+            memset(fmt + fill, 0, (BS - fill % BS) % BS);
+        nb = (fill + BS - 1) / BS;
+        ccm_chain(c->base.kernel, c->base.ks_enc, c->mac, buf, nb, buf[nb]);
+        used = nb + 1 > used ? nb + 1 : used;
+        fill = 0;
     }
-    OPENSSL_cleanse(blk, sizeof(blk));
+    OPENSSL_cleanse(buf, used * BS);
     return 1;
 }
 
 /*
- * Composed CCM of a short message: the MAC over the whole blocks as
- * ccm_blocks has it, and E(A0), the whole blocks' and the partial block's
- * keystream (into ks) in one CTR call from A0.
+ * The whole message's data, then the tag into tag (M bytes), all through
+ * the table's ccm entries: the whole blocks from A1, a partial block padded
+ * with zeros, and the encrypting entry over a zero block from A0 for the
+ * MAC's last encryption and the tag's mask E(A0) (beside each other, as
+ * every block of the entry).
  */
-static void ccm_short(SMG_AEAD_CTX *c, const unsigned char *in,
-                      unsigned char *out, size_t len, unsigned char ks[16])
-{
-    unsigned char buf[CCM_SHORT + 1][BS];
-    size_t n = len / BS, nb = 1 + n + (len % BS != 0);
-
-    if (c->base.enc)
-        cbc_mac(c->base.kernel, c->base.ks_enc, in, n, c->mac);
-    memset(buf[0], 0, BS);
-    memcpy(buf[1], in, n * BS);
-    if (len % BS != 0)
-        memset(buf[1 + n], 0, BS);
-    ctr_narrow(c->base.kernel, c->base.ks_enc, buf[0], buf[0], nb, c->ctr, 8);
-    memcpy(c->ek0, buf[0], BS);
-    memcpy(out, buf[1], n * BS);
-    if (len % BS != 0)
-        memcpy(ks, buf[1 + n], BS);
-    if (!c->base.enc)
-        cbc_mac(c->base.kernel, c->base.ks_enc, out, n, c->mac);
-    OPENSSL_cleanse(buf, nb * BS);
-}
-
-/* The whole message's data, then the tag into tag (M bytes). */
 static void ccm_data(SMG_AEAD_CTX *c, const unsigned char *in,
                      unsigned char *out, size_t len, unsigned char tag[16])
 {
-    unsigned char ks[BS], blk[BS];
-    size_t n = len / BS, r = len % BS;
+    unsigned char b[BS] = { 0 };
+    size_t n = len / BS, r = len % BS, i;
 
-    if (!c->aad_set)
-        ccm_first_block(c);
-    if (!ccm_fused(c) && len <= CCM_SHORT * BS) {
-        ccm_short(c, in, out, len, ks);
-    } else {
-        if (!ccm_fused(c))
-            encrypt_block(c, c->ctr, c->ek0);
-        c->ctr[15] = 1;
-        ccm_blocks(c, in, out, n);
-        if (r > 0)
-            encrypt_block(c, c->ctr, ks);
-    }
-    in += n * BS;
-    out += n * BS;
+    c->ctr[15] = 1;
+    ccm_blocks(c, c->base.enc, in, out, n);
     if (r > 0) {
-        memset(blk, 0, BS);
-        memcpy(blk, in, r);
-        xor_block(ks, ks, blk);
-        memcpy(out, ks, r);
+        memcpy(b, in + n * BS, r);
+        ccm_blocks(c, c->base.enc, b, b, 1);
+        memcpy(out + n * BS, b, r);
+        /* Decrypting, the MAC took the padding's keystream for zeros. */
         if (!c->base.enc)
-            memcpy(blk, ks, r);
-        ccm_mac_block(c, blk);
+            for (i = r; i < BS; i++)
+                c->mac[i] ^= b[i];
+        memset(b, 0, BS);
     }
-    xor_block(tag, c->mac, c->ek0);
-    OPENSSL_cleanse(c->ek0, sizeof(c->ek0));
-    /* ks and blk hold keystream and data only for a partial last block. */
-    if (r > 0) {
-        OPENSSL_cleanse(ks, sizeof(ks));
-        OPENSSL_cleanse(blk, sizeof(blk));
-    }
+    memset(c->ctr + 16 - c->ccm_lk, 0, c->ccm_lk);
+    ccm_blocks(c, 1, b, b, 1);
+    xor_block(tag, c->mac, b);
+    OPENSSL_cleanse(b, sizeof(b));
     OPENSSL_cleanse(c->mac, sizeof(c->mac));
 }
 

@@ -42,12 +42,12 @@ typedef struct smg_aead_ctx {
     uint64_t msglen;            /* CCM: the message length given */
     /* GCM running state */
     unsigned char j0[16], ctr[16], xi[16];
-    unsigned char ek0[16];      /* E(J0); CCM: E(A0) */
+    unsigned char ek0[16];      /* GCM: E(J0) */
     unsigned char ks[16];       /* keystream of the partial data block */
     unsigned char part[16];     /* the partial AAD or ciphertext block */
     size_t ares, mres;          /* bytes in part: AAD / data */
     uint64_t aad_len, data_len;
-    /* CCM running state */
+    /* CCM running state: the MAC's pending input (src/kernel.h) */
     unsigned char mac[16];
     /* TLS records */
     unsigned char tls_aad[SMG_AEAD_TLS_AAD_LEN];

@@ -164,7 +164,8 @@ static void probe(void)
         b &= real_b;
     }
 
-    /* Bit positions: references.md section 6 and Intel SDM CPUID leaves. */
+    /* Bit positions: libcrypto's OPENSSL_ia32cap(3) word layout and the
+     * Intel SDM's CPUID leaves 1 and 7. */
     if (bit(a, 32 + 9))
         caps |= SMG_CAP_SSSE3;
     if (bit(a, 32 + 25))

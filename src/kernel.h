@@ -101,9 +101,11 @@ typedef void (*smg_gcm_j0_fn)(const void *ks, const void *htable,
                               size_t nblocks, unsigned char ctr[16],
                               unsigned char xi[16], unsigned char ek0[16]);
 /*
- * CCM bulk, CBC-MAC fused with CTR (RFC 3610, NIST SP 800-38C).  Encrypt:
- * mac = E(mac ^ in[i]), out[i] = in[i] ^ E(ctr).  Decrypt: out[i] = in[i] ^
- * E(ctr), mac = E(mac ^ out[i]).  After each block the last eight bytes of
+ * CCM bulk, CBC-MAC fused with CTR (RFC 3610, NIST SP 800-38C).  mac holds
+ * the MAC's next input, the chain value XORed with the last block taken in,
+ * whose encryption is still to come; each block takes one E(mac) beside
+ * one E(ctr): out[i] = in[i] ^ E(ctr), mac = E(mac) ^ p[i], where p is in
+ * (encrypt) or out (decrypt).  After each block the last eight bytes of
  * ctr += 1 as a big-endian integer (the mode layer keeps the count inside
  * CCM's L-byte counter).  ks is the encryption schedule.
  */

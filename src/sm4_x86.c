@@ -113,12 +113,22 @@ SM4_CORE_BLOCK_TABLE(sm4_kernel_gfni_avx512_xmm, "gfni-avx512", gfni_avx512,
                      aead_gfni_avx512_xmm);
 SM4_CORE_BLOCK_TABLE(sm4_kernel_gfni_avx512_c, "gfni-avx512", gfni_avx512,
                      aead_gfni_avx512_c);
-SM4_CORE_BLOCK_TABLE(sm4_kernel_gfni_avx512_glc, "gfni-avx512-glc",
-                     gfni_avx512, aead_gfni_avx512_glc_zmm);
-SM4_CORE_BLOCK_TABLE(sm4_kernel_gfni_avx512_glc_xmm, "gfni-avx512-glc",
-                     gfni_avx512, aead_gfni_avx512_glc_xmm);
-SM4_CORE_BLOCK_TABLE(sm4_kernel_gfni_avx512_glc_c, "gfni-avx512-glc",
-                     gfni_avx512, aead_gfni_avx512_glc_c);
+/* The glc tables: gfni-avx512's parallel modes, the glc serial ones. */
+#define SM4_GLC_BLOCK_TABLE(var, aead)                                      \
+    const SMG_BLOCK_KERNEL var = {                                          \
+        "gfni-avx512-glc",                                                  \
+        sm4_gfni_avx512_ecb,                                                \
+        sm4_gfni_avx512_glc_cbc_enc,                                        \
+        sm4_gfni_avx512_cbc_dec,                                            \
+        sm4_gfni_avx512_glc_cfb_enc,                                        \
+        sm4_gfni_avx512_cfb_dec,                                            \
+        sm4_gfni_avx512_glc_ofb,                                            \
+        sm4_gfni_avx512_ctr,                                                \
+        NULL, &(aead), NULL                                                 \
+    }
+SM4_GLC_BLOCK_TABLE(sm4_kernel_gfni_avx512_glc, aead_gfni_avx512_glc_zmm);
+SM4_GLC_BLOCK_TABLE(sm4_kernel_gfni_avx512_glc_xmm, aead_gfni_avx512_glc_xmm);
+SM4_GLC_BLOCK_TABLE(sm4_kernel_gfni_avx512_glc_c, aead_gfni_avx512_glc_c);
 SM4_CORE_BLOCK_TABLE(sm4_kernel_gfni_avx2, "gfni-avx2", gfni_avx2,
                      aead_gfni_avx2_ymm);
 SM4_CORE_BLOCK_TABLE(sm4_kernel_gfni_avx2_xmm, "gfni-avx2", gfni_avx2,

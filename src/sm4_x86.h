@@ -29,6 +29,8 @@
 /* ... and the serial modes too. */
 # define SM4_X86_DECLARE(tier)                                               \
     SM4_X86_DECLARE_PARALLEL(tier)                                          \
+    SM4_X86_DECLARE_SERIAL(tier)
+# define SM4_X86_DECLARE_SERIAL(tier)                                        \
     void sm4_##tier##_cbc_enc(const void *ks, const unsigned char *in,      \
                               unsigned char *out, size_t nblocks,           \
                               unsigned char *iv);                           \
@@ -41,6 +43,8 @@
 
 /* GFNI + AVX-512 (F, BW, VL): 128-block passes (asm/sm4-x86_64.pl). */
 SM4_X86_DECLARE(gfni_avx512)
+/* Its serial modes over the CCM rounds of Intel cores (below). */
+SM4_X86_DECLARE_SERIAL(gfni_avx512_glc)
 /* GFNI + AVX2: 24-block passes. */
 SM4_X86_DECLARE(gfni_avx2)
 
@@ -53,8 +57,9 @@ extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx512_xmm;
 extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx512_c;
 extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx2_xmm;
 extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx2_c;
-/* gfni-avx512 with the CCM rounds tuned on Golden Cove cores (_glc kernels,
- * asm/sm4-x86_64.pl), which Intel CPUs take (src/sm4_x86.c). */
+/* gfni-avx512 with the serial rounds (CCM, CBC/CFB encryption, OFB) tuned
+ * on Golden Cove cores (_glc kernels, asm/sm4-x86_64.pl), which Intel CPUs
+ * take (src/sm4_x86.c). */
 extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx512_glc;
 extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx512_glc_xmm;
 extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx512_glc_c;

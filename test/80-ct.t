@@ -731,6 +731,8 @@ sub cg_verdict {
 # The assembly function behind entry $e of table $t, if there is one.
 my %asm_name = (
     'gfni-avx512' => sub { "sm4_gfni_avx512_$_[0]" },
+    # gfni-avx512's parallel modes, its own serial ones
+    'gfni-avx512-glc' => sub { ("sm4_gfni_avx512_glc_$_[0]", "sm4_gfni_avx512_$_[0]") },
     'gfni-avx2' => sub { "sm4_gfni_avx2_$_[0]" },
     'vaes-avx2' => sub { "sm4_vaes_avx2_$_[0]" },
     'aesni-avx2' => sub { "sm4_aesni_avx2_$_[0]" },
@@ -787,8 +789,8 @@ sub asm_fn {
 # 'all', or a pattern the entry's assembly function must match), which counts ('all', 'short': below the table's threshold,
 # 'long': from it on)].  {T:table} in a path stands for that threshold.
 my @rows = (
-    [ 'SM4 gfni-avx512, gfni-avx2 (every mode)',
-      [ qr/^gfni-avx(?:512|2)$/, 'all', 'all' ] ],
+    [ 'SM4 gfni-avx512, gfni-avx512-glc, gfni-avx2 (every mode)',
+      [ qr/^gfni-avx(?:512(?:-glc)?|2)$/, 'all', 'all' ] ],
     [ 'SM4 vaes-avx2 (ECB, CTR, CBC-dec, CFB-dec)',
       [ qr/^vaes-avx2(?:-ct)?$/, 'asm', 'all' ] ],
     [ 'SM4 aesni-avx2, aesni-avx (ECB, CTR, CBC-dec, CFB-dec)',

@@ -110,6 +110,8 @@ static const target targets[] = {
     { T_SM4, &sm4_kernel_c, NULL, NULL, MAX_BLOCKS, NULL },
 #ifdef SM4_X86_ASM
     { T_SM4, &sm4_kernel_gfni_avx512, NULL, NULL, MAX_BLOCKS, NULL },
+    /* its serial modes over the glc rounds, which Intel CPUs take */
+    { T_SM4, &sm4_kernel_gfni_avx512_glc, NULL, NULL, MAX_BLOCKS, NULL },
     { T_SM4, &sm4_kernel_gfni_avx2, NULL, NULL, MAX_BLOCKS, NULL },
     { T_SM4, &sm4_kernel_vaes_avx2, NULL, NULL, MAX_BLOCKS, NULL },
     { T_SM4, &sm4_kernel_aesni_avx2, NULL, NULL, MAX_BLOCKS, NULL },
@@ -556,15 +558,17 @@ static void ref_ccm(const SM4_KEY *ks, const unsigned char *in,
     size_t i;
     int j;
 
+    /* mac is the MAC's pending input (src/kernel.h): E(mac), then the
+     * plaintext block XORed in */
     for (i = 0; i < n; i++, in += 16, out += 16) {
         sm4_kernel_c.ecb(ks, ctr, k, 1);
+        sm4_kernel_c.ecb(ks, mac, mac, 1);
         for (j = 0; j < 16; j++) {
             unsigned char p = enc ? in[j] : (unsigned char)(in[j] ^ k[j]);
 
             out[j] = in[j] ^ k[j];
             mac[j] ^= p;
         }
-        sm4_kernel_c.ecb(ks, mac, mac, 1);
         for (j = 15; j >= 8 && ++ctr[j] == 0; j--)
             ;
     }

@@ -168,8 +168,11 @@ struct level {
 static const struct level levels[] = {
     { "all", NULL, "what the CPU has", NULL },
     { "no-avx512", ":~0x10000", "AVX-512F hidden: GFNI+AVX2", GC_NO_AVX512 },
-    { "no-gfni", ":~0x10000010000", "AVX-512F, GFNI hidden: AES-NI+AVX2",
+    { "no-gfni", ":~0x10000010000", "AVX-512F, GFNI hidden: VAES+AVX2",
       GC_NO_GFNI },
+    { "no-vaes", ":~0x30000010000",
+      "AVX-512F, GFNI, VAES hidden: AES-NI+AVX2",
+      GC_NO_GFNI " intel-vaes-vpclmul" },
     { "no-avx2", ":~0x10000010020",
       "AVX-512F, GFNI, AVX2 hidden: AES-NI+AVX", GC_NO_AVX2 },
     /* A: PCLMULQDQ, SSSE3, AES-NI, AVX; B: BMI1/2, AVX2, AVX-512
@@ -369,7 +372,8 @@ static int gcrypt_setup(struct job *j)
         if (gcry_cipher_open(&j->gch, a->gc_algo, a->gc_mode, 0) != 0)
             return 0;
         /*
-         * gostprov's gost89 defaults to TC26 Z (references.md 5); libgcrypt
+         * gostprov's gost89 defaults to TC26 Z (gost-engine 3.0.1, as
+         * smgost's gost89 after it: README's GOST table); libgcrypt
          * 1.10 meshes only for the CryptoPro sets, its default being Test.
          */
         if (a->family == F_GOST
@@ -1079,6 +1083,22 @@ static int parse_args(struct run *r, int argc, char **argv)
                     MAX_SIZE);
             return 2;
         }
+    if (r->levelsel != NULL) {
+        char buf[256], *tok, *save = NULL;
+        size_t i;
+
+        snprintf(buf, sizeof(buf), "%s", r->levelsel);
+        for (tok = strtok_r(buf, ", ", &save); tok != NULL;
+             tok = strtok_r(NULL, ", ", &save)) {
+            for (i = 0; i < N_LEVELS && strcmp(tok, levels[i].name) != 0; i++)
+                ;
+            if (i == N_LEVELS) {
+                fprintf(stderr, "bench: no level %s (bench -h lists them)\n",
+                        tok);
+                return 2;
+            }
+        }
+    }
     return -1;
 }
 
