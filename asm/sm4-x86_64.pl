@@ -121,10 +121,11 @@
 # GCM on gfni-avx512 runs the GHASH of each 128-block pass inside the
 # byte-sliced rounds (before that, calling smg_ghash_vpclmul_avx512 after
 # each pass: 0.36 encrypting, 0.38 decrypting); the other passes and the
-# AVX2 tier call it (or smg_ghash_vpclmul_avx2) between passes.  XTS
-# computes each pass's tweaks in vector registers first.  CCM runs at the
-# speed of one serial stream (the CBC encryption above); AES-NI's default
-# tables leave CCM to the C kernel's serial rounds (see src/sm4_x86.c).
+# AVX2 tiers (GFNI, VAES, AES-NI) call it (or smg_ghash_vpclmul_avx2)
+# between passes.  XTS computes each pass's tweaks in vector registers
+# first.  CCM runs at the speed of one serial stream (the CBC encryption
+# above); AES-NI's default tables leave CCM to the C kernel's serial rounds
+# (see src/sm4_x86.c).
 #
 # The rows above were measured before the changes below.  On the 2-vCPU
 # Intel Xeon family 6 model 207 (Sapphire/Emerald Rapids class, Golden
@@ -3043,28 +3044,51 @@ sub nl_core_x1 {
 
 $code .= nl_body() . nl_core_x1();
 
+# The parallel modes of an AES-NI tier; gcm_enc and gcm_dec (src/kernel.h's
+# smg_gcm_fn, with the 32-bit counter) are its CTR passes with
+# smg_ghash_vpclmul_avx2 over each pass's ciphertext, before the pass
+# decrypting and after it encrypting, as the GFNI+AVX2 tier's (a_parallel).
 sub ni_parallel {
     my ($tier, $mode) = @_;
     my @p = @{ $ni_passes{$tier} };
     my @cap = map { 4 * $bpr{ $_->[0] } * $_->[1] } @p;
     my $fn = "sm4_${tier}_$mode";
     my $L = ".L$fn";
+    my $gcm = $mode =~ /^gcm_(enc|dec)$/ ? $1 : '';
+    my $pm = $gcm ? 'gcm' : $mode;
+    my $ctr = $mode eq 'ctr' || $gcm;
+    my @saved = $gcm ? qw(%r12 %r13) : ();
+    my $pass = sub {
+        my ($body, $cnt) = @_;
+        $cnt = "\$$cnt" unless $cnt =~ /^%/;
+        return ($gcm eq 'dec' ? gh_call('%rsi', $cnt, 'vpclmul_avx2') : '') . $body
+            . ($gcm eq 'enc' ? gh_call('%rdx', $cnt, 'vpclmul_avx2') : '');
+    };
+    my $ctr_in = "\tmov\t(%r8),%r9\n\tmov\t8(%r8),%r10\n\tbswap\t%r9\n\tbswap\t%r10\n";
+    my $ctr_out = "\tbswap\t%r9\n\tbswap\t%r10\n\tmov\t%r9,(%r8)\n\tmov\t%r10,8(%r8)\n";
     my $s = function_begin($fn);
-    $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
+    if ($gcm) {
+        # (ks, htable, in, out, n, ctr, xi) -> ks, in, out, n, ctr in the
+        # CTR passes' registers, htable in %r12, xi in %r13; one frame for
+        # both paths (the lean pass's counter words at its start)
+        $s .= "\ttest\t%r8,%r8\n\tjz\t${L}_ret\n\tmov\t8(%rsp),%rax\n";
+        $s .= frame_align_begin($NI_FRAME, 32, @saved);
+        $s .= "\tmov\t%rsi,%r12\n\tmov\t%rax,%r13\n\tmov\t%rdx,%rsi\n"
+            . "\tmov\t%rcx,%rdx\n\tmov\t%r8,%rcx\n\tmov\t%r9,%r8\n";
+    } else {
+        $s .= "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n";
+    }
     # 1..4 blocks: one masked pass of the lean core (xmm only, no
-    # VZEROUPPER owed; CTR's counter words in 16 bytes of stack)
+    # VZEROUPPER owed but after a GHASH call; CTR's counter words in 16
+    # bytes of stack)
     $s .= "\tcmp\t\$4,%rcx\n\tja\t${L}_wide\n";
-    if ($mode eq 'ctr') {
-        $s .= frame_alloc(24) . "\tmov\t(%r8),%r9\n\tmov\t8(%r8),%r10\n"
-            . "\tbswap\t%r9\n\tbswap\t%r10\n";
-    }
-    $s .= ni_pass($tier, $mode, 'x', 1, 1, 1);
-    if ($mode eq 'ctr') {
-        $s .= "\tbswap\t%r9\n\tbswap\t%r10\n"
-            . "\tmov\t%r9,(%r8)\n\tmov\t%r10,8(%r8)\n" . frame_free(24);
-    }
-    $s .= "\tret\n${L}_wide:\n";
-    $s .= frame_align_begin($NI_FRAME, 32);
+    $s .= frame_alloc(24) . $ctr_in if $mode eq 'ctr';
+    $s .= $ctr_in if $gcm;
+    $s .= $pass->(ni_pass($tier, $pm, 'x', 1, 1, 1), '%rcx');
+    $s .= $ctr_out . frame_free(24) if $mode eq 'ctr';
+    $s .= $gcm ? $ctr_out . "\tjmp\t${L}_out\n" : "\tret\n";
+    $s .= "${L}_wide:\n";
+    $s .= frame_align_begin($NI_FRAME, 32) unless $gcm;
     # the round keys as the cores read them: broadcast, 32 bytes apart
     my $v = R($tier eq 'aesni_avx' ? 'x' : 'y', 0);
     for my $i (0 .. 31) {
@@ -3072,17 +3096,14 @@ sub ni_parallel {
             . "\tvmovdqa\t$v," . (32 * $i) . "(%rsp)\n";
     }
     $s .= "\tmov\t%rsp,%rdi\n";
-    if ($mode eq 'ctr') {
-        $s .= "\tmov\t(%r8),%r9\n\tmov\t8(%r8),%r10\n"
-            . "\tbswap\t%r9\n\tbswap\t%r10\n";
-    }
+    $s .= $ctr_in if $ctr;
     # unmasked passes while they fit: the widest, and after a ring core
     # the next one (ring cores take no masked tails)
     my $first = $p[0][1] > 2 ? 1 : 0;
     for my $i (0 .. $first) {
         my $c = $cap[$i];
         $s .= "\tcmp\t\$$c,%rcx\n\tjb\t${L}_tail$i\n${L}_loop$i:\n";
-        $s .= ni_pass($tier, $mode, @{ $p[$i] }, 0);
+        $s .= $pass->(ni_pass($tier, $pm, @{ $p[$i] }, 0), $c);
         $s .= <<"EOT";
 	add	\$@{[16 * $c]},%rsi
 	add	\$@{[16 * $c]},%rdx
@@ -3096,17 +3117,15 @@ EOT
     for my $i ($first .. $#p - 1) {
         $s .= "\tcmp\t\$$cap[$i + 1],%rcx\n\tja\t${L}_p$i\n";
     }
-    $s .= ni_pass($tier, $mode, @{ $p[-1] }, 1) . "\tjmp\t${L}_done\n";
+    $s .= $pass->(ni_pass($tier, $pm, @{ $p[-1] }, 1), '%rcx') . "\tjmp\t${L}_done\n";
     for my $i ($first .. $#p - 1) {
-        $s .= "${L}_p$i:\n" . ni_pass($tier, $mode, @{ $p[$i] }, 1)
+        $s .= "${L}_p$i:\n" . $pass->(ni_pass($tier, $pm, @{ $p[$i] }, 1), '%rcx')
             . "\tjmp\t${L}_done\n";
     }
     $s .= "${L}_done:\n";
-    if ($mode eq 'ctr') {
-        $s .= "\tbswap\t%r9\n\tbswap\t%r10\n"
-            . "\tmov\t%r9,(%r8)\n\tmov\t%r10,8(%r8)\n";
-    }
-    $s .= "\tvzeroupper\n" . frame_align_end();
+    $s .= $ctr_out if $ctr;
+    $s .= "${L}_out:\n" if $gcm;
+    $s .= "\tvzeroupper\n" . frame_align_end(@saved);
     $s .= "${L}_ret:\n\tret\n" . function_end($fn);
     return $s;
 }
@@ -3243,6 +3262,8 @@ sub ni_gcm {
     for my $tier (sort keys %ni_passes) {
         $code .= ni_parallel($tier, $_) for qw(ecb ctr cbc_dec cfb_dec);
     }
+    $code .= ni_parallel($_, 'gcm_enc') . ni_parallel($_, 'gcm_dec')
+        for qw(aesni_avx2 vaes_avx2);
 }
 
 ##########################################################################

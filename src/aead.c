@@ -164,42 +164,39 @@ static void ccm_chain(const SMG_BLOCK_KERNEL *k, const void *ks,
     OPENSSL_cleanse(iv, BS);
 }
 
-/* n whole blocks into the MAC, CHUNK at a time. */
-static void ccm_absorb(const SMG_BLOCK_KERNEL *k, const void *ks,
-                       unsigned char x[16], const unsigned char *in, size_t n)
-{
-    unsigned char buf[CHUNK][BS];
-    size_t used = n < CHUNK ? n : CHUNK;
-
-    if (n == 0)
-        return;
-    while (n > 0) {
-        size_t step = n < CHUNK ? n : CHUNK;
-
-        memcpy(buf[1], in, (step - 1) * BS);
-        ccm_chain(k, ks, x, buf, step, in + (step - 1) * BS);
-        in += step * BS;
-        n -= step;
-    }
-    OPENSSL_cleanse(buf, used * BS);
-}
-
 /*
- * CCM: the CBC-MAC as above, the CTR through the table's ctr held to the
- * last eight bytes as kernel.h has it (a message never reaches that wrap:
- * ccm_start keeps the count inside the L-byte counter).
+ * CCM as kernel.h has it, a block at a time: E(mac) and E(ctr) from one
+ * two-block ECB call, through the table's lone-block ECB where it has one
+ * (a block core takes as long for two blocks as for one; the C kernel runs
+ * them in its two-way rounds).  The counter stays in its last eight bytes
+ * (a message never reaches that wrap: ccm_start keeps the count inside
+ * the L-byte counter).
  */
 void smg_ccm_composed(const SMG_BLOCK_KERNEL *k, int enc, const void *ks,
                       const unsigned char *in, unsigned char *out, size_t n,
                       unsigned char ctr[16], unsigned char mac[16])
 {
-    if (enc) {
-        ccm_absorb(k, ks, mac, in, n);
-        ctr_narrow(k, ks, in, out, n, ctr, 8);
-    } else {
-        ctr_narrow(k, ks, in, out, n, ctr, 8);
-        ccm_absorb(k, ks, mac, out, n);
+    smg_ecb_fn ecb = k->ecb_lone != NULL ? k->ecb_lone : k->ecb;
+    unsigned char b[2][BS];
+    size_t i;
+
+    if (n == 0)
+        return;
+    memcpy(b[0], mac, BS);
+    for (i = 0; i < n; i++, in += BS, out += BS) {
+        memcpy(b[1], ctr, BS);
+        ecb(ks, b[0], b[0], 2);
+        store_be64(ctr + 8, load_be64(ctr + 8) + 1);
+        /* the plaintext into the MAC's next input before an in-place
+         * output replaces it */
+        if (enc)
+            xor_block(b[0], b[0], in);
+        xor_block(out, in, b[1]);
+        if (!enc)
+            xor_block(b[0], b[0], out);
     }
+    memcpy(mac, b[0], BS);
+    OPENSSL_cleanse(b, sizeof(b));
 }
 
 /*

@@ -75,12 +75,22 @@ SM4_AEAD(aead_gfni_avx2_c, "ghash-c", c, SM4_NO_GCM,
  */
 SM4_AEAD(aead_ni_ymm, "vpclmul-avx2", vpclmul_avx2, SM4_NO_GCM,
          SM4_NO_CCM, SM4_NO_XTS, SM4_NO_GCM_J0)
+/* vaes-avx2 and aesni-avx2 with the ymm GHASH fuse GCM: their CTR passes
+ * with the GHASH of each pass beside it. */
+SM4_AEAD(aead_vaes_avx2_ymm, "vpclmul-avx2", vpclmul_avx2,
+         SM4_GCM(vaes_avx2), SM4_NO_CCM, SM4_NO_XTS, SM4_NO_GCM_J0)
+SM4_AEAD(aead_aesni_avx2_ymm, "vpclmul-avx2", vpclmul_avx2,
+         SM4_GCM(aesni_avx2), SM4_NO_CCM, SM4_NO_XTS, SM4_NO_GCM_J0)
 SM4_AEAD(aead_ni_xmm, "clmul-avx", clmul_avx, SM4_NO_GCM,
          SM4_NO_CCM, SM4_NO_XTS, SM4_NO_GCM_J0)
 SM4_AEAD(aead_ni_c, "ghash-c", c, SM4_NO_GCM, SM4_NO_CCM, SM4_NO_XTS,
          SM4_NO_GCM_J0)
 SM4_AEAD(aead_ni_ct_ymm, "vpclmul-avx2", vpclmul_avx2, SM4_NO_GCM,
          SM4_CCM(ni), SM4_NO_XTS, SM4_NO_GCM_J0)
+SM4_AEAD(aead_vaes_avx2_ct_ymm, "vpclmul-avx2", vpclmul_avx2,
+         SM4_GCM(vaes_avx2), SM4_CCM(ni), SM4_NO_XTS, SM4_NO_GCM_J0)
+SM4_AEAD(aead_aesni_avx2_ct_ymm, "vpclmul-avx2", vpclmul_avx2,
+         SM4_GCM(aesni_avx2), SM4_CCM(ni), SM4_NO_XTS, SM4_NO_GCM_J0)
 SM4_AEAD(aead_ni_ct_xmm, "clmul-avx", clmul_avx, SM4_NO_GCM,
          SM4_CCM(ni), SM4_NO_XTS, SM4_NO_GCM_J0)
 SM4_AEAD(aead_ni_ct_c, "ghash-c", c, SM4_NO_GCM, SM4_CCM(ni), SM4_NO_XTS,
@@ -179,14 +189,14 @@ SMG_ECB_FROM(sm4_ni, ecb, sm4_kernel_c)
         sm4_##tier##_ctr,                                                   \
         NULL, &aead_ct, NULL                                                \
     };
-#define SM4_NI_TIER(tier, label, xmm)                                       \
+#define SM4_NI_TIER(tier, label, ymm, xmm)                                  \
     SMG_SERIAL_BY_ECB(sm4_##tier##_ct, sm4_##tier##_ecb, SM4_BLOCK_SIZE)    \
-    SM4_NI_TABLES(tier, label, , aead_ni_ymm, aead_ni_ct_ymm)               \
+    SM4_NI_TABLES(tier, label, , aead_##ymm##_ymm, aead_##ymm##_ct_ymm)     \
     SM4_NI_TABLES(tier, label, _xmm, aead_##xmm##_xmm, aead_##xmm##_ct_xmm) \
     SM4_NI_TABLES(tier, label, _c, aead_ni_c, aead_ni_ct_c)
-SM4_NI_TIER(vaes_avx2, "vaes-avx2", ni)
-SM4_NI_TIER(aesni_avx2, "aesni-avx2", ni)
-SM4_NI_TIER(aesni_avx, "aesni-avx", aesni_avx)
+SM4_NI_TIER(vaes_avx2, "vaes-avx2", vaes_avx2, ni)
+SM4_NI_TIER(aesni_avx2, "aesni-avx2", aesni_avx2, ni)
+SM4_NI_TIER(aesni_avx, "aesni-avx", ni, aesni_avx)
 
 /* ---- Key schedules ---- */
 

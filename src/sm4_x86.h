@@ -140,6 +140,10 @@ SM4_X86_DECLARE_GHASH(vpclmul_avx512)
 SM4_X86_DECLARE_GCM_J0(gfni_avx512)
 /* aesni_avx: PCLMULQDQ on xmm inside the ring core, the clmul-avx htable. */
 SM4_X86_DECLARE_GCM(aesni_avx)
+/* vaes_avx2, aesni_avx2: VPCLMULQDQ GHASH between CTR passes, the
+ * vpclmul-avx2 htable. */
+SM4_X86_DECLARE_GCM(vaes_avx2)
+SM4_X86_DECLARE_GCM(aesni_avx2)
 /* Fused GCM and XTS of a GFNI tier: they need VPCLMULQDQ. */
 # define SM4_X86_DECLARE_GCM_XTS(tier)                                       \
     SM4_X86_DECLARE_GCM(tier)                                               \

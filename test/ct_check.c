@@ -152,6 +152,12 @@ static const target targets[] = {
       MAX_BLOCKS, NULL },
     { T_SM4_AEAD, &sm4_kernel_gfni_avx2_c, NULL, "gfni-avx2+ghash-c",
       MAX_BLOCKS, NULL },
+    /* the AES-NI tiers' -ct tables: CCM, and vaes-avx2's and aesni-avx2's
+     * fused GCM over the ymm GHASH */
+    { T_SM4_AEAD, &sm4_kernel_vaes_avx2_ct, NULL,
+      "vaes-avx2-ct+vpclmul-avx2", MAX_BLOCKS, NULL },
+    { T_SM4_AEAD, &sm4_kernel_aesni_avx2_ct, NULL,
+      "aesni-avx2-ct+vpclmul-avx2", MAX_BLOCKS, NULL },
     { T_SM4_AEAD, &sm4_kernel_aesni_avx_ct, NULL, "aesni-avx-ct+vpclmul-avx2",
       MAX_BLOCKS, NULL },
     { T_SM4_AEAD, &sm4_kernel_aesni_avx_ct_xmm, NULL, "aesni-avx-ct+clmul-avx",
