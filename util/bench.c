@@ -684,6 +684,25 @@ static int serve_gcrypt(void)
 #endif
 }
 
+/*
+ * The default provider in a child, so that the capability mask of the
+ * level it runs at (-m) hides from libcrypto's own kernels what the level
+ * hides from smgost's: the same CPU for both.
+ */
+static int serve_default(void)
+{
+    size_t i;
+
+    impl_propq[I_OSSL] = "provider=default";
+    fetch_all(I_OSSL);
+    printf("K openssl ");
+    for (i = 0; i < N_ALGS; i++)
+        putchar(fetched[I_OSSL][i] != NULL ? '1' : '0');
+    printf("\n");
+    fflush(stdout);
+    return serve_requests(I_OSSL);
+}
+
 static int serve(void)
 {
     const char *dir = getenv("SMGOST_MODULES");
@@ -715,7 +734,7 @@ static int serve(void)
 
 /* A child process: smgost at a level, or another libgcrypt build. */
 struct child {
-    enum impl impl;             /* I_SMG or I_GCRYPT */
+    enum impl impl;             /* I_SMG, I_OSSL (-m) or I_GCRYPT */
     const struct level *lv;     /* smgost's level */
     const char *prog;           /* libgcrypt's: the binary */
     const char *hide;           /* libgcrypt's: its features hidden */
@@ -732,7 +751,10 @@ struct child {
 };
 
 #define MAX_GCRYPT_CHILDREN (4 * N_LEVELS)
-static struct child children[2 * N_LEVELS + MAX_GCRYPT_CHILDREN];
+/* smgost and its base build at each level, the default provider at each
+ * masked level (-m), the libgcrypts */
+#define MAX_CHILDREN (3 * N_LEVELS + MAX_GCRYPT_CHILDREN)
+static struct child children[MAX_CHILDREN];
 static size_t nchildren;
 
 static void child_stop(struct child *c)
@@ -828,7 +850,7 @@ static int child_start(struct child *c, const char *self)
     char *set[3] = { NULL, NULL, NULL };
     int to = -1, from = -1, err = ENOMEM;
 
-    if (value != NULL && c->impl == I_SMG) {
+    if (value != NULL && (c->impl == I_SMG || c->impl == I_OSSL)) {
         snprintf(entry, sizeof(entry), CAP_VAR "=%s", value);
         set[0] = entry;
     }
@@ -843,7 +865,9 @@ static int child_start(struct child *c, const char *self)
     env = child_environ(set, 3);
     if (env != NULL)
         err = child_spawn(c, self,
-                          c->impl == I_SMG ? "--serve" : "--serve-gcrypt",
+                          c->impl == I_SMG ? "--serve"
+                          : c->impl == I_OSSL ? "--serve-default"
+                          : "--serve-gcrypt",
                           env, &to, &from);
     free(env);
     if (err != 0) {
@@ -992,7 +1016,8 @@ static void usage(FILE *f)
 "  -s SIZES    comma-separated bytes per call, multiples of 16 (default\n"
 "              16,64,256,1024,8192,16384)\n"
 "  -m          also each libgcrypt at each chosen level, with the features\n"
-"              the level hides from smgost hidden from it (GCRYCTL_DISABLE_HWF)\n"
+"              the level hides from smgost hidden from it (GCRYCTL_DISABLE_HWF),\n"
+"              and the default provider under the level's " CAP_VAR "\n"
 "  -l LEVELS   comma-separated smgost capability levels (default: each):\n",
             QUICK_SECONDS, DEFAULT_SECONDS);
     for (i = 0; i < N_LEVELS; i++)
@@ -1253,6 +1278,41 @@ static void start_gcrypts(const char *levelsel, int match)
     }
 }
 
+/*
+ * With match (-m), the default provider once more per chosen level that
+ * hides something, in a child under that level's mask.
+ */
+static void start_defaults(const char *levelsel, int match)
+{
+    char self[4096];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    size_t i;
+
+    if (!match || len <= 0)
+        return;
+    self[len] = '\0';
+    for (i = 0; i < N_LEVELS && nchildren < MAX_CHILDREN; i++) {
+        struct child *c = &children[nchildren];
+        char *sp;
+
+        if (levels[i].value == NULL || !level_selected(levelsel, &levels[i]))
+            continue;
+        memset(c, 0, sizeof(*c));
+        c->impl = I_OSSL;
+        c->lv = &levels[i];
+        if (!child_start(c, self))
+            continue;
+        sp = strrchr(c->kernels, ' ');
+        if (sp == NULL || strlen(sp + 1) != N_ALGS) {
+            child_stop(c);
+            continue;
+        }
+        memcpy(c->has, sp + 1, N_ALGS + 1);
+        snprintf(c->title, sizeof(c->title), "openssl %s", levels[i].name);
+        nchildren++;
+    }
+}
+
 static size_t count_measurements(const struct run *r)
 {
     size_t i, k, n = 0;
@@ -1377,10 +1437,10 @@ static size_t family_columns(enum family f, struct column *cols)
     for (k = 0; k < nchildren; k++) {
         has = 0;
         for (i = 0; i < N_ALGS; i++)
-            has |= algs[i].family == f && children[k].impl == I_GCRYPT
+            has |= algs[i].family == f && children[k].impl != I_SMG
                    && child_has(&children[k], &algs[i]);
         if (has) {
-            cols[n].impl = I_GCRYPT;
+            cols[n].impl = children[k].impl;
             cols[n].c = &children[k];
             cols[n].title = children[k].title;
             cols[n].width = (int)strlen(cols[n].title) + 2;
@@ -1394,7 +1454,7 @@ static size_t family_columns(enum family f, struct column *cols)
 static void bench_row(struct run *r, const struct column *cols, size_t ncols,
                       const struct alg *a, const char *label, size_t n)
 {
-    double best[N_LEVELS + N_IMPL + MAX_GCRYPT_CHILDREN], v, refv = -1, secs;
+    double best[MAX_CHILDREN + N_IMPL], v, refv = -1, secs;
     enum impl ref = reference(a);
     size_t k, m = 0;
     int round;
@@ -1438,7 +1498,7 @@ static void bench_row(struct run *r, const struct column *cols, size_t ncols,
 
 static void bench_family(struct run *r, enum family f)
 {
-    struct column cols[N_LEVELS + N_IMPL + MAX_GCRYPT_CHILDREN];
+    struct column cols[MAX_CHILDREN + N_IMPL];
     size_t i, k, s, ncols;
     char label[40];
     int any = 0;
@@ -1483,6 +1543,8 @@ int main(int argc, char **argv)
         return 1;
     if (argc == 2 && strcmp(argv[1], "--serve") == 0)
         return serve();
+    if (argc == 2 && strcmp(argv[1], "--serve-default") == 0)
+        return serve_default();
     if (argc == 2 && strcmp(argv[1], "--serve-gcrypt") == 0)
         return serve_gcrypt();
     if ((rc = parse_args(&r, argc, argv)) >= 0)
@@ -1498,6 +1560,7 @@ int main(int argc, char **argv)
         start_levels(r.levelsel, getenv("SMGOST_BENCH_BASE"), skipped,
                      sizeof(skipped));
     start_gcrypts(r.levelsel, r.match);
+    start_defaults(r.levelsel, r.match);
     if ((r.left = count_measurements(&r)) == 0) {
         fprintf(stderr, "bench: nothing selected\n");
         return 2;
