@@ -14,7 +14,8 @@ use SmgostTest;
 use Test::More;
 
 my @groups = (
-    [sm4   => 'SM4 ciphers: ctx new, init, update, final, copy, re-init'],
+    [sm4   => 'SM4 ciphers: ctx new, init, update, final, copy, re-init; '
+              . 'SM4-GCM, CCM and XTS each way, with the AAD, CCM\'s length and the tag'],
     [gost  => 'GOST 28147-89 ciphers: the same steps'],
     [magma => 'Magma ciphers: the same steps'],
     [sm3   => 'SM3: the same steps and the one-shot digest'],

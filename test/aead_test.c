@@ -464,7 +464,9 @@ static int check_case(const CASE *k, const DRIVE *d, const DRIVE *d2,
 
 /*
  * A second message on one context, re-initialised with a new IV only
- * (XTS: a second data unit under the same tweak), against the oracle.
+ * (XTS: a new tweak, the key and xts_standard kept; one case in four a
+ * second data unit under the same tweak, with no re-init), against the
+ * oracle.
  */
 static void check_reinit(const CASE *k, const DRIVE *d, const DRIVE *d2,
                          TU_RNG *r)
@@ -473,12 +475,13 @@ static void check_reinit(const CASE *k, const DRIVE *d, const DRIVE *d2,
     CASE *k2 = tu_malloc(sizeof(*k2));
     unsigned char tag[16], tag2[16], mytag[16];
     int mode = k->mode, enc = (int)tu_rng_below(r, 2), ok;
+    int reinit = mode != XTS || tu_rng_below(r, 4) != 0;
 
     *k2 = *k;
     k2->len = pick_len(r, MAXLEN);
     if (mode == XTS && k2->len < 16)
         k2->len += 16;
-    if (mode != XTS)
+    if (reinit)
         tu_rng_bytes(r, k2->iv, k2->ivlen);
     /* The first message, whole, then the second after the re-init. */
     tu_rng_bytes(r, pt, k->len);
@@ -488,20 +491,23 @@ static void check_reinit(const CASE *k, const DRIVE *d, const DRIVE *d2,
     TU_CHECK(ok, "%s: first message before the re-init", names[mode]);
     tu_rng_bytes(r, pt, k2->len);
     ok = ok && oracle_encrypt(k2, pt, ct, tag2) == 1
-         && (mode == XTS
+         && (!reinit
              || EVP_CipherInit_ex2(ctx, NULL, NULL, k2->iv, enc, NULL))
          && (mode == XTS || enc
              || EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG,
                                     (int)k2->taglen, tag2) > 0)
          && evp_message(ctx, k2, enc, d2, enc ? pt : ct, mine, mytag);
-    if (TU_CHECK(ok, "%s: a message after a re-init with a new IV failed",
-                 names[mode])) {
+    if (TU_CHECK(ok, "%s: a message after %s failed", names[mode],
+                 reinit ? "a re-init with a new IV" : "a data unit")) {
         TU_CHECK_MEM("message after the re-init", mine, k2->len,
                      enc ? ct : pt, k2->len);
         if (enc && mode != XTS)
             TU_CHECK_MEM("its tag", mytag, k2->taglen, tag2, k2->taglen);
     } else {
-        describe(k2, d2, enc ? "re-init encrypt" : "re-init decrypt");
+        describe(k2, d2, reinit ? (enc ? "re-init encrypt"
+                                       : "re-init decrypt")
+                         : enc ? "second unit encrypt"
+                         : "second unit decrypt");
     }
     EVP_CIPHER_CTX_free(ctx);
     free(k2);
@@ -637,6 +643,85 @@ static int ctrl(EVP_CIPHER_CTX *ctx, int cmd, int arg, void *ptr)
             TU_CHECK_ERR("smgost", reason);                                 \
     } while (0)
 
+/*
+ * A 20-byte CCM message (no AAD, 7-byte nonce, 12-byte tag) with or
+ * without its length given first: the tag out when encrypting, in when
+ * decrypting.
+ */
+static int ccm_20(const EVP_CIPHER *c, int enc, int with_len,
+                  const unsigned char *in, unsigned char *out,
+                  unsigned char tag[12])
+{
+    static const unsigned char key[16] = "CCM length key.";
+    static const unsigned char nonce[7] = "nonce..";
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    int outl, ok;
+
+    ok = ctx != NULL && EVP_CipherInit_ex2(ctx, c, key, nonce, enc, NULL)
+         && (enc || ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 12, tag))
+         && (!with_len || EVP_CipherUpdate(ctx, NULL, &outl, NULL, 20))
+         && EVP_CipherUpdate(ctx, out, &outl, in, 20) && outl == 20
+         && EVP_CipherFinal_ex(ctx, out + 20, &outl) && outl == 0
+         && (!enc || ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 12, tag));
+    EVP_CIPHER_CTX_free(ctx);
+    return ok;
+}
+
+/*
+ * Where CCM's message length may come.  After the data or the AAD it is
+ * refused: OpenSSL 3.5 takes it there, and a data update after it then
+ * starts the message again under the same nonce (its keystream again).
+ * Data with no length set gives the length, as OpenSSL's CCM takes it: the
+ * message is the one with its length set first, and the default
+ * provider's where it has SM4-CCM.
+ */
+static void ccm_length_order(void)
+{
+    static const unsigned char msg[20] = "twenty bytes of data";
+    unsigned char a[36], b[36], back[36], ta[12], tb[12], buf[16] = { 0 };
+    EVP_CIPHER_CTX *ctx;
+    int outl;
+
+    ctx = ctx_for(CCM, 1, 1, 1);
+    TU_CHECK(EVP_EncryptUpdate(ctx, a, &outl, msg, 20) && outl == 20,
+             "CCM data with no length set");
+    BAD("a CCM length after the data",
+        EVP_EncryptUpdate(ctx, NULL, &outl, NULL, 20),
+        "ccm takes the aad and the data in one update each");
+    EVP_CIPHER_CTX_free(ctx);
+    ctx = ctx_for(CCM, 1, 1, 1);
+    TU_CHECK(EVP_EncryptUpdate(ctx, NULL, &outl, NULL, 20)
+             && EVP_EncryptUpdate(ctx, a, &outl, msg, 20), "CCM length, data");
+    BAD("a second CCM length after the data",
+        EVP_EncryptUpdate(ctx, NULL, &outl, NULL, 20),
+        "ccm takes the aad and the data in one update each");
+    EVP_CIPHER_CTX_free(ctx);
+    ctx = ctx_for(CCM, 0, 1, 1);
+    TU_CHECK(EVP_DecryptUpdate(ctx, NULL, &outl, NULL, 20)
+             && EVP_DecryptUpdate(ctx, NULL, &outl, buf, 5),
+             "CCM length, AAD to decrypt");
+    BAD("a CCM length after the AAD",
+        EVP_DecryptUpdate(ctx, NULL, &outl, NULL, 20),
+        "ccm takes the aad and the data in one update each");
+    EVP_CIPHER_CTX_free(ctx);
+
+    if (!TU_CHECK(ccm_20(ours[CCM], 1, 1, msg, a, ta)
+                  && ccm_20(ours[CCM], 1, 0, msg, b, tb),
+                  "CCM encryption with and without the length set"))
+        return;
+    TU_CHECK_MEM("CCM data with no length set", b, 20, a, 20);
+    TU_CHECK_MEM("its tag", tb, 12, ta, 12);
+    TU_CHECK(ccm_20(ours[CCM], 0, 0, a, back, ta),
+             "CCM decryption with no length set");
+    TU_CHECK_MEM("its plaintext", back, 20, msg, 20);
+    if (ref[CCM] != NULL) {
+        TU_CHECK(ccm_20(ref[CCM], 1, 0, msg, b, tb),
+                 "the default provider's CCM with no length set");
+        TU_CHECK_MEM("against the default provider's", b, 20, a, 20);
+        TU_CHECK_MEM("its tag", tb, 12, ta, 12);
+    }
+}
+
 static void bad(void)
 {
     unsigned char buf[64] = { 0 }, out[64], tag[16] = { 0 };
@@ -749,6 +834,7 @@ static void bad(void)
     BAD("the CCM final after a wrong tag", EVP_DecryptFinal_ex(ctx, out, &outl),
         "tag mismatch");
     EVP_CIPHER_CTX_free(ctx);
+    ccm_length_order();
 
     /* XTS */
     ctx = ctx_for(XTS, 1, 1, 0);

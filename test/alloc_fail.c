@@ -13,7 +13,8 @@
  *   alloc_fail sm4|gost|magma|sm3|mac
  *       context new, init, update, final, copy/dup, re-init and the
  *       one-shot digest and MACs of each algorithm in the group, every
- *       allocation made during the step a candidate (libcrypto's and ours)
+ *       allocation made during the step a candidate (libcrypto's and ours);
+ *       SM4-GCM, SM4-CCM and SM4-XTS each encrypting and decrypting
  *   alloc_fail load
  *       loading smgost, the allocations smgost makes itself failing
  *   alloc_fail core
@@ -39,14 +40,24 @@
 #define MAX_N 100000
 
 enum kind { K_CIPHER, K_DIGEST, K_MAC, K_HMAC };
+/* How a cipher takes a message (see ctx_begin and ctx_update). */
+enum mode { M_STREAM, M_GCM, M_CCM, M_XTS };
+
+#define AAD_LEN 37
 
 typedef struct {
     enum kind kind;
     const char *name;
+    const char *label;          /* in reports: the name, and "decrypt" */
     const char *group;
     size_t keylen;
-    /* Filled in by main. */
+    enum mode mode;
+    int dec;                    /* decrypts what the entry before it gave */
+    size_t taglen;              /* GCM, CCM: the tag after the data */
+    /* Filled in by main.  in: msg, or a decrypting entry's ciphertext;
+     * tag: the tag it verifies. */
     unsigned char key[32], iv[16], ref[MAX_OUT];
+    const unsigned char *in, *tag;
     size_t ivlen, reflen;
     EVP_CIPHER *ci;
     EVP_MD *md;
@@ -54,17 +65,32 @@ typedef struct {
 } ALG;
 
 #define ALG_ENTRY(k, n, g, kl)                                               \
-    { .kind = k, .name = n, .group = g, .keylen = kl }
+    { .kind = k, .name = n, .label = n, .group = g, .keylen = kl }
+#define AEAD_ENTRY(n, l, kl, m, d, tl)                                       \
+    { .kind = K_CIPHER, .name = n, .label = l, .group = "sm4", .keylen = kl, \
+      .mode = m, .dec = d, .taglen = tl }
 static ALG algs[] = {
     ALG_ENTRY(K_CIPHER, "SM4-ECB", "sm4", 16),
     ALG_ENTRY(K_CIPHER, "SM4-CBC", "sm4", 16),
     ALG_ENTRY(K_CIPHER, "SM4-CFB", "sm4", 16),
     ALG_ENTRY(K_CIPHER, "SM4-OFB", "sm4", 16),
     ALG_ENTRY(K_CIPHER, "SM4-CTR", "sm4", 16),
-    /* The AEAD context (src/aead.c), with its aligned GHASH table; CCM's
-     * and XTS's are the same, but take data in one update (XTS: one data
-     * unit), which the split steps below do not give. */
-    ALG_ENTRY(K_CIPHER, "SM4-GCM", "sm4", 16),
+    /*
+     * The AEAD context (src/aead.c), with its aligned GHASH table, through
+     * a whole message each way: GCM's AAD, data and tag (got after the
+     * final, set before it); CCM's length, AAD, data and tag (got after the
+     * final, set before the data, which it verifies).  CCM takes its data
+     * in one update, so its copies and re-inits are made after the length
+     * and the AAD (split_at); XTS takes a data unit per update, so its
+     * message is two units of one tweak, cut where the copies are made.
+     * A decrypting entry takes the result of the encrypting one before it.
+     */
+    AEAD_ENTRY("SM4-GCM", "SM4-GCM", 16, M_GCM, 0, 16),
+    AEAD_ENTRY("SM4-GCM", "SM4-GCM decrypt", 16, M_GCM, 1, 16),
+    AEAD_ENTRY("SM4-CCM", "SM4-CCM", 16, M_CCM, 0, 12),
+    AEAD_ENTRY("SM4-CCM", "SM4-CCM decrypt", 16, M_CCM, 1, 12),
+    AEAD_ENTRY("SM4-XTS", "SM4-XTS", 32, M_XTS, 0, 0),
+    AEAD_ENTRY("SM4-XTS", "SM4-XTS decrypt", 32, M_XTS, 1, 0),
     ALG_ENTRY(K_CIPHER, "gost89", "gost", 32),
     ALG_ENTRY(K_CIPHER, "gost89-cnt", "gost", 32),
     ALG_ENTRY(K_CIPHER, "gost89-cnt-12", "gost", 32),
@@ -87,7 +113,7 @@ static const char *const step_names[NSTEPS] = {
     "one-shot"
 };
 
-static unsigned char msg[MSG_LEN];
+static unsigned char msg[MSG_LEN], aad[AAD_LEN];
 static OSSL_LIB_CTX *lib;       /* smgost and default, algorithms fetched */
 static const char *modules;
 
@@ -104,7 +130,14 @@ typedef struct {
     EVP_MAC_CTX *xc, *xc2;
     unsigned char out[MAX_OUT], out2[MAX_OUT];
     size_t outlen, out2len;
+    int begun[2];               /* CCM's length and the AAD given to cc, cc2 */
 } TRIAL;
+
+/* Where copies and re-inits are made: CCM's data comes in one update. */
+static size_t split_at(const ALG *a)
+{
+    return a->mode == M_CCM ? 0 : SPLIT;
+}
 
 /* HMAC's digest comes from smgost; the GOST MACs take their default size. */
 static OSSL_PARAM *mac_params(const ALG *a, OSSL_PARAM params[3])
@@ -140,8 +173,14 @@ static int ctx_init(TRIAL *t, int with_alg)
 
     switch (a->kind) {
     case K_CIPHER:
-        return EVP_CipherInit_ex2(t->cc, with_alg ? t->ci : NULL, a->key,
-                                  a->ivlen ? a->iv : NULL, 1, NULL);
+        t->begun[0] = 0;
+        if (!EVP_CipherInit_ex2(t->cc, with_alg ? t->ci : NULL, a->key,
+                                a->ivlen ? a->iv : NULL, !a->dec, NULL))
+            return 0;
+        /* CCM verifies in its data update: the tag comes first. */
+        return a->mode != M_CCM || !a->dec
+               || EVP_CIPHER_CTX_ctrl(t->cc, EVP_CTRL_AEAD_SET_TAG,
+                                      (int)a->taglen, (void *)a->tag) > 0;
     case K_DIGEST:
         return EVP_DigestInit_ex2(t->mc, with_alg ? t->md : NULL, NULL);
     default:
@@ -149,19 +188,44 @@ static int ctx_init(TRIAL *t, int with_alg)
     }
 }
 
-/* Feeds msg[from, to) into the first (second == 0) or second context. */
+/* A message's start before its data: CCM's length, GCM's and CCM's AAD. */
+static int ctx_begin(TRIAL *t, EVP_CIPHER_CTX *c)
+{
+    enum mode m = t->a->mode;
+    int l;
+
+    return (m != M_CCM || EVP_CipherUpdate(c, NULL, &l, NULL, MSG_LEN))
+           && ((m != M_GCM && m != M_CCM)
+               || EVP_CipherUpdate(c, NULL, &l, aad, AAD_LEN));
+}
+
+/*
+ * Feeds the algorithm's input [from, to) into the first (second == 0) or
+ * second context, after the message's start if it has not had it; XTS's
+ * data units end at SPLIT and at the end.
+ */
 static int ctx_update(TRIAL *t, int second, size_t from, size_t to)
 {
     unsigned char *out = second ? t->out2 : t->out;
     size_t *outlen = second ? &t->out2len : &t->outlen;
+    const unsigned char *in = t->a->in != NULL ? t->a->in : msg;
+    EVP_CIPHER_CTX *c = second ? t->cc2 : t->cc;
+    size_t end;
     int l;
 
     switch (t->a->kind) {
     case K_CIPHER:
-        if (!EVP_CipherUpdate(second ? t->cc2 : t->cc, out + *outlen, &l,
-                              msg + from, (int)(to - from)))
+        if (!t->begun[second] && !ctx_begin(t, c))
             return 0;
-        *outlen += (size_t)l;
+        t->begun[second] = 1;
+        for (; from < to; from = end) {
+            end = t->a->mode == M_XTS && from < SPLIT && to > SPLIT ? SPLIT
+                                                                    : to;
+            if (!EVP_CipherUpdate(c, out + *outlen, &l, in + from,
+                                  (int)(end - from)))
+                return 0;
+            *outlen += (size_t)l;
+        }
         return 1;
     case K_DIGEST:
         return EVP_DigestUpdate(second ? t->mc2 : t->mc, msg + from,
@@ -175,15 +239,28 @@ static int ctx_final(TRIAL *t, int second)
 {
     unsigned char *out = second ? t->out2 : t->out;
     size_t *outlen = second ? &t->out2len : &t->outlen;
+    EVP_CIPHER_CTX *c;
     unsigned int ml;
     size_t xl;
     int l;
 
     switch (t->a->kind) {
     case K_CIPHER:
-        if (!EVP_CipherFinal_ex(second ? t->cc2 : t->cc, out + *outlen, &l))
+        c = second ? t->cc2 : t->cc;
+        if (t->a->mode == M_GCM && t->a->dec
+            && EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG,
+                                   (int)t->a->taglen, (void *)t->a->tag) <= 0)
+            return 0;
+        if (!EVP_CipherFinal_ex(c, out + *outlen, &l))
             return 0;
         *outlen += (size_t)l;
+        /* The tag after the data, where the output has room for it. */
+        if (t->a->taglen != 0 && !t->a->dec) {
+            if (EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG,
+                                    (int)t->a->taglen, out + *outlen) <= 0)
+                return 0;
+            *outlen += t->a->taglen;
+        }
         return 1;
     case K_DIGEST:
         if (!EVP_DigestFinal_ex(second ? t->mc2 : t->mc, out, &ml))
@@ -252,7 +329,7 @@ static int prepare(TRIAL *t, enum step s)
     if (s == S_FINAL)
         return ctx_update(t, 0, 0, MSG_LEN);
     /* copy and re-init: in the middle of a message */
-    if (!ctx_update(t, 0, 0, SPLIT))
+    if (!ctx_update(t, 0, 0, split_at(a)))
         return 0;
     return s != S_COPY || a->kind == K_MAC || a->kind == K_HMAC
            || ctx_new(t, 1);
@@ -288,6 +365,7 @@ static int step(TRIAL *t, enum step s)
     case S_COPY:
         switch (a->kind) {
         case K_CIPHER:
+            t->begun[1] = t->begun[0];
             return EVP_CIPHER_CTX_copy(t->cc2, t->cc);
         case K_DIGEST:
             return EVP_MD_CTX_copy_ex(t->mc2, t->mc);
@@ -333,7 +411,7 @@ static int finish(TRIAL *t, enum step s, const char *when)
 
             if (!TU_CHECK(strcmp(tu_prov_name(p), a->kind == K_HMAC
                                  ? "default" : "smgost") == 0,
-                          "%s fetched from %s", a->name, tu_prov_name(p)))
+                          "%s fetched from %s", a->label, tu_prov_name(p)))
                 return 0;
             ok = ctx_new(t, 0);
         }
@@ -350,8 +428,8 @@ static int finish(TRIAL *t, enum step s, const char *when)
     case S_COPY:
         t->out2len = t->outlen;
         memcpy(t->out2, t->out, t->outlen);
-        ok = ctx_update(t, 0, SPLIT, MSG_LEN) && ctx_final(t, 0)
-             && ctx_update(t, 1, SPLIT, MSG_LEN) && ctx_final(t, 1);
+        ok = ctx_update(t, 0, split_at(a), MSG_LEN) && ctx_final(t, 0)
+             && ctx_update(t, 1, split_at(a), MSG_LEN) && ctx_final(t, 1);
         if (ok && !TU_CHECK_MEM("the copy's result", t->out2, t->out2len,
                                 a->ref, a->reflen))
             return 0;
@@ -361,10 +439,10 @@ static int finish(TRIAL *t, enum step s, const char *when)
     default:
         break;
     }
-    if (!TU_CHECK(ok, "%s, %s %s: completing with working memory", a->name,
+    if (!TU_CHECK(ok, "%s, %s %s: completing with working memory", a->label,
                   step_names[s], when))
         return 0;
-    return TU_CHECK_MEM(a->name, t->out, t->outlen, a->ref, a->reflen);
+    return TU_CHECK_MEM(a->label, t->out, t->outlen, a->ref, a->reflen);
 }
 
 static void cleanup(TRIAL *t)
@@ -424,7 +502,7 @@ static void fail_each_allocation(ALG *a, enum step s)
 
         mh_tag = (int)(a - algs) * NSTEPS + (int)s;
         mh_tag2 = (long)n;
-        if (!TU_CHECK(prepare(&t, s), "%s, %s: preparing", a->name,
+        if (!TU_CHECK(prepare(&t, s), "%s, %s: preparing", a->label,
                       step_names[s])) {
             cleanup(&t);
             return;
@@ -433,12 +511,12 @@ static void fail_each_allocation(ALG *a, enum step s)
         ok = step(&t, s);
         hit = mh_fail_off();
         if (!ok) {
-            TU_CHECK(hit, "%s, %s failed with working memory", a->name,
+            TU_CHECK(hit, "%s, %s failed with working memory", a->label,
                      step_names[s]);
             ERR_clear_error();
             if (retry_in_place(s))
                 TU_CHECK(ok = step(&t, s), "%s, %s with allocation %lu "
-                         "failing, then retried: failed", a->name,
+                         "failing, then retried: failed", a->label,
                          step_names[s], n);
         }
         if (ok)
@@ -450,9 +528,9 @@ static void fail_each_allocation(ALG *a, enum step s)
         if ((int)tu_failures > failures_before + 3)
             return;
     }
-    TU_CHECK(n <= MAX_N, "%s, %s: still allocating after %d", a->name,
+    TU_CHECK(n <= MAX_N, "%s, %s: still allocating after %d", a->label,
              step_names[s], MAX_N);
-    printf("# %s, %s: %lu allocation%s\n", a->name, step_names[s], n - 1,
+    printf("# %s, %s: %lu allocation%s\n", a->label, step_names[s], n - 1,
            n == 2 ? "" : "s");
 }
 
@@ -527,6 +605,7 @@ static void setup(const char *group)
 
     tu_rng_seed(&r, tu_seed(NULL));
     tu_rng_bytes(&r, msg, sizeof(msg));
+    tu_rng_bytes(&r, aad, sizeof(aad));
     lib = tu_libctx();
     for (i = 0; i < NALGS; i++) {
         ALG *a = &algs[i];
@@ -536,6 +615,21 @@ static void setup(const char *group)
             continue;
         tu_rng_bytes(&r, a->key, sizeof(a->key));
         tu_rng_bytes(&r, a->iv, sizeof(a->iv));
+        a->in = msg;
+        if (a->dec) {
+            /* The ciphertext and tag of the encrypting entry before (the
+             * first entry stands for none: it is this one). */
+            const ALG *e = &algs[i > 0 ? i - 1 : i];
+
+            if (!TU_CHECK(e != a && strcmp(e->name, a->name) == 0 && !e->dec
+                          && e->reflen == MSG_LEN + a->taglen,
+                          "%s: no encryption before it", a->label))
+                continue;
+            memcpy(a->key, e->key, sizeof(a->key));
+            memcpy(a->iv, e->iv, sizeof(a->iv));
+            a->in = e->ref;
+            a->tag = e->ref + MSG_LEN;
+        }
         switch (a->kind) {
         case K_CIPHER:
             a->ci = EVP_CIPHER_fetch(lib, a->name, PROPQ);
@@ -554,7 +648,11 @@ static void setup(const char *group)
         if (!TU_CHECK((t.ci != NULL || t.md != NULL || t.mac != NULL)
                       && ctx_new(&t, 0) && ctx_init(&t, 1)
                       && ctx_update(&t, 0, 0, MSG_LEN) && ctx_final(&t, 0),
-                      "%s: reference", a->name)) {
+                      "%s: reference", a->label)) {
+            cleanup(&t);
+            continue;
+        }
+        if (a->dec && !TU_CHECK_MEM(a->label, t.out, t.outlen, msg, MSG_LEN)) {
             cleanup(&t);
             continue;
         }
@@ -601,7 +699,7 @@ static void check_no_leaks(int strict)
                     b->tag2);
         else
             fprintf(strict ? stderr : stdout, "%s %s, N=%ld\n",
-                    algs[b->tag / NSTEPS].name, step_names[b->tag % NSTEPS],
+                    algs[b->tag / NSTEPS].label, step_names[b->tag % NSTEPS],
                     b->tag2);
     }
 }
