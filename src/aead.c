@@ -1515,7 +1515,11 @@ static int set_ivlen(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
                            "a %zu-byte nonce, not 7 to 13", n);
             return 0;
         }
-        c->ccm_l = 15 - n;
+        if (15 - n != c->ccm_l) {
+            /* as OpenSSL's CCM: a nonce of the old length is no nonce */
+            c->ccm_l = 15 - n;
+            c->base.iv_set = 0;
+        }
         return 1;
     }
     if (n == 0 || n > SMG_GCM_IV_MAX) {

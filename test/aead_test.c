@@ -820,6 +820,18 @@ static void bad(void)
     BAD("CCM data after the tag", EVP_EncryptUpdate(ctx, out, &outl, buf, 20),
         "iv not set");
     EVP_CIPHER_CTX_free(ctx);
+    /* A nonce of one length is no nonce of another (as OpenSSL's CCM); the
+     * same length set again keeps it. */
+    ctx = ctx_for(CCM, 1, 1, 1);
+    TU_CHECK(set_size(ctx, "ivlen", 7)
+             && EVP_EncryptUpdate(ctx, NULL, &outl, NULL, 5),
+             "CCM: the nonce's own length set again");
+    EVP_CIPHER_CTX_free(ctx);
+    ctx = ctx_for(CCM, 1, 1, 1);
+    TU_CHECK(set_size(ctx, "ivlen", 12), "CCM: a 12-byte nonce length");
+    BAD("CCM data after the nonce length changed",
+        EVP_EncryptUpdate(ctx, NULL, &outl, NULL, 5), "iv not set");
+    EVP_CIPHER_CTX_free(ctx);
     ctx = ctx_for(CCM, 0, 1, 1);
     BAD("CCM decryption without a tag",
         EVP_DecryptUpdate(ctx, out, &outl, buf, 20), "tag not set");

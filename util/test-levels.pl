@@ -98,7 +98,44 @@ my $jobs = $ENV{HARNESS_JOBS} // 1;
 die "HARNESS_JOBS must be a positive number, not '$jobs'\n" unless $jobs =~ /^[1-9][0-9]*$/;
 my @prove = ('prove', '-I', 'test/lib', $jobs > 1 ? ('-j', $jobs) : ());
 
-my (%seen, @failed);
+# Runs prove, copying what it prints (both streams) as it goes; returns
+# its exit status and those lines.
+sub prove_level {
+    my $pid = open(my $fh, '-|');
+    die "cannot fork: $!\n" unless defined $pid;
+    if (!$pid) {
+        open(STDERR, '>&', \*STDOUT) or die "cannot redirect stderr: $!\n";
+        exec(@prove, @ARGV) or die "cannot run prove: $!\n";
+    }
+    local $| = 1;
+    my @lines;
+    while (my $l = <$fh>) {
+        print $l;
+        push @lines, $l;
+    }
+    close $fh;
+    return ($?, @lines);
+}
+
+# The CPU, as /proc/cpuinfo names it (vendor, family, model): which
+# machine a failure was on, since the kernels chosen can depend on it.
+sub cpu_name {
+    open(my $fh, '<', '/proc/cpuinfo') or return 'unknown';
+    my %f;
+    while (<$fh>) {
+        last if /^$/;
+        $f{$1} //= $2 if /^(vendor_id|cpu family|model|model name|CPU implementer|CPU part)\s*:\s*(.*?)\s*$/;
+    }
+    return join(' ', map { $f{$_} // () } 'vendor_id', 'cpu family', 'model', 'model name')
+        || join(' ', map { defined $f{$_} ? "$_ $f{$_}" : () } 'CPU implementer', 'CPU part')
+        || 'unknown';
+}
+my $host_cpu = @runner ? "@runner" : cpu_name();
+print "=== CPU: $host_cpu\n";
+
+# A failing level's diagnostics and the recipes that failed: printed again
+# at the end, where a log cut to its last lines (CI's) still shows them.
+my (%seen, @failed, %failure);
 for my $c (@candidates) {
     my ($name, $var, $mask, $cpu) = @$c;
     my $kernels = kernels_for($var, $mask, $cpu);
@@ -109,10 +146,16 @@ for my $c (@candidates) {
     delete $ENV{$var};
     $ENV{$var} = $mask if defined $mask;
     $ENV{SMGOST_RUNNER} = join ' ', runner_for($cpu) if defined $cpu;
-    push @failed, $name if system(@prove, @ARGV) != 0;
+    my ($status, @lines) = prove_level();
+    next if $status == 0;
+    push @failed, $name;
+    my @recipes = map { /^(\S+\.t) \(Wstat/ ? $1 : () } @lines;
+    $failure{$name} = join('', grep { /^#/ } @lines)
+        . "=== level $name failed in: " . (@recipes ? "@recipes" : 'prove itself') . "\n";
 }
 if (@failed) {
-    print "=== FAILED at level(s): @failed\n";
+    print $failure{$_} for @failed;
+    print "=== FAILED at level(s): @failed (CPU: $host_cpu)\n";
     exit 1;
 }
 print "=== every level passed\n";
