@@ -68,42 +68,34 @@ SM4_AEAD(aead_gfni_avx2_xmm, "clmul-avx", clmul_avx, SM4_NO_GCM,
 SM4_AEAD(aead_gfni_avx2_c, "ghash-c", c, SM4_NO_GCM,
          SM4_CCM(gfni_avx2), SM4_NO_XTS, SM4_NO_GCM_J0)
 /*
- * The AES-NI tiers' CCM follows their serial modes: by default the mode
- * layer composes it from the table's CBC encryption (the portable kernel's
- * table rounds: 164 against 96 MB/s for the lean AES-NI pass, Zen 5, 16 KiB
- * messages), and the "-ct" siblings take the constant-time fused entry.
+ * The AES-NI tiers: a table per GHASH width (ymm, xmm, c) and its "-ct"
+ * sibling.  XTS is each tier's own (tweaks doubled by shifts: no
+ * multiplier needed).  GCM is fused where the tier's CTR passes have a
+ * GHASH beside them: vaes-avx2 and aesni-avx2 with the ymm GHASH (between
+ * passes), aesni-avx with the xmm one (PCLMULQDQ in the ring core's idle
+ * ports); the others compose it, faster than libgcrypt's already.  CCM
+ * follows the serial modes: by default the mode layer composes it from the
+ * table's CBC encryption (the portable kernel's table rounds: 164 against
+ * 96 MB/s for the lean AES-NI pass, Zen 5, 16 KiB messages), and the "-ct"
+ * siblings take the constant-time fused entry.
  */
-SM4_AEAD(aead_ni_ymm, "vpclmul-avx2", vpclmul_avx2, SM4_NO_GCM,
-         SM4_NO_CCM, SM4_NO_XTS, SM4_NO_GCM_J0)
-/* vaes-avx2 and aesni-avx2 with the ymm GHASH fuse GCM: their CTR passes
- * with the GHASH of each pass beside it. */
-SM4_AEAD(aead_vaes_avx2_ymm, "vpclmul-avx2", vpclmul_avx2,
-         SM4_GCM(vaes_avx2), SM4_NO_CCM, SM4_NO_XTS, SM4_NO_GCM_J0)
-SM4_AEAD(aead_aesni_avx2_ymm, "vpclmul-avx2", vpclmul_avx2,
-         SM4_GCM(aesni_avx2), SM4_NO_CCM, SM4_NO_XTS, SM4_NO_GCM_J0)
-SM4_AEAD(aead_ni_xmm, "clmul-avx", clmul_avx, SM4_NO_GCM,
-         SM4_NO_CCM, SM4_NO_XTS, SM4_NO_GCM_J0)
-SM4_AEAD(aead_ni_c, "ghash-c", c, SM4_NO_GCM, SM4_NO_CCM, SM4_NO_XTS,
-         SM4_NO_GCM_J0)
-SM4_AEAD(aead_ni_ct_ymm, "vpclmul-avx2", vpclmul_avx2, SM4_NO_GCM,
-         SM4_CCM(ni), SM4_NO_XTS, SM4_NO_GCM_J0)
-SM4_AEAD(aead_vaes_avx2_ct_ymm, "vpclmul-avx2", vpclmul_avx2,
-         SM4_GCM(vaes_avx2), SM4_CCM(ni), SM4_NO_XTS, SM4_NO_GCM_J0)
-SM4_AEAD(aead_aesni_avx2_ct_ymm, "vpclmul-avx2", vpclmul_avx2,
-         SM4_GCM(aesni_avx2), SM4_CCM(ni), SM4_NO_XTS, SM4_NO_GCM_J0)
-SM4_AEAD(aead_ni_ct_xmm, "clmul-avx", clmul_avx, SM4_NO_GCM,
-         SM4_CCM(ni), SM4_NO_XTS, SM4_NO_GCM_J0)
-SM4_AEAD(aead_ni_ct_c, "ghash-c", c, SM4_NO_GCM, SM4_CCM(ni), SM4_NO_XTS,
-         SM4_NO_GCM_J0)
-/*
- * aesni-avx with the xmm GHASH fuses GCM: PCLMULQDQ in the ring core's
- * idle ports, over the clmul-avx table (the wider tiers' composed GCM is
- * faster than libgcrypt's already).
- */
-SM4_AEAD(aead_aesni_avx_xmm, "clmul-avx", clmul_avx, SM4_GCM(aesni_avx),
-         SM4_NO_CCM, SM4_NO_XTS, SM4_NO_GCM_J0)
-SM4_AEAD(aead_aesni_avx_ct_xmm, "clmul-avx", clmul_avx, SM4_GCM(aesni_avx),
-         SM4_CCM(ni), SM4_NO_XTS, SM4_NO_GCM_J0)
+#define SM4_NO_GCM_OF(t) SM4_NO_GCM
+#define SM4_NI_AEAD(tier, gcm_ymm, gcm_xmm)                                  \
+    SM4_AEAD(aead_##tier##_ymm, "vpclmul-avx2", vpclmul_avx2, gcm_ymm(tier), \
+             SM4_NO_CCM, SM4_XTS(tier), SM4_NO_GCM_J0)                      \
+    SM4_AEAD(aead_##tier##_xmm, "clmul-avx", clmul_avx, gcm_xmm(tier),      \
+             SM4_NO_CCM, SM4_XTS(tier), SM4_NO_GCM_J0)                      \
+    SM4_AEAD(aead_##tier##_c, "ghash-c", c, SM4_NO_GCM, SM4_NO_CCM,         \
+             SM4_XTS(tier), SM4_NO_GCM_J0)                                  \
+    SM4_AEAD(aead_##tier##_ct_ymm, "vpclmul-avx2", vpclmul_avx2,            \
+             gcm_ymm(tier), SM4_CCM(ni), SM4_XTS(tier), SM4_NO_GCM_J0)      \
+    SM4_AEAD(aead_##tier##_ct_xmm, "clmul-avx", clmul_avx, gcm_xmm(tier),   \
+             SM4_CCM(ni), SM4_XTS(tier), SM4_NO_GCM_J0)                     \
+    SM4_AEAD(aead_##tier##_ct_c, "ghash-c", c, SM4_NO_GCM, SM4_CCM(ni),     \
+             SM4_XTS(tier), SM4_NO_GCM_J0)
+SM4_NI_AEAD(vaes_avx2, SM4_GCM, SM4_NO_GCM_OF)
+SM4_NI_AEAD(aesni_avx2, SM4_GCM, SM4_NO_GCM_OF)
+SM4_NI_AEAD(aesni_avx, SM4_NO_GCM_OF, SM4_GCM)
 
 /* The GHASH the CPU allows: 3 zmm (if zmm_ok), 2 ymm, 1 xmm, 0 portable. */
 static int ghash_width(int zmm_ok)
@@ -189,14 +181,14 @@ SMG_ECB_FROM(sm4_ni, ecb, sm4_kernel_c)
         sm4_##tier##_ctr,                                                   \
         NULL, &aead_ct, NULL                                                \
     };
-#define SM4_NI_TIER(tier, label, ymm, xmm)                                  \
+#define SM4_NI_TIER(tier, label)                                            \
     SMG_SERIAL_BY_ECB(sm4_##tier##_ct, sm4_##tier##_ecb, SM4_BLOCK_SIZE)    \
-    SM4_NI_TABLES(tier, label, , aead_##ymm##_ymm, aead_##ymm##_ct_ymm)     \
-    SM4_NI_TABLES(tier, label, _xmm, aead_##xmm##_xmm, aead_##xmm##_ct_xmm) \
-    SM4_NI_TABLES(tier, label, _c, aead_ni_c, aead_ni_ct_c)
-SM4_NI_TIER(vaes_avx2, "vaes-avx2", vaes_avx2, ni)
-SM4_NI_TIER(aesni_avx2, "aesni-avx2", aesni_avx2, ni)
-SM4_NI_TIER(aesni_avx, "aesni-avx", ni, aesni_avx)
+    SM4_NI_TABLES(tier, label, , aead_##tier##_ymm, aead_##tier##_ct_ymm)   \
+    SM4_NI_TABLES(tier, label, _xmm, aead_##tier##_xmm, aead_##tier##_ct_xmm) \
+    SM4_NI_TABLES(tier, label, _c, aead_##tier##_c, aead_##tier##_ct_c)
+SM4_NI_TIER(vaes_avx2, "vaes-avx2")
+SM4_NI_TIER(aesni_avx2, "aesni-avx2")
+SM4_NI_TIER(aesni_avx, "aesni-avx")
 
 /* ---- Key schedules ---- */
 

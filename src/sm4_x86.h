@@ -144,17 +144,23 @@ SM4_X86_DECLARE_GCM(aesni_avx)
  * vpclmul-avx2 htable. */
 SM4_X86_DECLARE_GCM(vaes_avx2)
 SM4_X86_DECLARE_GCM(aesni_avx2)
-/* Fused GCM and XTS of a GFNI tier: they need VPCLMULQDQ. */
-# define SM4_X86_DECLARE_GCM_XTS(tier)                                       \
-    SM4_X86_DECLARE_GCM(tier)                                               \
+/* XTS of a tier, both tweak conventions (src/kernel.h's smg_xts_fn). */
+# define SM4_X86_DECLARE_XTS(tier)                                           \
     void sm4_##tier##_xts_ieee(const void *ks, const unsigned char *in,     \
                                unsigned char *out, size_t nblocks,          \
                                unsigned char tweak[16]);                    \
     void sm4_##tier##_xts_gb(const void *ks, const unsigned char *in,       \
                              unsigned char *out, size_t nblocks,            \
                              unsigned char tweak[16]);
-SM4_X86_DECLARE_GCM_XTS(gfni_avx512)
-SM4_X86_DECLARE_GCM_XTS(gfni_avx2)
+/* The GFNI tiers' fused GCM and XTS need VPCLMULQDQ; the AES-NI tiers'
+ * XTS doubles its tweaks by shifts. */
+SM4_X86_DECLARE_GCM(gfni_avx512)
+SM4_X86_DECLARE_XTS(gfni_avx512)
+SM4_X86_DECLARE_GCM(gfni_avx2)
+SM4_X86_DECLARE_XTS(gfni_avx2)
+SM4_X86_DECLARE_XTS(vaes_avx2)
+SM4_X86_DECLARE_XTS(aesni_avx2)
+SM4_X86_DECLARE_XTS(aesni_avx)
 
 /* CCM, one lean pass a block (gfni_avx512, gfni_avx2; ni for every AES-NI
  * tier). */

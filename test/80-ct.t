@@ -812,6 +812,8 @@ my @rows = (
       [ qr/\+/, qr/^sm4_aesni_avx_gcm_/, 'all' ] ],
     [ 'SM4 GCM of vaes-avx2 and aesni-avx2 with vpclmul-avx2 (fused: the GHASH of each CTR pass beside it)',
       [ qr/\+/, qr/^sm4_(?:vaes|aesni)_avx2_gcm_/, 'all' ] ],
+    [ 'SM4 XTS of vaes-avx2, aesni-avx2, aesni-avx (fused; both tweak conventions)',
+      [ qr/\+/, qr/^sm4_(?:vaes|aesni)_avx2?_xts_/, 'all' ] ],
     [ 'SM4 CCM of gfni-avx512, gfni-avx2 and the AES-NI tiers\' -ct tables',
       [ qr/\+/, qr/^sm4_\w+_ccm_/, 'all' ] ],
     [ 'SM4 key schedule for the C kernel', [ qr/^sm4-keysched-c$/, 'all', 'all' ] ],

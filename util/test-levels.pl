@@ -149,7 +149,7 @@ for my $c (@candidates) {
     my ($status, @lines) = prove_level();
     next if $status == 0;
     push @failed, $name;
-    my @recipes = map { /^(\S+\.t) \(Wstat/ ? $1 : () } @lines;
+    my @recipes = map { /^(\S+\.t)\s+\(Wstat/ ? $1 : () } @lines;
     $failure{$name} = join('', grep { /^#/ } @lines)
         . "=== level $name failed in: " . (@recipes ? "@recipes" : 'prove itself') . "\n";
 }
