@@ -4,9 +4,10 @@
 # Runs the test recipes with prove once per kernel level this machine can
 # run, each level forced through the capability mask smgost shares with
 # libcrypto (OPENSSL_ia32cap on x86-64, OPENSSL_armcap on aarch64), and
-# on x86-64 once more per SM3 schedule (SMGOST_SM3_SCHEDULE).  A
-# candidate mask that selects the same kernels as an earlier one is skipped,
-# so every distinct kernel set is tested once.  `make test` calls this with
+# on x86-64 once more per SM3 schedule (SMGOST_SM3_SCHEDULE) and per set
+# of SM4 serial rounds (SMGOST_SM4_CCM).  A candidate that selects the
+# same kernels as an earlier one is skipped, so every distinct kernel set
+# is tested once.  `make test` calls this with
 # the recipes as arguments; SMGOST_LEVELS (make test LEVELS="native c")
 # picks levels by name.  HARNESS_JOBS=N (as in OpenSSL's make test) runs N
 # recipes of a level at once; the recipes share no files.
@@ -45,6 +46,10 @@ my @candidates = $arch =~ /^(aarch64|arm64)/ ? (
     [ 'sm3-zen4', 'SMGOST_SM3_SCHEDULE', 'zen4' ],
     [ 'sm3-zen5', 'SMGOST_SM3_SCHEDULE', 'zen5' ],
     [ 'sm3-glc', 'SMGOST_SM3_SCHEDULE', 'glc' ],
+    # both sets of gfni-avx512 serial rounds (CCM, CBC/CFB encryption, OFB),
+    # not only the one the CPU's vendor takes
+    [ 'sm4-zen4', 'SMGOST_SM4_CCM', 'zen4' ],
+    [ 'sm4-glc', 'SMGOST_SM4_CCM', 'glc' ],
 ) : ([ 'native', 'OPENSSL_ia32cap', undef ]);
 @candidates = grep { !defined $_->[3] || grep { $_ eq '-cpu' } @runner } @candidates;
 if (my @only = split ' ', $ENV{SMGOST_LEVELS} // '') {

@@ -99,12 +99,13 @@ sub cap_variable {
     return $arch =~ /^(aarch64|arm64)/ ? 'OPENSSL_armcap' : 'OPENSSL_ia32cap';
 }
 
-# What forces this run's kernels, as 'VARIABLE=value' (a capability mask or
-# an SM3 schedule, as util/test-levels.pl sets them), or undef at the
+# What forces this run's kernels, as 'VARIABLE=value' (a capability mask,
+# an SM3 schedule or a set of SM4 serial rounds, as util/test-levels.pl
+# sets them), or undef at the
 # unmasked level.  Recipes that reach every kernel table themselves run at
 # the unmasked level only.
 sub forced_level {
-    for my $v (cap_variable(), 'SMGOST_SM3_SCHEDULE') {
+    for my $v (cap_variable(), 'SMGOST_SM3_SCHEDULE', 'SMGOST_SM4_CCM') {
         return "$v=$ENV{$v}" if defined $ENV{$v};
     }
     return undef;
