@@ -173,6 +173,9 @@ static const struct level levels[] = {
     { "no-vaes", ":~0x30000010000",
       "AVX-512F, GFNI, VAES hidden: AES-NI+AVX2",
       GC_NO_GFNI " intel-vaes-vpclmul" },
+    { "no-vaes-vpclmul", ":~0x70000010000",
+      "AVX-512F, GFNI, VAES, VPCLMULQDQ hidden: AES-NI+AVX2, PCLMULQDQ",
+      GC_NO_GFNI " intel-vaes-vpclmul" },
     { "no-avx2", ":~0x10000010020",
       "AVX-512F, GFNI, AVX2 hidden: AES-NI+AVX", GC_NO_AVX2 },
     /* A: PCLMULQDQ, SSSE3, AES-NI, AVX; B: BMI1/2, AVX2, AVX-512
@@ -1021,7 +1024,7 @@ static void usage(FILE *f)
 "  -l LEVELS   comma-separated smgost capability levels (default: each):\n",
             QUICK_SECONDS, DEFAULT_SECONDS);
     for (i = 0; i < N_LEVELS; i++)
-        fprintf(f, "    %-10s %s%s%s\n", levels[i].name, levels[i].what,
+        fprintf(f, "    %-15s %s%s%s\n", levels[i].name, levels[i].what,
                 levels[i].value != NULL ? ": " CAP_VAR "=" : "",
                 levels[i].value != NULL ? levels[i].value : "");
     fprintf(f, "SMGOST_MODULES names smgost.so's folder, SMGOST_GOSTPROV "
@@ -1191,7 +1194,7 @@ static void start_levels(const char *levelsel, const char *base,
         if (k < nchildren) {
             used = strlen(skipped);
             snprintf(skipped + used, size - used,
-                     "  %s%-10s %-34s as %s: not measured\n",
+                     "  %s%-15s %-34s as %s: not measured\n",
                      base != NULL ? "base " : "", c->lv->name,
                      c->lv->value != NULL ? c->lv->value : "",
                      children[k].lv->name);
@@ -1364,7 +1367,7 @@ static void print_header(const struct run *r, const char *skipped)
         v = children[k].lv->value;
         if (v == NULL)
             v = getenv(CAP_VAR) != NULL ? getenv(CAP_VAR) : "unset";
-        printf("  %s%-10s %-34s %s\n",
+        printf("  %s%-15s %-34s %s\n",
                children[k].modules != NULL ? "base " : "",
                children[k].lv->name, v, children[k].kernels);
     }

@@ -38,6 +38,9 @@ my @candidates = $arch =~ /^(aarch64|arm64)/ ? (
     [ 'no-avx512', 'OPENSSL_ia32cap', ':~0x10000' ],             # AVX-512F
     [ 'no-gfni', 'OPENSSL_ia32cap', ':~0x10000010000' ],         # + GFNI
     [ 'no-vaes', 'OPENSSL_ia32cap', ':~0x30000010000' ],         # + VAES
+    # + VPCLMULQDQ: AVX2 and AES-NI with PCLMULQDQ alone, as Intel's cores
+    # from Haswell to Comet Lake and AMD's Zen 1 and 2 have them
+    [ 'no-vaes-vpclmul', 'OPENSSL_ia32cap', ':~0x70000010000' ],
     [ 'no-avx2', 'OPENSSL_ia32cap', ':~0x10000010020' ],         # + AVX2
     # AES-NI, AVX, SSSE3, PCLMULQDQ off, and every CPUID.7 feature
     [ 'c', 'OPENSSL_ia32cap', '~0x1200020200000000:0' ],
