@@ -14,11 +14,20 @@
 
 _Static_assert(sizeof(SM4_KEY) <= SMG_KS_MAX, "SM4 schedule too large");
 
+/*
+ * Only ECB, CBC and XTS decrypt with the block cipher; the other modes
+ * never read a decryption schedule, so none is made (ks_dec stays as
+ * newctx left it, zero): a GCM key setup is the cost of every message of
+ * callers that pass the key with each IV, as openssl speed does.
+ */
 static int sm4_family_set_key(SMG_CIPHER_CTX *ctx, const unsigned char *key)
 {
+    smg_mode m = ctx->alg->mode;
+    int dec = m == SMG_MODE_ECB || m == SMG_MODE_CBC || m == SMG_MODE_XTS;
+
     ctx->kernel = sm4_kernel(smg_prov_constant_time(ctx->provctx));
     sm4_set_key_kernel(ctx->kernel, key, (SM4_KEY *)ctx->ks_enc,
-                       (SM4_KEY *)ctx->ks_dec);
+                       dec ? (SM4_KEY *)ctx->ks_dec : NULL);
     return 1;
 }
 

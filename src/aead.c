@@ -698,16 +698,25 @@ void smg_aead_freectx(void *vctx)
 void *smg_aead_dupctx(void *vctx)
 {
     SMG_AEAD_CTX *c = vctx, *d = OPENSSL_malloc(sizeof(*d));
+    unsigned char *t;
+    size_t before;
 
     if (d == NULL) {
         SMG_RAISE(c->base.provctx, SMG_R_OUT_OF_MEMORY);
         return NULL;
     }
     memcpy(d, c, sizeof(*d));
-    /* The table keeps its 64-byte alignment, wherever the copy landed. */
-    memmove(aead_htable(d), (unsigned char *)d
+    /* The table keeps its 64-byte alignment, wherever the copy landed,
+     * and the space around it stays zero (aead_set_key rewrites the table
+     * alone). */
+    t = aead_htable(d);
+    before = (size_t)(t - d->htable_space);
+    memmove(t, (unsigned char *)d
             + ((unsigned char *)aead_htable(c) - (unsigned char *)c),
             SMG_GHASH_TABLE_SIZE);
+    OPENSSL_cleanse(d->htable_space, before);
+    OPENSSL_cleanse(t + SMG_GHASH_TABLE_SIZE,
+                    sizeof(d->htable_space) - before - SMG_GHASH_TABLE_SIZE);
     return d;
 }
 
@@ -758,10 +767,11 @@ static int aead_set_key(SMG_AEAD_CTX *c, const unsigned char *key,
                        alg_key_len(c->base.alg));
         return 0;
     }
-    OPENSSL_cleanse(c->base.ks_enc, sizeof(c->base.ks_enc));
-    OPENSSL_cleanse(c->base.ks_dec, sizeof(c->base.ks_dec));
-    OPENSSL_cleanse(c->ks2, sizeof(c->ks2));
-    OPENSSL_cleanse(c->htable_space, sizeof(c->htable_space));
+    /*
+     * The new schedules and table replace the old ones in place: a key
+     * setup writes the same bytes each time (one mode, one kernel a
+     * context), so nothing of the old key is left to cleanse first.
+     */
     c->base.key_set = 0;
     if (is_mode(c, SMG_MODE_XTS)) {
         /* The tweak key's encryption schedule first, then the data key's.
@@ -769,10 +779,11 @@ static int aead_set_key(SMG_AEAD_CTX *c, const unsigned char *key,
         if (!fam->set_key(&c->base, key + fam->key_len))
             return 0;
         memcpy(c->ks2, c->base.ks_enc, sizeof(c->ks2));
-        OPENSSL_cleanse(c->base.ks_dec, sizeof(c->base.ks_dec));
     }
     if (!fam->set_key(&c->base, key))
         return 0;
+    if (c->ak != NULL && c->ak != c->base.kernel->aead)
+        OPENSSL_cleanse(c->htable_space, sizeof(c->htable_space));
     c->ak = c->base.kernel->aead;
     if (is_mode(c, SMG_MODE_GCM)) {
         encrypt_block(c, h, h);

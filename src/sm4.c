@@ -284,24 +284,28 @@ static void sm4_key_constants(SM4_KEY *ks, const uint32_t k[32], int reversed)
 
 /*
  * The decryption schedule (the same network with the round keys reversed)
- * from the encryption one, then both schedules' constants.  The keys' A1
- * image waits in the decryption schedule's bs, which its own constants
- * replace once they have read it: no copy of key material elsewhere.
+ * from the encryption one, unless dec is NULL, then the schedules'
+ * constants.  The keys' A1 image waits in the bs of the schedule made last
+ * (dec's, else enc's), which its own constants replace once they have read
+ * it (sm4_key_constants reads k whole before it writes bs): no copy of key
+ * material elsewhere.
  */
 static void sm4_finish_schedules(SM4_KEY *enc, SM4_KEY *dec)
 {
-    uint32_t *k = dec->bs;
+    uint32_t *k = dec != NULL ? dec->bs : enc->bs;
     uint64_t w;
     int i;
 
-    for (i = 0; i < 32; i++)
-        dec->rk[i] = enc->rk[31 - i];
     for (i = 0; i < 32; i += 2) {
         w = sm4_a1_image((uint64_t)enc->rk[i + 1] << 32 | enc->rk[i]);
         k[i] = (uint32_t)w;
         k[i + 1] = (uint32_t)(w >> 32);
     }
     sm4_key_constants(enc, k, 0);
+    if (dec == NULL)
+        return;
+    for (i = 0; i < 32; i++)
+        dec->rk[i] = enc->rk[31 - i];
     sm4_key_constants(dec, k, 1);
 }
 

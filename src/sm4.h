@@ -25,7 +25,8 @@ typedef struct sm4_key {
 } SM4_KEY;
 
 /*
- * Expands key into the encryption and the decryption schedule: the
+ * Expands key into the encryption and the decryption schedule (none if dec
+ * is NULL: the modes that only ever encrypt with the block cipher): the
  * portable schedule (S-box lookups by key bytes), for the C kernel.
  */
 void sm4_set_key(const unsigned char key[SM4_KEY_SIZE], SM4_KEY *enc,
