@@ -20,15 +20,22 @@ _Static_assert(sizeof(SM4_KEY) <= SMG_KS_MAX, "SM4 schedule too large");
  * newctx left it, zero): a GCM key setup is the cost of every message of
  * callers that pass the key with each IV, as openssl speed does.
  */
-static int sm4_family_set_key(SMG_CIPHER_CTX *ctx, const unsigned char *key)
+static int sm4_family_set_key_e0(SMG_CIPHER_CTX *ctx,
+                                 const unsigned char *key,
+                                 unsigned char e0[16])
 {
     smg_mode m = ctx->alg->mode;
     int dec = m == SMG_MODE_ECB || m == SMG_MODE_CBC || m == SMG_MODE_XTS;
 
     ctx->kernel = sm4_kernel(smg_prov_constant_time(ctx->provctx));
     sm4_set_key_kernel(ctx->kernel, key, (SM4_KEY *)ctx->ks_enc,
-                       dec ? (SM4_KEY *)ctx->ks_dec : NULL);
+                       dec ? (SM4_KEY *)ctx->ks_dec : NULL, e0);
     return 1;
+}
+
+static int sm4_family_set_key(SMG_CIPHER_CTX *ctx, const unsigned char *key)
+{
+    return sm4_family_set_key_e0(ctx, key, NULL);
 }
 
 static const SMG_CIPHER_FAMILY sm4_family = {
@@ -37,6 +44,7 @@ static const SMG_CIPHER_FAMILY sm4_family = {
     .ctx_size = sizeof(SMG_CIPHER_CTX),
     .restart_counter_on_reinit = 0,
     .set_key = sm4_family_set_key,
+    .set_key_e0 = sm4_family_set_key_e0,
     .gettable_ctx_params = smg_cipher_generic_gettable_ctx_params,
     .settable_ctx_params = smg_cipher_generic_settable_ctx_params,
 };

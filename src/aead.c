@@ -780,13 +780,13 @@ static int aead_set_key(SMG_AEAD_CTX *c, const unsigned char *key,
             return 0;
         memcpy(c->ks2, c->base.ks_enc, sizeof(c->ks2));
     }
-    if (!fam->set_key(&c->base, key))
+    if (is_mode(c, SMG_MODE_GCM) ? !fam->set_key_e0(&c->base, key, h)
+                                 : !fam->set_key(&c->base, key))
         return 0;
     if (c->ak != NULL && c->ak != c->base.kernel->aead)
         OPENSSL_cleanse(c->htable_space, sizeof(c->htable_space));
     c->ak = c->base.kernel->aead;
     if (is_mode(c, SMG_MODE_GCM)) {
-        encrypt_block(c, h, h);
         c->ak->ghash_init(aead_htable(c), h);
         OPENSSL_cleanse(h, sizeof(h));
         /* A message begun under the old key starts again under this one. */

@@ -34,11 +34,12 @@ void sm4_set_key(const unsigned char key[SM4_KEY_SIZE], SM4_KEY *enc,
 /*
  * The same schedules for kernel k: through the constant-time S-box of its
  * tier where it has one (every assembly tier on x86-64, sm4e on aarch64),
- * else sm4_set_key.
+ * else sm4_set_key.  Unless e0 is NULL, also E_K(0^128) into it through k
+ * (GCM's hash key).
  */
 void sm4_set_key_kernel(const SMG_BLOCK_KERNEL *k,
                         const unsigned char key[SM4_KEY_SIZE], SM4_KEY *enc,
-                        SM4_KEY *dec);
+                        SM4_KEY *dec, unsigned char e0[16]);
 /* One block with the portable kernel (self-test, key-independent uses). */
 void sm4_encrypt_block(const SM4_KEY *ks, const unsigned char in[16],
                        unsigned char out[16]);

@@ -766,7 +766,7 @@ static void run_one(const target *t, size_t e, size_t n)
         key[0] = (unsigned char)n;
         sm4_set_key(key, &ref_enc, &ref_dec);
         CT_SECRET(key, sizeof(key));
-        sm4_set_key_kernel(t->k, key, &enc, &dec);
+        sm4_set_key_kernel(t->k, key, &enc, &dec, NULL);
         CT_PUBLIC(key, sizeof(key));
         CT_PUBLIC(&enc, sizeof(enc));
         CT_PUBLIC(&dec, sizeof(dec));
@@ -934,7 +934,7 @@ static int sweep_sm4_keysched(int ct)
     SM4_KEY enc, dec, ref_enc, ref_dec;
     size_t n;
 
-    sm4_set_key_kernel(k, std_key, &enc, &dec);
+    sm4_set_key_kernel(k, std_key, &enc, &dec, NULL);
     TU_CHECK(enc.rk[0] == 0xf12186f9u && enc.rk[31] == 0x9124a012u,
              "%s key schedule: rk0 %08x rk31 %08x, GB/T 32907-2016 "
              "appendix A gives f12186f9 and 9124a012", k->name,
@@ -945,7 +945,7 @@ static int sweep_sm4_keysched(int ct)
     for (n = 1; n <= SWEEP_BLOCKS && tu_failures == 0; n++) {
         fill(key, sizeof(key), (uint32_t)n * 2654435761u);
         sm4_set_key(key, &ref_enc, &ref_dec);
-        sm4_set_key_kernel(k, key, &enc, &dec);
+        sm4_set_key_kernel(k, key, &enc, &dec, NULL);
         check_sm4_schedules(&enc, &dec, &ref_enc, &ref_dec);
     }
     if (tu_failures != 0) {

@@ -101,7 +101,7 @@ static int run_sm4(const char *kname, const char *mode, size_t len)
 
         memcpy(kb, key, sizeof(kb));
         for (; len > 0; len--) {
-            sm4_set_key_kernel(k, kb, &enc, &dec);
+            sm4_set_key_kernel(k, kb, &enc, &dec, NULL);
             memcpy(kb, enc.rk, sizeof(kb));
         }
         printf("%08x\n", (unsigned int)enc.rk[0]);
