@@ -285,15 +285,31 @@ static void probe(void)
 
 #endif
 
+static void read_override(char *dst, size_t size, const char *name)
+{
+    const char *env = getenv(name);
+
+    if (env != NULL && strlen(env) < size)
+        memcpy(dst, env, strlen(env) + 1);
+}
+
+static void probe_once(void)
+{
+    probe();
+    read_override(cpu_id.sm3_schedule, sizeof(cpu_id.sm3_schedule),
+                  "SMGOST_SM3_SCHEDULE");
+    read_override(cpu_id.sm4_ccm, sizeof(cpu_id.sm4_ccm), "SMGOST_SM4_CCM");
+}
+
 uint32_t smg_cpu_caps(void)
 {
-    pthread_once(&caps_once, probe);
+    pthread_once(&caps_once, probe_once);
     return caps;
 }
 
 const struct smg_cpu_id *smg_cpu_id(void)
 {
-    pthread_once(&caps_once, probe);
+    pthread_once(&caps_once, probe_once);
     return &cpu_id;
 }
 

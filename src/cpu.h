@@ -60,6 +60,13 @@ struct smg_cpu_id {
     char vendor[13];
     unsigned int family, model;
     char name[49];
+    /*
+     * The overrides of those choices, SMGOST_SM3_SCHEDULE and SMGOST_SM4_CCM,
+     * as the environment had them at the probe (empty if unset or too long
+     * for any value they take): read once, as OPENSSL_ia32cap is, since
+     * the choosers run per key and per context.
+     */
+    char sm3_schedule[8], sm4_ccm[8];
 };
 const struct smg_cpu_id *smg_cpu_id(void);
 

@@ -5,7 +5,6 @@
  * (src/cpu.h, so that OPENSSL_ia32cap can hide them and force the portable
  * kernel) and the CPU's vendor and family.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "sm3_x86.h"
@@ -41,14 +40,13 @@ enum sm3_schedule { SM3_ZEN4, SM3_ZEN5, SM3_GLC };
  */
 static enum sm3_schedule sm3_schedule(void)
 {
-    const char *env = getenv("SMGOST_SM3_SCHEDULE");
     const struct smg_cpu_id *id = smg_cpu_id();
 
-    if (env != NULL && strcmp(env, "zen4") == 0)
+    if (strcmp(id->sm3_schedule, "zen4") == 0)
         return SM3_ZEN4;
-    if (env != NULL && strcmp(env, "zen5") == 0)
+    if (strcmp(id->sm3_schedule, "zen5") == 0)
         return SM3_ZEN5;
-    if (env != NULL && strcmp(env, "glc") == 0)
+    if (strcmp(id->sm3_schedule, "glc") == 0)
         return SM3_GLC;
     if (strcmp(id->vendor, "AuthenticAMD") == 0 && id->family == 0x1a)
         return SM3_ZEN5;

@@ -4,9 +4,7 @@
  * and the choice among them from the CPU capabilities (src/cpu.h, so that
  * OPENSSL_ia32cap can force every tier).
  */
-#include <pthread.h>
 #include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "sm4_x86.h"
@@ -227,27 +225,15 @@ int sm4_set_key_x86(const SMG_BLOCK_KERNEL *k,
  * stay on every other CPU.  SMGOST_SM4_CCM=zen4 or glc overrides the vendor
  * (for tests and measurements; any other value is ignored).
  */
-static int ccm_glc;
-static pthread_once_t ccm_glc_once = PTHREAD_ONCE_INIT;
-
-/* Once a process: a key setup chooses its kernel, and getenv would cost
- * it a scan of the environment. */
-static void choose_ccm_rounds(void)
-{
-    const char *env = getenv("SMGOST_SM4_CCM");
-
-    if (env != NULL && strcmp(env, "zen4") == 0)
-        ccm_glc = 0;
-    else if (env != NULL && strcmp(env, "glc") == 0)
-        ccm_glc = 1;
-    else
-        ccm_glc = strcmp(smg_cpu_id()->vendor, "GenuineIntel") == 0;
-}
-
 static int sm4_ccm_glc(void)
 {
-    pthread_once(&ccm_glc_once, choose_ccm_rounds);
-    return ccm_glc;
+    const struct smg_cpu_id *id = smg_cpu_id();
+
+    if (strcmp(id->sm4_ccm, "zen4") == 0)
+        return 0;
+    if (strcmp(id->sm4_ccm, "glc") == 0)
+        return 1;
+    return strcmp(id->vendor, "GenuineIntel") == 0;
 }
 
 const SMG_BLOCK_KERNEL *sm4_kernel_x86(int constant_time)
