@@ -99,7 +99,10 @@ static int gost_restore_key(SMG_CIPHER_CTX *ctx)
 {
     GOST_CIPHER_CTX *g = (GOST_CIPHER_CTX *)ctx;
 
-    return !g->meshed || gost_expand(g);
+    if (g->meshed)
+        return gost_expand(g);
+    gost_mesh_ahead_rewind(&g->ahead);
+    return 1;
 }
 
 static void gost_mesh(SMG_CIPHER_CTX *ctx)

@@ -765,6 +765,12 @@ void gost_mesh_ahead_reset(GOST_MESH_AHEAD *a)
     OPENSSL_cleanse(a, sizeof(*a));
 }
 
+void gost_mesh_ahead_rewind(GOST_MESH_AHEAD *a)
+{
+    a->iv_ok = 0;
+    OPENSSL_cleanse(a->next_iv, sizeof(a->next_iv));
+}
+
 /* The state (N3, N4) after n >= 1 steps of cnt_next, without the steps. */
 static uint64_t cnt_advance(uint64_t s, size_t n)
 {

@@ -94,6 +94,12 @@ typedef struct gost_mesh_ahead {
 /* Forgets what was prepared (new key, restored key, new S-boxes). */
 void gost_mesh_ahead_reset(GOST_MESH_AHEAD *a);
 /*
+ * Forgets what was prepared for the stream's position, the IV at the
+ * boundary, and keeps the keys: a re-init before the first meshing, whose
+ * new stream meshes to the same keys at IVs of its own.
+ */
+void gost_mesh_ahead_rewind(GOST_MESH_AHEAD *a);
+/*
  * The nblocks (a multiple of 64) of one whole period of CNT (cnt) or CFB
  * decryption under enc from its start, through k with the next meshing
  * alongside; 0 (nothing done) if k cannot.  iv as the kernel entries.

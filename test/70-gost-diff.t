@@ -4,7 +4,8 @@
 # against gost-engine's provider gostprov and against libgcrypt 1.10:
 # random keys, IVs, lengths (past several key meshing periods), update
 # chunkings, in place and out of place, context copies, re-inits with a new
-# IV only, every parameter set, chosen every way; updated-iv after every
+# IV only (also right after whole meshing periods, a meshing due), every
+# parameter set, chosen every way; updated-iv after every
 # update against gostprov's.  Seeded: the seed is printed (and shown on
 # failure); SMGOST_TEST_SEED replays it, SMGOST_TEST_SCALE scales the case
 # counts.  A part is skipped only when its reference is truly missing:

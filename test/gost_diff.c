@@ -144,6 +144,7 @@ typedef struct {
     size_t len;
     const char *ref;            /* the reference's name, for reports */
     unsigned long no;
+    int at_meshing;             /* a prelude that ends where a meshing is due */
 } CIPHER_CASE;
 
 /* How smgost runs it this time. */
@@ -193,8 +194,24 @@ static void pick_style(const CIPHER_CASE *c, STYLE *s)
     s->nchunks = make_chunks(c->len, s->chunks);
     s->inplace = (int)rnd(2);
     s->copy_at = rnd(4) == 0 ? rnd(s->nchunks + 1) : SIZE_MAX;
-    s->prelude = rnd(4) == 0;
-    s->prelude_len = rnd(3) == 0 ? rnd(3000) : rnd(40);
+    s->prelude = c->at_meshing || rnd(4) == 0;
+    /*
+     * Short, long, or whole meshing periods: then the next meshing is
+     * pending, and what was prepared for it (in one piece, a period's
+     * worth) must not outlive the re-init.
+     */
+    switch (c->at_meshing ? 0 : rnd(6)) {
+    case 0:
+        s->prelude_len = 1024 * (1 + rnd(2));
+        break;
+    case 1:
+    case 2:
+        s->prelude_len = rnd(3000);
+        break;
+    default:
+        s->prelude_len = rnd(40);
+        break;
+    }
     s->prelude_same_iv = rnd(3) == 0;
     s->reinit_key = rnd(3) == 0;
     tu_rng_bytes(&rng, s->prelude_iv, sizeof(s->prelude_iv));
@@ -408,6 +425,37 @@ static size_t gostprov_case(CIPHER_CASE *c, unsigned long no, int *meshes)
     if (meshes != NULL)
         *meshes = algs[a].gost89 && !algs[a].block && !c->mesh_off;
     return len;
+}
+
+/*
+ * A re-init right after whole meshing periods, with the next meshing due:
+ * smgost prepares it (and the IV it meshes at) during a period taken in one
+ * piece, and the new message must mesh at its own IV.
+ */
+static void gostprov_at_meshing(unsigned long n)
+{
+    unsigned long no, run = 0;
+
+    for (no = 0; run < n; no++) {
+        CIPHER_CASE c;
+        int meshes;
+        size_t len, ctlen;
+        unsigned char *pt, *ct;
+
+        (void)gostprov_case(&c, no, &meshes);
+        if (!meshes)
+            continue;
+        run++;
+        c.at_meshing = 1;
+        len = 1025 + rnd(3 * 1024);
+        pt = tu_malloc(len);
+        ct = tu_malloc(len + 16);
+        tu_rng_bytes(&rng, pt, len);
+        if (gostprov_encrypt(&c, pt, len, ct, &ctlen))
+            ours_both_ways(&c, pt, len, ct, ctlen);
+        free(pt);
+        free(ct);
+    }
 }
 
 static void gostprov_ciphers(unsigned long n)
@@ -851,6 +899,7 @@ static void run_gostprov(double scale)
         return;
     }
     gostprov_ciphers((unsigned long)(1500 * scale));
+    gostprov_at_meshing((unsigned long)(300 * scale));
     gostprov_cms((unsigned long)(200 * scale));
     gostprov_updated_iv((unsigned long)(3000 * scale));
     gostprov_macs((unsigned long)(1000 * scale));
