@@ -3415,6 +3415,82 @@ sub ni_gcm {
 }
 
 ###########################################################################
+# The gfni-avx512 cores' tables from a schedule's round keys (what
+# sm4_key_constants makes in src/sm4.c, byte for byte; the same slots):
+#   void sm4_gfni_avx512_key_tables(SM4_KEY *ks)
+# The A1 image of all 32 round keys is two affine maps.  With U[0..3] = 0,
+# U[i+4] = K_i ^ U[i+2] ^ U[i+3] (U[n+1] = c_n) and U[36..39] = 0, slot j
+# of ws is U[j] ^ U[j+4], so the serial part is one XOR a key on its
+# critical path; bs is z = ws ^ ws<<<16 ^ ws<<<24 (slots 1..32, by mask),
+# every byte spread over its dword by one lane broadcast and one shuffle per
+# four slots.  The image and U wait in bs, which its own stores then
+# overwrite: no copy of key material is left anywhere else.  About 200
+# instructions, against ~1,500 in C (key setup of a GCM key and IV
+# measured below, Intel Xeon family 6 model 207).
+{
+    my $fn = 'sm4_gfni_avx512_key_tables';
+    my $U = $KS_BS + 128;        # U[0..39], 160 bytes of bs's 576
+    my $s = rodata_begin() . ".p2align\t6\n.Lsm4_ks_bsx:\n";
+    $s .= "\t.byte\t" . join(',', map { my $j = $_; map { my $b = $_; (4 * $j + $b) x 4 } 0 .. 3 } 0 .. 3) . "\n";
+    $s .= text_begin() . function_begin($fn);
+    $s .= <<"EOT";
+	vpbroadcastq	.Lsm4_aff1(%rip),%zmm2
+	vmovdqu64	(%rdi),%zmm0
+	vmovdqu64	64(%rdi),%zmm1
+	vgf2p8affineqb	\$0x65,%zmm2,%zmm0,%zmm0
+	vgf2p8affineqb	\$0x65,%zmm2,%zmm1,%zmm1
+	vmovdqu64	%zmm0,$KS_BS(%rdi)
+	vmovdqu64	%zmm1,@{[$KS_BS + 64]}(%rdi)
+	vpxor	%xmm3,%xmm3,%xmm3
+	vmovdqu	%xmm3,$U(%rdi)
+	vmovdqu	%xmm3,@{[$U + 144]}(%rdi)
+	xor	%eax,%eax
+	xor	%edx,%edx
+EOT
+    # a holds U[i+2], b U[i+3]; the new word goes into a, and they swap
+    my ($a, $b) = ('%eax', '%edx');
+    for my $i (0 .. 31) {
+        $s .= "\txor\t" . ($KS_BS + 4 * $i) . "(%rdi),$a\n\txor\t$b,$a\n"
+            . "\tmov\t$a," . ($U + 4 * ($i + 4)) . "(%rdi)\n";
+        ($a, $b) = ($b, $a);
+    }
+    $s .= <<"EOT";
+	vmovdqu64	$U(%rdi),%zmm3
+	vmovdqu64	@{[$U + 64]}(%rdi),%zmm4
+	vmovdqu	@{[$U + 128]}(%rdi),%xmm5
+	vpxord	@{[$U + 16]}(%rdi),%zmm3,%zmm3
+	vpxord	@{[$U + 80]}(%rdi),%zmm4,%zmm4
+	vpxor	@{[$U + 144]}(%rdi),%xmm5,%xmm5
+	vmovdqu64	%zmm3,$KS_WS(%rdi)
+	vmovdqu64	%zmm4,@{[$KS_WS + 64]}(%rdi)
+	vmovdqu	%xmm5,@{[$KS_WS + 128]}(%rdi)
+	mov	\$0xfffe,%eax
+	kmovw	%eax,%k1
+	mov	\$0xffff,%eax
+	kmovw	%eax,%k2
+	mov	\$1,%eax
+	kmovw	%eax,%k3
+EOT
+    my @w = ('%zmm3', '%zmm4', '%zmm5');
+    for my $g (0 .. 2) {
+        $s .= "\tvprold\t\$16,$w[$g],%zmm6\n\tvprold\t\$24,$w[$g],%zmm7\n"
+            . "\tvpternlogd\t\$0x96,%zmm6,%zmm7,$w[$g]\{%k" . ($g + 1) . "}\n";
+    }
+    $s .= "\tvmovdqa64\t.Lsm4_ks_bsx(%rip),%zmm2\n";
+    for my $m (0 .. 8) {
+        my $src = $w[int($m / 4)];
+        $s .= "\tvshufi32x4\t\$" . (0x55 * ($m % 4)) . ",$src,$src,%zmm6\n"
+            . "\tvpshufb\t%zmm2,%zmm6,%zmm6\n"
+            . "\tvmovdqu64\t%zmm6," . ($KS_BS + 64 * $m) . "(%rdi)\n";
+    }
+    # no key material left in registers
+    $s .= "\txor\t%eax,%eax\n\txor\t%edx,%edx\n";
+    $s .= "\tvpxord\t%zmm$_,%zmm$_,%zmm$_\n" for 0 .. 7;
+    $s .= "\tvzeroupper\n\tret\n" . function_end($fn);
+    $code .= $s;
+}
+
+###########################################################################
 # CCM (src/kernel.h's smg_ccm_fn), every tier: the CBC-MAC is serial, so
 # each block takes one pass of the tier's lean x1 core with two of its four
 # lanes busy, the MAC's pending input in one and a counter block in the

@@ -249,8 +249,9 @@ static uint64_t sm4_a1_image(uint64_t w)
  * slots 33..35 c_32..c_34, where c_0 = c_1 = c_2 = 0 and c_{i+3} = K_i ^
  * c_{i+1} ^ c_{i+2} (asm/sm4-x86_64.pl, e_round); SM4_KEY.bs the same
  * slots, 1..32 as z = d ^ d<<<16 ^ d<<<24, with byte k of each replicated
- * over dword k (b_round).  So every schedule serves every kernel, and the gfni-avx512
- * wide path copies them instead of making them each call.
+ * over dword k (b_round).  The gfni-avx512 wide path copies them instead
+ * of making them each call; sm4_gfni_avx512_key_tables makes the same for
+ * sm4_set_key_kernel.
  */
 static void sm4_key_constants(SM4_KEY *ks, const uint32_t k[32], int reversed)
 {
@@ -290,6 +291,14 @@ static void sm4_key_constants(SM4_KEY *ks, const uint32_t k[32], int reversed)
  * it (sm4_key_constants reads k whole before it writes bs): no copy of key
  * material elsewhere.
  */
+static void sm4_reverse_round_keys(const SM4_KEY *enc, SM4_KEY *dec)
+{
+    int i;
+
+    for (i = 0; i < 32; i++)
+        dec->rk[i] = enc->rk[31 - i];
+}
+
 static void sm4_finish_schedules(SM4_KEY *enc, SM4_KEY *dec)
 {
     uint32_t *k = dec != NULL ? dec->bs : enc->bs;
@@ -304,8 +313,7 @@ static void sm4_finish_schedules(SM4_KEY *enc, SM4_KEY *dec)
     sm4_key_constants(enc, k, 0);
     if (dec == NULL)
         return;
-    for (i = 0; i < 32; i++)
-        dec->rk[i] = enc->rk[31 - i];
+    sm4_reverse_round_keys(enc, dec);
     sm4_key_constants(dec, k, 1);
 }
 
@@ -376,7 +384,30 @@ void sm4_set_key_kernel(const SMG_BLOCK_KERNEL *k,
         memset(e0, 0, SM4_BLOCK_SIZE);
         k->ecb(enc, e0, e0, 1);
     }
-    sm4_finish_schedules(enc, dec);
+    if (dec != NULL)
+        sm4_reverse_round_keys(enc, dec);
+    /*
+     * The tables only for the kernels that read them, by their own
+     * instructions: in C they were about 280 of a GCM key setup's 790 TSC
+     * ticks, which openssl speed's AEAD loop pays every message.
+     */
+#ifdef SM4_X86_ASM
+    if (sm4_kernel_reads_tables(k)) {
+        sm4_gfni_avx512_key_tables(enc);
+        if (dec != NULL)
+            sm4_gfni_avx512_key_tables(dec);
+    }
+#endif
+}
+
+int sm4_kernel_reads_tables(const SMG_BLOCK_KERNEL *k)
+{
+#ifdef SM4_X86_ASM
+    return sm4_reads_tables_x86(k);
+#else
+    (void)k;
+    return 0;
+#endif
 }
 
 void sm4_encrypt_block(const SM4_KEY *ks, const unsigned char in[16],

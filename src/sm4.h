@@ -15,8 +15,9 @@
 /*
  * 32 round keys in the order a kernel applies them, then the constants
  * the gfni-avx512 cores fold them into (asm/sm4-x86_64.pl, e_table; made
- * with every schedule, src/sm4.c): the word-sliced core's (ws) and the
- * byte-sliced core's (bs, every byte replicated over a dword).
+ * with the schedules for the kernels that read them, src/sm4.c): the
+ * word-sliced core's (ws) and the byte-sliced core's (bs, every byte
+ * replicated over a dword).
  */
 typedef struct sm4_key {
     uint32_t rk[32];
@@ -40,6 +41,12 @@ void sm4_set_key(const unsigned char key[SM4_KEY_SIZE], SM4_KEY *enc,
 void sm4_set_key_kernel(const SMG_BLOCK_KERNEL *k,
                         const unsigned char key[SM4_KEY_SIZE], SM4_KEY *enc,
                         SM4_KEY *dec, unsigned char e0[16]);
+/*
+ * Whether k's entries read SM4_KEY.ws and bs: sm4_set_key makes them
+ * always, sm4_set_key_kernel for such a k only (else they are left as they
+ * were).
+ */
+int sm4_kernel_reads_tables(const SMG_BLOCK_KERNEL *k);
 /* One block with the portable kernel (self-test, key-independent uses). */
 void sm4_encrypt_block(const SM4_KEY *ks, const unsigned char in[16],
                        unsigned char out[16]);

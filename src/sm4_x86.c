@@ -207,6 +207,11 @@ int sm4_set_key_x86(const SMG_BLOCK_KERNEL *k,
     return 0;
 }
 
+int sm4_reads_tables_x86(const SMG_BLOCK_KERNEL *k)
+{
+    return k->ecb == sm4_gfni_avx512_ecb;
+}
+
 /* ---- Choice (tiers in speed order; the AES-NI tiers rank below GFNI) ---- */
 
 /*

@@ -191,6 +191,10 @@ void sm4_aesni_set_key(const unsigned char key[16], uint32_t rk[32]);
  */
 int sm4_set_key_x86(const SMG_BLOCK_KERNEL *k,
                     const unsigned char key[16], SM4_KEY *enc);
+/* SM4_KEY.ws and bs from ks->rk (asm/sm4-x86_64.pl; AVX-512 and GFNI). */
+void sm4_gfni_avx512_key_tables(SM4_KEY *ks);
+/* Whether k is one of the gfni-avx512 tables, whose cores read them. */
+int sm4_reads_tables_x86(const SMG_BLOCK_KERNEL *k);
 #endif
 
 #endif

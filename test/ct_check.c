@@ -185,6 +185,9 @@ static const target targets[] = {
 #ifdef SM4_X86_ASM
     { T_SM4_KEYSCHED, &sm4_kernel_gfni_avx2, NULL, "sm4-keysched-gfni", 3,
       NULL },
+    /* the gfni-avx512 tables' schedules carry their cores' tables too */
+    { T_SM4_KEYSCHED, &sm4_kernel_gfni_avx512, NULL,
+      "sm4-keysched-gfni-avx512", 3, NULL },
     { T_SM4_KEYSCHED, &sm4_kernel_aesni_avx, NULL, "sm4-keysched-aesni", 3,
       NULL },
 #endif
@@ -521,15 +524,19 @@ static void run_gost(const target *t, size_t e, size_t n)
     }
 }
 
-static void check_sm4_schedules(const SM4_KEY *enc, const SM4_KEY *dec,
-                                const SM4_KEY *ref_enc, const SM4_KEY *ref_dec)
+/* k's schedules against the C ones: the round keys, and the tables k reads. */
+static void check_sm4_schedules(const SMG_BLOCK_KERNEL *k, const SM4_KEY *enc,
+                                const SM4_KEY *dec, const SM4_KEY *ref_enc,
+                                const SM4_KEY *ref_dec)
 {
+    size_t n = sm4_kernel_reads_tables(k) ? sizeof(*enc) : sizeof(enc->rk);
+
     TU_CHECK_MEM("SM4 encryption schedule matches the C one",
-                 (const unsigned char *)enc->rk, sizeof(enc->rk),
-                 (const unsigned char *)ref_enc->rk, sizeof(ref_enc->rk));
+                 (const unsigned char *)enc, n,
+                 (const unsigned char *)ref_enc, n);
     TU_CHECK_MEM("SM4 decryption schedule matches the C one",
-                 (const unsigned char *)dec->rk, sizeof(dec->rk),
-                 (const unsigned char *)ref_dec->rk, sizeof(ref_dec->rk));
+                 (const unsigned char *)dec, n,
+                 (const unsigned char *)ref_dec, n);
 }
 
 /* ---- the AEAD entries, against references built from the portable
@@ -770,7 +777,7 @@ static void run_one(const target *t, size_t e, size_t n)
         CT_PUBLIC(key, sizeof(key));
         CT_PUBLIC(&enc, sizeof(enc));
         CT_PUBLIC(&dec, sizeof(dec));
-        check_sm4_schedules(&enc, &dec, &ref_enc, &ref_dec);
+        check_sm4_schedules(t->k, &enc, &dec, &ref_enc, &ref_dec);
         break;
     case T_SM4:
         sm4_set_key(sm4_key0, &enc, &dec);
@@ -946,7 +953,7 @@ static int sweep_sm4_keysched(int ct)
         fill(key, sizeof(key), (uint32_t)n * 2654435761u);
         sm4_set_key(key, &ref_enc, &ref_dec);
         sm4_set_key_kernel(k, key, &enc, &dec, NULL);
-        check_sm4_schedules(&enc, &dec, &ref_enc, &ref_dec);
+        check_sm4_schedules(k, &enc, &dec, &ref_enc, &ref_dec);
     }
     if (tu_failures != 0) {
         printf("# %s key schedule: first failure at key %zu\n", k->name,
