@@ -3425,8 +3425,9 @@ sub ni_gcm {
 # every byte spread over its dword by one lane broadcast and one shuffle per
 # four slots.  The image and U wait in bs, which its own stores then
 # overwrite: no copy of key material is left anywhere else.  About 200
-# instructions, against ~1,500 in C (key setup of a GCM key and IV
-# measured below, Intel Xeon family 6 model 207).
+# instructions, against ~1,500 in C: a GCM key and IV took 880 TSC ticks
+# with the C tables, 645 with these (best of 20,000, Intel Xeon family 6
+# model 207).
 {
     my $fn = 'sm4_gfni_avx512_key_tables';
     my $U = $KS_BS + 128;        # U[0..39], 160 bytes of bs's 576
