@@ -283,14 +283,6 @@ static void sm4_key_constants(SM4_KEY *ks, const uint32_t k[32], int reversed)
     }
 }
 
-/*
- * The decryption schedule (the same network with the round keys reversed)
- * from the encryption one, unless dec is NULL, then the schedules'
- * constants.  The keys' A1 image waits in the bs of the schedule made last
- * (dec's, else enc's), which its own constants replace once they have read
- * it (sm4_key_constants reads k whole before it writes bs): no copy of key
- * material elsewhere.
- */
 static void sm4_reverse_round_keys(const SM4_KEY *enc, SM4_KEY *dec)
 {
     int i;
@@ -299,6 +291,14 @@ static void sm4_reverse_round_keys(const SM4_KEY *enc, SM4_KEY *dec)
         dec->rk[i] = enc->rk[31 - i];
 }
 
+/*
+ * The decryption schedule (the same network with the round keys reversed)
+ * from the encryption one, unless dec is NULL, then the schedules'
+ * constants.  The keys' A1 image waits in the bs of the schedule made last
+ * (dec's, else enc's), which its own constants replace once they have read
+ * it (sm4_key_constants reads k whole before it writes bs): no copy of key
+ * material elsewhere.
+ */
 static void sm4_finish_schedules(SM4_KEY *enc, SM4_KEY *dec)
 {
     uint32_t *k = dec != NULL ? dec->bs : enc->bs;

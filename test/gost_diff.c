@@ -427,6 +427,19 @@ static size_t gostprov_case(CIPHER_CASE *c, unsigned long no, int *meshes)
     return len;
 }
 
+/* Random plaintext of len bytes, gostprov's encryption, then smgost both ways. */
+static void gostprov_both_ways(CIPHER_CASE *c, size_t len)
+{
+    unsigned char *pt = tu_malloc(len), *ct = tu_malloc(len + 16);
+    size_t ctlen;
+
+    tu_rng_bytes(&rng, pt, len);
+    if (gostprov_encrypt(c, pt, len, ct, &ctlen))
+        ours_both_ways(c, pt, len, ct, ctlen);
+    free(pt);
+    free(ct);
+}
+
 /*
  * A re-init right after whole meshing periods, with the next meshing due:
  * smgost prepares it (and the IV it meshes at) during a period taken in one
@@ -439,22 +452,13 @@ static void gostprov_at_meshing(unsigned long n)
     for (no = 0; run < n; no++) {
         CIPHER_CASE c;
         int meshes;
-        size_t len, ctlen;
-        unsigned char *pt, *ct;
 
         (void)gostprov_case(&c, no, &meshes);
         if (!meshes)
             continue;
         run++;
         c.at_meshing = 1;
-        len = 1025 + rnd(3 * 1024);
-        pt = tu_malloc(len);
-        ct = tu_malloc(len + 16);
-        tu_rng_bytes(&rng, pt, len);
-        if (gostprov_encrypt(&c, pt, len, ct, &ctlen))
-            ours_both_ways(&c, pt, len, ct, ctlen);
-        free(pt);
-        free(ct);
+        gostprov_both_ways(&c, 1025 + rnd(3 * 1024));
     }
 }
 
@@ -464,16 +468,9 @@ static void gostprov_ciphers(unsigned long n)
 
     for (no = 0; no < n; no++) {
         CIPHER_CASE c;
-        size_t len = gostprov_case(&c, no, NULL), ctlen;
-        unsigned char *pt, *ct;
+        size_t len = gostprov_case(&c, no, NULL);
 
-        pt = tu_malloc(len);
-        ct = tu_malloc(len + 16);
-        tu_rng_bytes(&rng, pt, len);
-        if (gostprov_encrypt(&c, pt, len, ct, &ctlen))
-            ours_both_ways(&c, pt, len, ct, ctlen);
-        free(pt);
-        free(ct);
+        gostprov_both_ways(&c, len);
     }
 }
 
