@@ -5,12 +5,27 @@
  * re-keyed, re-initialised or reset may not keep what it no longer uses.
  *
  * The allocator hook (memhook.h) scans every block as it is freed for
- * 8-byte windows of the secrets registered below: the raw keys, their
- * schedules as src/sm4.h and src/gost89.h lay them out (computed with the
- * module's own sm4_set_key, gost_set_key and gost_key_mesh from
- * libsmgost.a), SM3's chaining values after HMAC's padded key blocks, and
- * secret data hashed with SM3.  The keys are random, so a window found
- * anywhere is a copy, never chance (2^-64 per position).
+ * windows of the secrets registered below: the raw keys, their schedules
+ * as src/sm4.h and src/gost89.h lay them out (computed with the module's
+ * own sm4_set_key, gost_set_key and gost_key_mesh from libsmgost.a), SM3's
+ * chaining values after HMAC's padded key blocks, secret data hashed with
+ * SM3, and SM4-GCM's GHASH tables.
+ *
+ * A window found must be a copy, never chance, so each carries at least 64
+ * bits of a random secret: 8 bytes of a key, of H, of SM3 state, or two
+ * round keys (not GOST's rk[23..24], K7 twice: 32 bits); and for a GHASH
+ * table 64 bytes every 8 bytes, since its words carry less.  The portable
+ * table (src/ghash.c) holds each of H x^-1's halves and their XOR as four
+ * masked words of 15 bits and four masks of one bit each, so one word is
+ * zero once in 2^15 keys and then matched every cleansed block (the false
+ * alarms of issue 24: "held portable GHASH table of key 2" in a block
+ * OPENSSL_clear_free had zeroed, or key 1's words in key 2's table after a
+ * re-key); any 8 words in a row of it hold 64 independent bits.  The
+ * PCLMULQDQ tables hold powers of H, 128 bits each.  A run registers at
+ * most 6,275 windows (gost) and scans under 700,000 positions (measured
+ * for every group), so a chance match has a probability below
+ * 2^13 * 2^20 * 2^-64 = 2^-31 a run.  A GHASH table left whole, or any 72
+ * bytes in a row of it, is still found.
  *
  * Whose block it is: OPENSSL_malloc passes OPENSSL_FILE, the __FILE__
  * literal of its caller, which lies in the read-only data of the calling
@@ -25,9 +40,14 @@
  * undoes key meshing, or a reset, what was retired must be found nowhere.
  *
  * SM4-GCM also registers its hash key H = E_K(0), as bytes and as the
- * portable GHASH table lays it out; SM4-XTS the schedules of both halves.
+ * GHASH tables lay it out (add_ghash_tables); SM4-XTS the schedules of both
+ * halves.
  *
- *   key_hygiene sm4|aead|gost|magma|mac|hmac|sm3
+ * With -plant every registered secret is then leaked on purpose (plant()),
+ * and each must be reported: test/87-key-hygiene.t checks that the check
+ * sees what it is meant to see.
+ *
+ *   key_hygiene [-plant] sm4|aead|gost|magma|mac|hmac|sm3 [seed]
  */
 #define _GNU_SOURCE
 #include "testutil.h"
@@ -36,7 +56,6 @@
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 
-#include "ghash.h"
 #include "gost89.h"
 #include "sm3.h"
 #include "sm4.h"
@@ -47,23 +66,35 @@
 #define MAX_OUT (MSG_LEN + 64)
 #define MESHES 3
 
-/* ---- Registered secrets: groups of 8-byte windows in a hash table ---- */
+/* ---- Registered secrets: groups of windows in a hash table ---- */
 
 #define MAX_GROUPS 1024
 #define TABLE_BITS 17
+#define POOL_SIZE (1u << 18)
 
 typedef struct {
     char label[80];
     int key;                    /* the key (or secret) it derives from */
     int retired;                /* nothing may hold it any more */
+    size_t off, len;            /* the secret's bytes in pool */
+    size_t wlen, step;          /* its windows' length and spacing */
 } GROUP;
 
 static GROUP groups[MAX_GROUPS];
 static int ngroups, nkeys;
+/* Copies of the secrets: windows are compared against them, and -plant
+ * leaks them. */
+static unsigned char pool[POOL_SIZE];
+static size_t pool_used;
 
+/*
+ * A window: len bytes of a group's secret at pool + off, found through
+ * the 8-byte word at anchor bytes into it (v).
+ */
 typedef struct {
     uint64_t v;
     int group;                  /* -1: empty */
+    unsigned int off, len, anchor;
 } SLOT;
 
 static SLOT table[1u << TABLE_BITS];
@@ -82,47 +113,70 @@ static size_t slot_of(uint64_t v)
     return (size_t)((v * 0x9e3779b97f4a7c15ULL) >> (64 - TABLE_BITS));
 }
 
-static int new_group(int key, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+static int new_group(int key, const void *secret, size_t len,
+                     const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
-static int new_group(int key, const char *fmt, ...)
+/* A group for the len bytes of secret, copied; no windows yet. */
+static int new_group(int key, const void *secret, size_t len,
+                     const char *fmt, ...)
 {
+    GROUP *g = &groups[ngroups];
     va_list ap;
 
-    if (ngroups == MAX_GROUPS) {
-        fprintf(stderr, "too many secret groups\n");
+    if (ngroups == MAX_GROUPS || len > POOL_SIZE - pool_used) {
+        fprintf(stderr, "too many secrets\n");
         exit(2);
     }
     va_start(ap, fmt);
-    vsnprintf(groups[ngroups].label, sizeof(groups[ngroups].label), fmt, ap);
+    vsnprintf(g->label, sizeof(g->label), fmt, ap);
     va_end(ap);
-    groups[ngroups].key = key;
+    g->key = key;
+    g->off = pool_used;
+    g->len = len;
+    memcpy(pool + pool_used, secret, len);
+    pool_used += len;
     return ngroups++;
 }
 
-/* Windows of p[0, len) starting every step bytes; duplicates allowed. */
-static void add_windows(int group, const void *p, size_t len, size_t step)
+/*
+ * Windows of len bytes of the group's secret starting at from, from +
+ * step, ... up to to; duplicates allowed.  Each is looked up by its first
+ * 8-byte word at a multiple of 8 into it that is neither all zeros nor all
+ * ones (its last word if none is): memory is full of those two, and the
+ * window would be compared at every place they fill.
+ */
+static void add_windows(int group, size_t from, size_t to, size_t len,
+                        size_t step)
 {
-    const unsigned char *b = p;
-    size_t i, s;
+    const unsigned char *b = pool + groups[group].off;
+    size_t i, s, a;
 
-    for (i = 0; i + 8 <= len; i += step) {
+    for (i = from; i + len <= to; i += step) {
         if (nslots + 1 >= (1u << TABLE_BITS) / 2) {
             fprintf(stderr, "secret table full\n");
             exit(2);
         }
-        for (s = slot_of(load64(b + i)); table[s].group >= 0;
+        for (a = 0; a + 8 < len; a += 8)
+            if (load64(b + i + a) != 0 && load64(b + i + a) != ~0ULL)
+                break;
+        for (s = slot_of(load64(b + i + a)); table[s].group >= 0;
              s = (s + 1) & ((1u << TABLE_BITS) - 1))
             continue;
-        table[s].v = load64(b + i);
+        table[s].v = load64(b + i + a);
         table[s].group = group;
+        table[s].off = (unsigned int)(groups[group].off + i);
+        table[s].len = (unsigned int)len;
+        table[s].anchor = (unsigned int)a;
         nslots++;
     }
+    groups[group].wlen = len;
+    groups[group].step = step;
 }
 
 /*
- * Calls found(group) for every group with a window at some position of
- * p[0, n); stops early when found returns 0.
+ * Calls found(group) for every window found in p[0, n), once for each place
+ * it is found; stops early when found returns 0.
  */
 static void scan(const unsigned char *p, size_t n, int (*found)(int, void *),
                  void *arg)
@@ -133,9 +187,15 @@ static void scan(const unsigned char *p, size_t n, int (*found)(int, void *),
         uint64_t v = load64(p + i);
 
         for (s = slot_of(v); table[s].group >= 0;
-             s = (s + 1) & ((1u << TABLE_BITS) - 1))
-            if (table[s].v == v && !found(table[s].group, arg))
+             s = (s + 1) & ((1u << TABLE_BITS) - 1)) {
+            const SLOT *t = &table[s];
+
+            if (t->v == v && i >= t->anchor
+                && i - t->anchor + t->len <= n
+                && memcmp(p + i - t->anchor, pool + t->off, t->len) == 0
+                && !found(t->group, arg))
                 return;
+        }
     }
 }
 
@@ -154,8 +214,8 @@ static KEY new_key(TU_RNG *r, size_t len)
     k.keylen = len;
     k.id = nkeys++;
     tu_rng_bytes(r, k.key, len);
-    add_windows(new_group(k.id, "key %d (%zu bytes)", k.id, len), k.key, len,
-                1);
+    add_windows(new_group(k.id, k.key, len, "key %d (%zu bytes)", k.id, len),
+                0, len, 8, 1);
     return k;
 }
 
@@ -164,10 +224,23 @@ static void add_sm4(const KEY *k)
     SM4_KEY enc, dec;
 
     sm4_set_key(k->key, &enc, &dec);
-    add_windows(new_group(k->id, "SM4 encryption schedule of key %d", k->id),
-                enc.rk, sizeof(enc.rk), 4);
-    add_windows(new_group(k->id, "SM4 decryption schedule of key %d", k->id),
-                dec.rk, sizeof(dec.rk), 4);
+    add_windows(new_group(k->id, enc.rk, sizeof(enc.rk),
+                          "SM4 encryption schedule of key %d", k->id),
+                0, sizeof(enc.rk), 8, 4);
+    add_windows(new_group(k->id, dec.rk, sizeof(dec.rk),
+                          "SM4 decryption schedule of key %d", k->id),
+                0, sizeof(dec.rk), 8, 4);
+}
+
+/*
+ * A GOST schedule's windows, pairs of round keys, but for the one over
+ * rk[23] and rk[24]: K7 twice (gost_schedule, src/gost89.c), so 32 bits of
+ * the key, not 64.
+ */
+static void gost_windows(int g)
+{
+    add_windows(g, 0, 24 * 4, 8, 4);
+    add_windows(g, 24 * 4, 32 * 4, 8, 4);
 }
 
 /*
@@ -186,20 +259,22 @@ static int add_gost(const KEY *k)
             fprintf(stderr, "gost_set_key failed\n");
             exit(2);
         }
-        add_windows(new_group(k->id, "GOST %s schedule of key %d",
-                              be ? "Magma-order" : "28147-89", k->id),
-                    enc.rk, sizeof(enc.rk), 4);
+        gost_windows(new_group(k->id, enc.rk, sizeof(enc.rk),
+                               "GOST %s schedule of key %d",
+                               be ? "Magma-order" : "28147-89", k->id));
     }
     for (i = 0; gost_paramsets[i] != NULL; i++) {
         gost_set_key(k->key, gost_paramsets[i], 0, &enc, &dec);
         for (m = 1; m <= MESHES; m++) {
-            int g = new_group(k->id, "key %d meshed %d times under %s",
-                              k->id, m, gost_paramsets[i]->short_name);
+            int g;
 
+            gost_key_mesh(&gost_kernel_c, &enc, &dec, NULL);
+            g = new_group(k->id, enc.rk, sizeof(enc.rk),
+                          "key %d meshed %d times under %s", k->id, m,
+                          gost_paramsets[i]->short_name);
+            gost_windows(g);
             if (first_mesh < 0)
                 first_mesh = g;
-            gost_key_mesh(&gost_kernel_c, &enc, &dec, NULL);
-            add_windows(g, enc.rk, sizeof(enc.rk), 4);
         }
     }
     /* The decryption schedule is the encryption one reversed: in the
@@ -224,7 +299,8 @@ static void add_hmac(const KEY *k)
         sm3_update(&c, k->key, kl);
         sm3_final(&c, kk);
         kl = SM3_DIGEST_LENGTH;
-        add_windows(new_group(k->id, "SM3 of key %d", k->id), kk, kl, 1);
+        add_windows(new_group(k->id, kk, kl, "SM3 of key %d", k->id), 0, kl,
+                    8, 1);
     } else {
         memcpy(kk, k->key, kl);
     }
@@ -233,11 +309,13 @@ static void add_hmac(const KEY *k)
 
         for (i = 0; i < SM3_BLOCK_SIZE; i++)
             pad[i] = kk[i] ^ (which ? 0x5c : 0x36);
-        add_windows(new_group(k->id, "key %d ^ %s", k->id, name), pad, kl, 1);
+        add_windows(new_group(k->id, pad, kl, "key %d ^ %s", k->id, name), 0,
+                    kl, 8, 1);
         sm3_init(&c, &sm3_kernel_c);
         sm3_update(&c, pad, SM3_BLOCK_SIZE);
-        add_windows(new_group(k->id, "SM3 state after key %d ^ %s", k->id,
-                              name), c.state, sizeof(c.state), 4);
+        add_windows(new_group(k->id, c.state, sizeof(c.state),
+                              "SM3 state after key %d ^ %s", k->id, name),
+                    0, sizeof(c.state), 8, 4);
     }
 }
 
@@ -272,26 +350,47 @@ static int smgost_block(const MH_BLOCK *b)
     return b->cls;
 }
 
+/* A block being freed: its number, and whether it was found to hold any. */
+typedef struct {
+    const MH_BLOCK *b;
+    unsigned long serial;
+    int held;
+} FREEING;
+
+/* The number of the last block each group was reported in. */
+static unsigned long nfreeing, reported[MAX_GROUPS];
+
+/*
+ * A block of smgost's: each secret it holds reported once.  Another's:
+ * counted, with the first secret seen.  The report (ERR_print_errors_fp)
+ * may free blocks, whose scans run inside this one: hence the number in f.
+ */
 static int report_freed(int group, void *arg)
 {
-    const MH_BLOCK *b = arg;
+    FREEING *f = arg;
 
-    if (smgost_block(b)) {
-        smgost_hits++;
-        tu_check(0, b->where, b->line, "a %zu-byte block freed by smgost "
-                 "held %s", b->size, groups[group].label);
-    } else {
+    if (!smgost_block(f->b)) {
         other_hits++;
         last_other_hit = group;
+        return 0;
     }
-    return 0;                   /* one report per block */
+    if (reported[group] != f->serial) {
+        reported[group] = f->serial;
+        smgost_hits += !f->held;
+        f->held = 1;
+        tu_check(0, f->b->where, f->b->line, "a %zu-byte block freed by "
+                 "smgost held %s", f->b->size, groups[group].label);
+    }
+    return 1;
 }
 
 static void on_free(const MH_BLOCK *b, const unsigned char *p)
 {
+    FREEING f = { b, ++nfreeing, 0 };
+
     if (smgost_block(b))
         smgost_freed++;
-    scan(p, b->size, report_freed, (void *)b);
+    scan(p, b->size, report_freed, &f);
 }
 
 typedef struct {
@@ -473,13 +572,51 @@ static void cipher_scenario(const char *name, int family)
     free(out);
 }
 
-/* SM4-GCM, CCM, XTS: the schedules (XTS: of both key halves), GCM's H. */
+/*
+ * The GHASH tables of H: the portable one, and those of the AEAD tables
+ * this level's SM4 kernels (sm4_kernel(), with and without constant-time)
+ * carry, each made by its own ghash_init.  What is registered is the span
+ * of bytes ghash_init writes (found by running it over two fills: a table
+ * the kernel makes in part keeps the rest of the fill), as 64-byte windows
+ * every 8 bytes; the header says why.
+ */
+static void add_ghash_tables(const KEY *k, const unsigned char h[16])
+{
+    const SMG_AEAD_KERNEL *ak[3] = {
+        &sm4_aead_c, sm4_kernel(0)->aead, sm4_kernel(1)->aead
+    };
+    unsigned char t0[SMG_GHASH_TABLE_SIZE] __attribute__((aligned(64)));
+    unsigned char t1[SMG_GHASH_TABLE_SIZE] __attribute__((aligned(64)));
+    size_t from, to;
+    int i;
+
+    for (i = 0; i < 3; i++) {
+        if ((i > 0 && ak[i]->ghash_init == ak[0]->ghash_init)
+            || (i == 2 && ak[2]->ghash_init == ak[1]->ghash_init))
+            continue;
+        memset(t0, 0, sizeof(t0));
+        memset(t1, 0xff, sizeof(t1));
+        ak[i]->ghash_init(t0, h);
+        ak[i]->ghash_init(t1, h);
+        for (from = 0; from < sizeof(t0) && t0[from] == 0 && t1[from] == 0xff;
+             from++)
+            continue;
+        for (to = sizeof(t0); to > from && t0[to - 1] == 0
+                              && t1[to - 1] == 0xff; to--)
+            continue;
+        add_windows(new_group(k->id, t0 + from, to - from,
+                              "GHASH table of key %d (%s)", k->id,
+                              ak[i]->name), 0, to - from, 64, 8);
+    }
+}
+
+/* SM4-GCM, CCM, XTS: the schedules (XTS: of both key halves), GCM's H and
+ * its GHASH tables. */
 static void add_aead(const KEY *k, const char *name)
 {
     KEY half = *k;
     SM4_KEY enc, dec;
     unsigned char h[16] = { 0 };
-    unsigned char t[SMG_GHASH_TABLE_SIZE] __attribute__((aligned(64)));
 
     add_sm4(k);
     if (strcmp(name, "SM4-XTS") == 0) {
@@ -488,11 +625,9 @@ static void add_aead(const KEY *k, const char *name)
     } else if (strcmp(name, "SM4-GCM") == 0) {
         sm4_set_key(k->key, &enc, &dec);
         sm4_encrypt_block(&enc, h, h);
-        add_windows(new_group(k->id, "GHASH key H of key %d", k->id), h,
-                    sizeof(h), 1);
-        smg_ghash_c_init(t, h);
-        add_windows(new_group(k->id, "portable GHASH table of key %d",
-                              k->id), t, 16, 1);
+        add_windows(new_group(k->id, h, sizeof(h), "GHASH key H of key %d",
+                              k->id), 0, sizeof(h), 8, 1);
+        add_ghash_tables(k, h);
     }
 }
 
@@ -680,9 +815,46 @@ static void control(void)
     control_hits = other_hits - before;
 }
 
+/*
+ * Bytes [from, from + len) of group g's secret left in a block smgost
+ * frees (one of this program's, marked as smgost's), 5 bytes in.
+ */
+static void plant_part(int g, size_t from, size_t len)
+{
+    unsigned char *p = OPENSSL_zalloc(len + 13);
+
+    if (!TU_CHECK(p != NULL, "a block to plant in"))
+        return;
+    ((MH_BLOCK *)p - 1)->cls = 1;
+    memcpy(p + 5, pool + groups[g].off + from, len);
+    printf("# planted %zu bytes of %s in a %zu-byte block\n", len,
+           groups[g].label, len + 13);
+    OPENSSL_free(p);
+}
+
+/*
+ * -plant: every secret registered is leaked on purpose, whole, and a
+ * secret of long windows (a GHASH table) also as the bytes of its second
+ * window alone, the least of it the check sees.  Each must be reported as
+ * the leak it is; test/87-key-hygiene.t pairs the "planted" lines with the
+ * reports.
+ */
+static void plant(void)
+{
+    int g;
+
+    for (g = 0; g < ngroups; g++) {
+        plant_part(g, 0, groups[g].len);
+        if (groups[g].wlen > 8
+            && groups[g].step + groups[g].wlen <= groups[g].len)
+            plant_part(g, groups[g].step, groups[g].wlen);
+    }
+}
+
 int main(int argc, char **argv)
 {
-    const char *group = argc > 1 ? argv[1] : "";
+    int planting = argc > 1 && strcmp(argv[1], "-plant") == 0;
+    const char *group = argc > 1 + planting ? argv[1 + planting] : "";
     const char *const *names = NULL;
     size_t i;
 
@@ -691,7 +863,8 @@ int main(int argc, char **argv)
         table[i].group = -1;
     mh_on_free = on_free;
     mh_classify = from_smgost;
-    tu_rng_seed(&rng, tu_seed(argc > 2 ? argv[2] : NULL));
+    tu_rng_seed(&rng, tu_seed(argc > 2 + planting ? argv[2 + planting]
+                                                   : NULL));
     tu_rng_bytes(&rng, msg, sizeof(msg));
     control();
     lib = tu_libctx();
@@ -717,10 +890,12 @@ int main(int argc, char **argv)
     } else if (strcmp(group, "sm3") == 0) {
         sm3_scenario();
     } else {
-        fprintf(stderr, "usage: %s sm4|aead|gost|magma|mac|hmac|sm3 [seed]\n",
-                argv[0]);
+        fprintf(stderr, "usage: %s [-plant] sm4|aead|gost|magma|mac|hmac|sm3 "
+                "[seed]\n", argv[0]);
         return 2;
     }
+    if (planting)
+        plant();
     /* The providers unloaded: whatever they still held is freed now. */
     tu_libctx_free(lib);
     {
