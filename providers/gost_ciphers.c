@@ -245,7 +245,8 @@ int smg_gost_paramset_param(void *provctx, const OSSL_PARAM *p,
     const char *name;
 
     if (!OSSL_PARAM_get_utf8_string_ptr(p, &name)) {
-        SMG_RAISE_DATA(provctx, SMG_R_INVALID_PARAMETER_VALUE, "%s", p->key);
+        SMG_RAISE_DATA(provctx, SMG_PROV(FAILED_TO_GET_PARAMETER), "%s",
+                       p->key);
         return 0;
     }
     if ((found = gost_paramset_lookup(name)) == NULL) {
@@ -289,7 +290,8 @@ static int gost_get_ctx_params(SMG_CIPHER_CTX *ctx, OSSL_PARAM params[])
         goto fail;
     return 1;
  fail:
-    SMG_RAISE_DATA(ctx->provctx, SMG_R_FAILED_TO_GET_PARAMETER, "%s", p->key);
+    SMG_RAISE_DATA(ctx->provctx, SMG_PROV(FAILED_TO_SET_PARAMETER), "%s",
+                   p->key);
     return 0;
 }
 
@@ -342,8 +344,8 @@ static int gost_set_ctx_params(SMG_CIPHER_CTX *ctx, const OSSL_PARAM params[])
         size_t v;
 
         if (!OSSL_PARAM_get_size_t(p, &v)) {
-            SMG_RAISE_DATA(ctx->provctx, SMG_R_INVALID_PARAMETER_VALUE, "%s",
-                           p->key);
+            SMG_RAISE_DATA(ctx->provctx, SMG_PROV(FAILED_TO_GET_PARAMETER),
+                           "%s", p->key);
             return 0;
         }
         if (v != 0 && (ctx->alg->mode == SMG_MODE_ECB

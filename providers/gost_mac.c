@@ -98,7 +98,7 @@ static int gost_mac_set_key(GOST_MAC_CTX *ctx, const unsigned char *key,
                             size_t keylen)
 {
     if (keylen != GOST_KEY_SIZE) {
-        SMG_RAISE_DATA(ctx->provctx, SMG_R_INVALID_KEY_LENGTH,
+        SMG_RAISE_DATA(ctx->provctx, SMG_PROV(INVALID_KEY_LENGTH),
                        "got %zu bytes, expected %d", keylen, GOST_KEY_SIZE);
         return 0;
     }
@@ -118,8 +118,8 @@ static int gost_mac_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         size_t size;
 
         if (!OSSL_PARAM_get_size_t(p, &size)) {
-            SMG_RAISE_DATA(ctx->provctx, SMG_R_INVALID_PARAMETER_VALUE, "%s",
-                           p->key);
+            SMG_RAISE_DATA(ctx->provctx, SMG_PROV(FAILED_TO_GET_PARAMETER),
+                           "%s", p->key);
             return 0;
         }
         if (size < 1 || size > GOST_BLOCK_SIZE) {
@@ -140,8 +140,8 @@ static int gost_mac_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         size_t keylen;
 
         if (!OSSL_PARAM_get_octet_string_ptr(p, &key, &keylen)) {
-            SMG_RAISE_DATA(ctx->provctx, SMG_R_INVALID_PARAMETER_VALUE, "%s",
-                           p->key);
+            SMG_RAISE_DATA(ctx->provctx, SMG_PROV(FAILED_TO_GET_PARAMETER),
+                           "%s", p->key);
             return 0;
         }
         if (!gost_mac_set_key(ctx, key, keylen))
@@ -160,7 +160,7 @@ static int gost_mac_init(void *vctx, const unsigned char *key, size_t keylen,
     if (key != NULL)
         return gost_mac_set_key(ctx, key, keylen);
     if (!ctx->key_set) {
-        SMG_RAISE(ctx->provctx, SMG_R_NO_KEY_SET);
+        SMG_RAISE(ctx->provctx, SMG_PROV(NO_KEY_SET));
         return 0;
     }
     return gost_mac_restart(ctx);
@@ -188,7 +188,7 @@ static void gost_mac_blocks(GOST_MAC_CTX *ctx, const unsigned char *in,
 static int gost_mac_check_open(GOST_MAC_CTX *ctx)
 {
     if (!ctx->key_set) {
-        SMG_RAISE(ctx->provctx, SMG_R_NO_KEY_SET);
+        SMG_RAISE(ctx->provctx, SMG_PROV(NO_KEY_SET));
         return 0;
     }
     if (ctx->finalised) {
@@ -241,7 +241,7 @@ static int gost_mac_final(void *vctx, unsigned char *out, size_t *outl,
     if (!gost_mac_check_open(ctx))
         return 0;
     if (outsize < ctx->size) {
-        SMG_RAISE_DATA(ctx->provctx, SMG_R_OUTPUT_BUFFER_TOO_SMALL,
+        SMG_RAISE_DATA(ctx->provctx, SMG_PROV(OUTPUT_BUFFER_TOO_SMALL),
                        "need %zu bytes, have %zu", ctx->size, outsize);
         return 0;
     }
@@ -302,7 +302,8 @@ static int gost_mac_get_ctx_params(void *vctx, OSSL_PARAM params[])
         goto fail;
     return 1;
  fail:
-    SMG_RAISE_DATA(ctx->provctx, SMG_R_FAILED_TO_GET_PARAMETER, "%s", p->key);
+    SMG_RAISE_DATA(ctx->provctx, SMG_PROV(FAILED_TO_SET_PARAMETER), "%s",
+                   p->key);
     return 0;
 }
 

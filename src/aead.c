@@ -14,8 +14,10 @@
  * lets the last one win), CCM AAD after the data, a CCM message length the
  * nonce's L bytes cannot hold (OpenSSL truncates it and fails later).
  */
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
@@ -52,6 +54,32 @@
 #endif
 
 enum { IV_UNSET, IV_BUFFERED, IV_COPIED, IV_FINISHED };
+
+/*
+ * A failure of a message: no key, no IV, AAD out of order, a tag that
+ * differs, a data unit of the wrong length, ...  The default provider
+ * raises nothing for these where they happen: its update raises
+ * PROV_R_CIPHER_OPERATION_FAILED for any of them, its final and its
+ * one-shot cipher raise nothing (ossl_gcm_stream_update/_final/_cipher in
+ * providers/implementations/ciphers/ciphercommon_gcm.c, the same in
+ * ciphercommon_ccm.c, and the XTS ones of cipher_aes_xts.c and OpenSSL
+ * 3.5's cipher_sm4_xts.c), so that a GCM tag mismatch leaves an empty
+ * queue.  fail() keeps the reason in the context; smg_aead_update raises
+ * that one error with the reason as its data, and the others drop it.
+ * Returns 0.
+ */
+static int fail(SMG_AEAD_CTX *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int fail(SMG_AEAD_CTX *c, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(c->why, sizeof(c->why), fmt, ap);
+    va_end(ap);
+    return 0;
+}
 
 /*
  * Whether two tags differ, in constant time: that verdict, which the caller
@@ -369,12 +397,11 @@ static int gcm_aad(SMG_AEAD_CTX *c, const unsigned char *in, size_t len)
     size_t take;
 
     if (c->data_len != 0) {
-        SMG_RAISE(c->base.provctx, SMG_R_AAD_AFTER_DATA);
+        fail(c, "aad after data");
         return 0;
     }
     if (len > GCM_MAX_AAD - c->aad_len) {
-        SMG_RAISE_DATA(c->base.provctx, SMG_R_LENGTH_TOO_LARGE,
-                       "GCM AAD over 2^61 - 1 bytes");
+        fail(c, "length too large: GCM AAD over 2^61 - 1 bytes");
         return 0;
     }
     c->aad_len += len;
@@ -470,8 +497,7 @@ static int gcm_data(SMG_AEAD_CTX *c, const unsigned char *in,
     size_t n;
 
     if (len > GCM_MAX_DATA - c->data_len) {
-        SMG_RAISE_DATA(c->base.provctx, SMG_R_LENGTH_TOO_LARGE,
-                       "GCM data over 2^36 - 32 bytes");
+        fail(c, "length too large: GCM data over 2^36 - 32 bytes");
         return 0;
     }
     gcm_close_aad(c);
@@ -552,15 +578,13 @@ static int ccm_start(SMG_AEAD_CTX *c, uint64_t mlen)
     unsigned char b0[BS];
 
     if (ccm_nonce_len(c) < 15 - L) {
-        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_IV_LENGTH,
-                       "a %zu-byte nonce, the key was set for %zu",
-                       ccm_nonce_len(c), 15 - L);
+        fail(c, "invalid iv length: a %zu-byte nonce, the key was set for "
+             "%zu", ccm_nonce_len(c), 15 - L);
         return 0;
     }
     if (L < 8 && mlen >> (8 * L) != 0) {
-        SMG_RAISE_DATA(c->base.provctx, SMG_R_LENGTH_TOO_LARGE,
-                       "%llu bytes do not fit a %zu-byte CCM length",
-                       (unsigned long long)mlen, L);
+        fail(c, "length too large: %llu bytes do not fit a %zu-byte CCM "
+             "length", (unsigned long long)mlen, L);
         return 0;
     }
     c->msglen = mlen;
@@ -592,16 +616,16 @@ static int ccm_aad(SMG_AEAD_CTX *c, const unsigned char *in, size_t len)
     if (len == 0)
         return 1;
     if (!c->len_set) {
-        SMG_RAISE_DATA(c->base.provctx, SMG_R_MESSAGE_LENGTH_NOT_SET,
-                       "CCM takes the total length before the AAD");
+        fail(c, "message length not set: CCM takes the total length "
+             "before the AAD");
         return 0;
     }
     if (c->data_done) {
-        SMG_RAISE(c->base.provctx, SMG_R_AAD_AFTER_DATA);
+        fail(c, "aad after data");
         return 0;
     }
     if (c->aad_set) {
-        SMG_RAISE(c->base.provctx, SMG_R_CCM_ONE_UPDATE);
+        fail(c, "ccm takes the aad and the data in one update each");
         return 0;
     }
     c->aad_set = 1;
@@ -762,7 +786,7 @@ static int aead_set_key(SMG_AEAD_CTX *c, const unsigned char *key,
     unsigned char h[BS] = { 0 };
 
     if (keylen != alg_key_len(c->base.alg)) {
-        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_KEY_LENGTH,
+        SMG_RAISE_DATA(c->base.provctx, SMG_PROV(INVALID_KEY_LENGTH),
                        "got %zu bytes, expected %zu", keylen,
                        alg_key_len(c->base.alg));
         return 0;
@@ -819,7 +843,7 @@ static int aead_init(SMG_AEAD_CTX *c, const unsigned char *key,
 
         if (is_mode(c, SMG_MODE_GCM) ? ivlen == 0 || ivlen > SMG_GCM_IV_MAX
                                      : ivlen != want) {
-            SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_IV_LENGTH,
+            SMG_RAISE_DATA(c->base.provctx, SMG_PROV(INVALID_IV_LENGTH),
                            "%zu bytes", ivlen);
             return 0;
         }
@@ -855,11 +879,11 @@ int smg_aead_dinit(void *vctx, const unsigned char *key, size_t keylen,
 static int check_key(SMG_AEAD_CTX *c)
 {
     if (!c->base.initialised) {
-        SMG_RAISE(c->base.provctx, SMG_R_NOT_INITIALISED);
+        fail(c, "operation not initialised");
         return 0;
     }
     if (!c->base.key_set) {
-        SMG_RAISE(c->base.provctx, SMG_R_NO_KEY_SET);
+        fail(c, "no key set");
         return 0;
     }
     return 1;
@@ -873,18 +897,16 @@ static int check_key(SMG_AEAD_CTX *c)
 static int gcm_ready(SMG_AEAD_CTX *c)
 {
     if (c->iv_state == IV_FINISHED) {
-        SMG_RAISE_DATA(c->base.provctx, SMG_R_IV_NOT_SET,
-                       "the message is finished: init with a new IV");
+        fail(c, "iv not set: the message is finished: init with a new IV");
         return 0;
     }
     if (c->iv_state == IV_UNSET) {
         if (!c->base.enc) {
-            SMG_RAISE(c->base.provctx, SMG_R_IV_NOT_SET);
+            fail(c, "iv not set");
             return 0;
         }
         if (c->ivlen < 12 || RAND_bytes(c->iv, (int)c->ivlen) <= 0) {
-            SMG_RAISE_DATA(c->base.provctx, SMG_R_IV_GENERATION_FAILED,
-                           "for a %zu-byte IV", c->ivlen);
+            fail(c, "iv generation failed: for a %zu-byte IV", c->ivlen);
             return 0;
         }
         c->iv_gen_rand = 1;
@@ -900,9 +922,8 @@ static int gcm_ready(SMG_AEAD_CTX *c)
 static int ccm_ready(SMG_AEAD_CTX *c)
 {
     if (!c->base.iv_set || c->base.finalised) {
-        SMG_RAISE_DATA(c->base.provctx, SMG_R_IV_NOT_SET,
-                       c->base.finalised ? "the message is finished: init "
-                       "with a new nonce" : "no nonce");
+        fail(c, "iv not set: %s", c->base.finalised
+             ? "the message is finished: init with a new nonce" : "no nonce");
         return 0;
     }
     return 1;
@@ -915,25 +936,23 @@ static int ccm_message(SMG_AEAD_CTX *c, const unsigned char *in,
     unsigned char tag[BS];
 
     if (c->data_done) {
-        SMG_RAISE(c->base.provctx, SMG_R_CCM_ONE_UPDATE);
+        fail(c, "ccm takes the aad and the data in one update each");
         return 0;
     }
     if (!c->len_set && !ccm_start(c, len))
         return 0;
     if (len != c->msglen) {
-        SMG_RAISE_DATA(c->base.provctx, SMG_R_MESSAGE_LENGTH_MISMATCH,
-                       "%zu bytes, %llu set", len,
-                       (unsigned long long)c->msglen);
+        fail(c, "data length differs from the message length set: %zu "
+             "bytes, %llu set", len, (unsigned long long)c->msglen);
         return 0;
     }
     if (!c->base.enc && !c->tag_set) {
-        SMG_RAISE(c->base.provctx, SMG_R_TAG_NOT_SET);
+        fail(c, "tag not set");
         return 0;
     }
     if (!c->base.enc && c->ccm_m != c->ccm_mk) {
-        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_TAG_LENGTH,
-                       "a %zu-byte tag, the key was set for %zu", c->ccm_m,
-                       c->ccm_mk);
+        fail(c, "invalid tag length: a %zu-byte tag, the key was set for "
+             "%zu", c->ccm_m, c->ccm_mk);
         return 0;
     }
     c->data_done = 1;
@@ -947,7 +966,7 @@ static int ccm_message(SMG_AEAD_CTX *c, const unsigned char *in,
             /* No plaintext of a forgery leaves this call. */
             OPENSSL_cleanse(out, len);
             OPENSSL_cleanse(tag, sizeof(tag));
-            SMG_RAISE(c->base.provctx, SMG_R_TAG_MISMATCH);
+            fail(c, "tag mismatch");
             return 0;
         }
         c->verified = 1;
@@ -968,19 +987,20 @@ static int tls_record(SMG_AEAD_CTX *c, unsigned char *out, size_t *outl,
     int ok = 0;
 
     if (in == NULL || out != in || len < TLS_EXPLICIT_IV_LEN + taglen) {
-        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_TLS_RECORD,
-                       "a record is processed in place and holds the "
-                       "explicit IV and the tag");
+        fail(c, "invalid tls record: a record is processed in place and "
+             "holds the explicit IV and the tag");
         goto end;
     }
     len -= TLS_EXPLICIT_IV_LEN + taglen;
     if (is_mode(c, SMG_MODE_GCM)) {
         if (c->base.enc && ++c->tls_enc_records == 0) {
-            SMG_RAISE(c->base.provctx, SMG_R_TOO_MANY_RECORDS);
+            /* raised where it happens, as gcm_tls_cipher does */
+            SMG_RAISE(c->base.provctx, SMG_PROV(TOO_MANY_RECORDS));
+            fail(c, "too many records");
             goto end;
         }
         if (!c->iv_gen) {
-            SMG_RAISE(c->base.provctx, SMG_R_TLS_IV_NOT_CONFIGURED);
+            fail(c, "tls iv not configured");
             goto end;
         }
         if (c->base.enc) {
@@ -1020,7 +1040,7 @@ static int tls_record(SMG_AEAD_CTX *c, unsigned char *out, size_t *outl,
         *outl = len + TLS_EXPLICIT_IV_LEN + taglen;
     } else if (tag_mismatch(tag, in + TLS_EXPLICIT_IV_LEN + len, taglen)) {
         OPENSSL_cleanse(out + TLS_EXPLICIT_IV_LEN, len);
-        SMG_RAISE(c->base.provctx, SMG_R_TAG_MISMATCH);
+        fail(c, "tag mismatch");
         goto end;
     } else {
         *outl = len;
@@ -1055,8 +1075,7 @@ static int aead_update(SMG_AEAD_CTX *c, unsigned char *out, size_t *outl,
         return 0;
     if (is_mode(c, SMG_MODE_XTS)) {
         if (in == NULL || out == NULL) {
-            SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_PARAMETER_VALUE,
-                           "XTS has no AAD");
+            fail(c, "XTS has no AAD");
             return 0;
         }
         if (!xts_unit(c, in, out, inl))
@@ -1080,12 +1099,12 @@ static int aead_update(SMG_AEAD_CTX *c, unsigned char *out, size_t *outl,
         return 0;
     if (out == NULL && in == NULL) {
         if (c->data_done) {
-            SMG_RAISE(c->base.provctx, SMG_R_CCM_ONE_UPDATE);
+            fail(c, "ccm takes the aad and the data in one update each");
             return 0;
         }
         if (c->aad_set) {
-            SMG_RAISE_DATA(c->base.provctx, SMG_R_CCM_ONE_UPDATE,
-                           "the message length after the AAD");
+            fail(c, "ccm takes the aad and the data in one update each: the "
+                 "message length after the AAD");
             return 0;
         }
         return ccm_start(c, inl);
@@ -1101,9 +1120,22 @@ static int aead_update(SMG_AEAD_CTX *c, unsigned char *out, size_t *outl,
 int smg_aead_update(void *vctx, unsigned char *out, size_t *outl,
                     size_t outsize, const unsigned char *in, size_t inl)
 {
-    return aead_update(vctx, out, outl, outsize, in, inl);
+    SMG_AEAD_CTX *c = vctx;
+
+    c->why[0] = '\0';
+    if (aead_update(c, out, outl, outsize, in, inl))
+        return 1;
+    if (c->why[0] != '\0')
+        SMG_RAISE_DATA(c->base.provctx, SMG_PROV(CIPHER_OPERATION_FAILED),
+                       "%s", c->why);
+    return 0;
 }
 
+/*
+ * Fails with nothing queued (see fail()): a GCM tag that differs leaves an
+ * empty queue, as the default provider's does, which callers such as
+ * Python's cryptography take for an invalid tag.
+ */
 static int aead_final(SMG_AEAD_CTX *c)
 {
     if (!check_key(c))
@@ -1115,7 +1147,7 @@ static int aead_final(SMG_AEAD_CTX *c)
         int ok = 1;
 
         if (!c->base.enc && c->taglen == SIZE_MAX) {
-            SMG_RAISE(c->base.provctx, SMG_R_TAG_NOT_SET);
+            fail(c, "tag not set");
             return 0;
         }
         if (!gcm_ready(c))
@@ -1129,7 +1161,7 @@ static int aead_final(SMG_AEAD_CTX *c)
         }
         gcm_tag(c, tag);
         if (tag_mismatch(tag, c->tag, c->taglen)) {
-            SMG_RAISE(c->base.provctx, SMG_R_TAG_MISMATCH);
+            fail(c, "tag mismatch");
             ok = 0;
         }
         OPENSSL_cleanse(tag, sizeof(tag));
@@ -1140,8 +1172,7 @@ static int aead_final(SMG_AEAD_CTX *c)
         return 1;
     c->base.finalised = 1;
     if (!c->base.enc && !c->verified) {
-        SMG_RAISE_DATA(c->base.provctx, SMG_R_TAG_MISMATCH,
-                       "no verified message");
+        fail(c, "tag mismatch: no verified message");
         return 0;
     }
     return 1;
@@ -1179,14 +1210,17 @@ static int xts_unit(SMG_AEAD_CTX *c, const unsigned char *in,
     size_t m = len / BS, r = len % BS;
 
     if (!c->base.iv_set) {
-        SMG_RAISE(c->base.provctx, SMG_R_IV_NOT_SET);
+        fail(c, "iv not set");
         return 0;
     }
-    if (len < BS || len > XTS_MAX_UNIT) {
-        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_DATA_UNIT_LENGTH,
-                       "%zu bytes, not 16 to 2^24", len);
-        return 0;
-    }
+    /* OpenSSL's XTS raises the one reason of its own for too long a unit,
+     * before its update's (aes_xts_cipher, sm4_xts_cipher). */
+    if (len > XTS_MAX_UNIT)
+        SMG_RAISE_DATA(c->base.provctx, SMG_PROV(XTS_DATA_UNIT_IS_TOO_LARGE),
+                       "%zu bytes, over 2^20 blocks", len);
+    if (len < BS || len > XTS_MAX_UNIT)
+        return fail(c, "invalid xts data unit length: %zu bytes, not 16 to "
+                    "2^24", len);
     lone_ecb(c->base.kernel)(c->ks2, c->iv, t, 1);
     if (r == 0 || c->base.enc) {
         xts_blocks(c, in, out, m, t);
@@ -1269,21 +1303,30 @@ const OSSL_PARAM *smg_aead_settable_ctx_params(const SMG_CIPHER_ALG *alg)
     return alg->mode == SMG_MODE_XTS ? xts_settable : aead_settable;
 }
 
+/*
+ * The parameter failures, with the default provider's reasons: it reports
+ * a parameter it cannot answer as failing to set one, and one it cannot
+ * read as failing to get one.
+ */
 static int get_fail(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
 {
-    SMG_RAISE_DATA(c->base.provctx, SMG_R_FAILED_TO_GET_PARAMETER, "%s",
+    SMG_RAISE_DATA(c->base.provctx, SMG_PROV(FAILED_TO_SET_PARAMETER), "%s",
                    p->key);
     return 0;
 }
 
+/* By the parameter's type (libcrypto 3.2 and later queue an error for a
+ * setter of the wrong one). */
 static int set_iv_param(OSSL_PARAM *p, const unsigned char *iv, size_t len)
 {
-    return OSSL_PARAM_set_octet_string(p, iv, len)
-           || OSSL_PARAM_set_octet_ptr(p, iv, len);
+    if (p->data_type == OSSL_PARAM_OCTET_PTR)
+        return OSSL_PARAM_set_octet_ptr(p, iv, len);
+    return OSSL_PARAM_set_octet_string(p, iv, len);
 }
 
 /*
- * GCM's iv and updated-iv: the IV once there is one, as OpenSSL gives it.
+ * GCM's iv and updated-iv: the IV once there is one, as OpenSSL gives it
+ * (before, it fails with nothing queued, as ossl_gcm_get_ctx_params does).
  * CCM's: the nonce buffer as long as the caller's buffer (at most 16),
  * once that holds the nonce, as OpenSSL's CCM answers.
  */
@@ -1291,12 +1334,10 @@ static int get_iv(SMG_AEAD_CTX *c, OSSL_PARAM *p)
 {
     size_t want = is_mode(c, SMG_MODE_CCM) ? ccm_nonce_len(c) : c->ivlen;
 
-    if (is_mode(c, SMG_MODE_GCM) && c->iv_state == IV_UNSET) {
-        SMG_RAISE(c->base.provctx, SMG_R_IV_NOT_SET);
+    if (is_mode(c, SMG_MODE_GCM) && c->iv_state == IV_UNSET)
         return 0;
-    }
     if (p->data != NULL && p->data_size < want) {
-        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_IV_LENGTH,
+        SMG_RAISE_DATA(c->base.provctx, SMG_PROV(INVALID_IV_LENGTH),
                        "the IV has %zu bytes, the buffer %zu", want,
                        p->data_size);
         return 0;
@@ -1306,35 +1347,34 @@ static int get_iv(SMG_AEAD_CTX *c, OSSL_PARAM *p)
     return set_iv_param(p, c->iv, want) || get_fail(c, p);
 }
 
+/*
+ * The tag, with the reasons of ossl_gcm_get_ctx_params (one for every
+ * refusal) and ossl_ccm_get_ctx_params (a buffer of another length than
+ * the tag's fails with nothing queued).
+ */
 static int get_tag(SMG_AEAD_CTX *c, OSSL_PARAM *p)
 {
-    if (p->data_type != OSSL_PARAM_OCTET_STRING)
-        return get_fail(c, p);
     if (is_mode(c, SMG_MODE_GCM)) {
-        if (!c->base.enc || c->taglen == SIZE_MAX) {
-            SMG_RAISE(c->base.provctx, SMG_R_TAG_NOT_SET);
-            return 0;
-        }
-        if (p->data_size == 0 || p->data_size > BS) {
-            SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_TAG_LENGTH,
-                           "%zu bytes", p->data_size);
+        if (p->data_size == 0 || p->data_size > BS || !c->base.enc
+            || c->taglen == SIZE_MAX) {
+            SMG_RAISE_DATA(c->base.provctx, SMG_PROV(INVALID_TAG),
+                           "%zu bytes%s", p->data_size,
+                           c->base.enc && c->taglen != SIZE_MAX ? ""
+                           : ", no tag made");
             return 0;
         }
         return OSSL_PARAM_set_octet_string(p, c->tag, p->data_size)
                || get_fail(c, p);
     }
     if (!c->base.enc || !c->tag_set) {
-        SMG_RAISE(c->base.provctx, SMG_R_TAG_NOT_SET);
+        SMG_RAISE(c->base.provctx, SMG_PROV(TAG_NOT_SET));
         return 0;
     }
-    if (p->data_size != c->ccm_mk) {
-        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_TAG_LENGTH,
-                       "%zu bytes, the tag has %zu", p->data_size,
-                       c->ccm_mk);
-        return 0;
-    }
-    if (!OSSL_PARAM_set_octet_string(p, c->tag, c->ccm_mk))
+    if (p->data_type != OSSL_PARAM_OCTET_STRING)
         return get_fail(c, p);
+    if (p->data_size != c->ccm_mk
+        || !OSSL_PARAM_set_octet_string(p, c->tag, c->ccm_mk))
+        return 0;
     /* The tag ends the message, as in OpenSSL's CCM. */
     c->tag_set = 0;
     c->base.iv_set = 0;
@@ -1352,11 +1392,10 @@ static int get_tls_iv_gen(SMG_AEAD_CTX *c, OSSL_PARAM *p)
     unsigned char *q;
     int i;
 
+    /* Refused with nothing queued, as ossl_gcm_get_ctx_params does. */
     if (p->data == NULL || p->data_type != OSSL_PARAM_OCTET_STRING
-        || !c->iv_gen || !c->base.key_set) {
-        SMG_RAISE(c->base.provctx, SMG_R_TLS_IV_NOT_CONFIGURED);
+        || !c->iv_gen || !c->base.key_set)
         return 0;
-    }
     if (n == 0 || n > c->ivlen)
         n = c->ivlen;
     gcm_start(c);
@@ -1469,7 +1508,7 @@ int smg_aead_get_ctx_params(void *vctx, OSSL_PARAM params[])
 
 static int set_fail(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
 {
-    SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_PARAMETER_VALUE, "%s",
+    SMG_RAISE_DATA(c->base.provctx, SMG_PROV(FAILED_TO_GET_PARAMETER), "%s",
                    p->key);
     return 0;
 }
@@ -1478,33 +1517,38 @@ static int set_tag(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
 {
     size_t n = p->data_size;
 
-    if (p->data_type != OSSL_PARAM_OCTET_STRING)
-        return set_fail(c, p);
     if (is_mode(c, SMG_MODE_GCM)) {
-        if (n == 0 || n > BS) {
-            SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_TAG_LENGTH,
-                           "%zu bytes, not 1 to 16", n);
-            return 0;
-        }
-        if (c->base.enc) {
-            SMG_RAISE(c->base.provctx, SMG_R_TAG_NOT_NEEDED);
-            return 0;
-        }
-        if (p->data == NULL)
+        /* As ossl_gcm_set_ctx_params reads it: libcrypto's own error
+         * (3.2 and later) for a tag too long, then this one. */
+        unsigned char tag[BS];
+        void *v = tag;
+
+        if (p->data == NULL
+            || !OSSL_PARAM_get_octet_string(p, &v, sizeof(tag), &n))
             return set_fail(c, p);
-        memcpy(c->tag, p->data, n);
+        if (n == 0 || c->base.enc) {
+            OPENSSL_cleanse(tag, sizeof(tag));
+            SMG_RAISE_DATA(c->base.provctx, SMG_PROV(INVALID_TAG), "%s",
+                           n == 0 ? "an empty tag"
+                           : "no tag is taken when encrypting");
+            return 0;
+        }
+        memcpy(c->tag, tag, n);
+        OPENSSL_cleanse(tag, sizeof(tag));
         c->taglen = n;
         return 1;
     }
+    if (p->data_type != OSSL_PARAM_OCTET_STRING)
+        return set_fail(c, p);
     /* CCM: a length alone sets M; with the bytes, the tag to verify. */
     if (n % 2 != 0 || n < 4 || n > 16) {
-        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_TAG_LENGTH,
+        SMG_RAISE_DATA(c->base.provctx, SMG_PROV(INVALID_TAG_LENGTH),
                        "%zu bytes, not an even 4 to 16", n);
         return 0;
     }
     if (p->data != NULL) {
         if (c->base.enc) {
-            SMG_RAISE(c->base.provctx, SMG_R_TAG_NOT_NEEDED);
+            SMG_RAISE(c->base.provctx, SMG_PROV(TAG_NOT_NEEDED));
             return 0;
         }
         memcpy(c->tag, p->data, n);
@@ -1522,7 +1566,7 @@ static int set_ivlen(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
         return set_fail(c, p);
     if (is_mode(c, SMG_MODE_CCM)) {
         if (n < 7 || n > 13) {
-            SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_IV_LENGTH,
+            SMG_RAISE_DATA(c->base.provctx, SMG_PROV(INVALID_IV_LENGTH),
                            "a %zu-byte nonce, not 7 to 13", n);
             return 0;
         }
@@ -1534,7 +1578,7 @@ static int set_ivlen(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
         return 1;
     }
     if (n == 0 || n > SMG_GCM_IV_MAX) {
-        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_IV_LENGTH,
+        SMG_RAISE_DATA(c->base.provctx, SMG_PROV(INVALID_IV_LENGTH),
                        "%zu bytes, not 1 to %d", n, SMG_GCM_IV_MAX);
         return 0;
     }
@@ -1552,12 +1596,15 @@ static int set_ivlen(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
 static int set_tls_aad(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
 {
     size_t taglen = is_mode(c, SMG_MODE_GCM) ? TLS_GCM_TAG_LEN : c->ccm_m;
+    /* ossl_gcm_set_ctx_params's and ossl_ccm_set_ctx_params's reasons */
+    uint32_t bad = is_mode(c, SMG_MODE_GCM) ? SMG_PROV(INVALID_AAD)
+                                            : SMG_PROV(INVALID_DATA);
     size_t len;
 
     if (p->data_type != OSSL_PARAM_OCTET_STRING)
         return set_fail(c, p);
     if (p->data_size != SMG_AEAD_TLS_AAD_LEN) {
-        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_TLS_AAD,
+        SMG_RAISE_DATA(c->base.provctx, bad,
                        "%zu bytes, not %d", p->data_size,
                        SMG_AEAD_TLS_AAD_LEN);
         return 0;
@@ -1565,8 +1612,7 @@ static int set_tls_aad(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
     memcpy(c->tls_aad, p->data, SMG_AEAD_TLS_AAD_LEN);
     len = (size_t)c->tls_aad[11] << 8 | c->tls_aad[12];
     if (len < TLS_EXPLICIT_IV_LEN + (c->base.enc ? 0 : taglen)) {
-        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_TLS_AAD,
-                       "a record of %zu bytes", len);
+        SMG_RAISE_DATA(c->base.provctx, bad, "a record of %zu bytes", len);
         return 0;
     }
     len -= TLS_EXPLICIT_IV_LEN + (c->base.enc ? 0 : taglen);
@@ -1590,7 +1636,7 @@ static int set_tls_iv_fixed(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
         return set_fail(c, p);
     if (is_mode(c, SMG_MODE_CCM)) {
         if (n != TLS_FIXED_IV_LEN) {
-            SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_IV_LENGTH,
+            SMG_RAISE_DATA(c->base.provctx, SMG_PROV(INVALID_IV_LENGTH),
                            "a fixed field of %zu bytes, not 4", n);
             return 0;
         }
@@ -1602,7 +1648,8 @@ static int set_tls_iv_fixed(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
     } else {
         if (n < TLS_FIXED_IV_LEN || n > c->ivlen
             || c->ivlen - n < TLS_EXPLICIT_IV_LEN) {
-            SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_IV_LENGTH,
+            /* ossl_gcm_set_ctx_params's reason, unlike CCM's */
+            SMG_RAISE_DATA(c->base.provctx, SMG_PROV(FAILED_TO_GET_PARAMETER),
                            "a fixed field of %zu bytes in a %zu-byte IV", n,
                            c->ivlen);
             return 0;
@@ -1610,7 +1657,9 @@ static int set_tls_iv_fixed(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
         memcpy(c->iv, p->data, n);
         if (c->base.enc) {
             if (RAND_bytes(c->iv + n, (int)(c->ivlen - n)) <= 0) {
-                SMG_RAISE(c->base.provctx, SMG_R_IV_GENERATION_FAILED);
+                SMG_RAISE_DATA(c->base.provctx,
+                               SMG_PROV(FAILED_TO_GET_PARAMETER),
+                               "iv generation failed");
                 return 0;
             }
             c->iv_gen_rand = 1;
@@ -1626,11 +1675,10 @@ static int set_tls_iv_inv(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
 {
     if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL)
         return set_fail(c, p);
+    /* Refused with nothing queued, as ossl_gcm_set_ctx_params does. */
     if (!c->iv_gen || !c->base.key_set || c->base.enc
-        || p->data_size > c->ivlen) {
-        SMG_RAISE(c->base.provctx, SMG_R_TLS_IV_NOT_CONFIGURED);
+        || p->data_size > c->ivlen)
         return 0;
-    }
     memcpy(c->iv + c->ivlen - p->data_size, p->data, p->data_size);
     gcm_start(c);
     c->iv_state = IV_COPIED;
@@ -1649,7 +1697,8 @@ static int set_xts_standard(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
     } else if (OPENSSL_strcasecmp(s, "IEEE") == 0) {
         c->xts_ieee = 1;
     } else {
-        SMG_RAISE_DATA(c->base.provctx, SMG_R_INVALID_XTS_STANDARD,
+        /* OpenSSL 3.5's SM4-XTS: "failed to set parameter" */
+        SMG_RAISE_DATA(c->base.provctx, SMG_PROV(FAILED_TO_SET_PARAMETER),
                        "\"%s\", not GB or IEEE", s);
         return 0;
     }

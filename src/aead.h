@@ -54,6 +54,7 @@ typedef struct smg_aead_ctx {
     size_t tls_aad_len;         /* 0: no TLS record pending */
     size_t tls_aad_pad;
     uint64_t tls_enc_records;
+    char why[128];              /* why this call fails (fail() in aead.c) */
 } SMG_AEAD_CTX;
 
 void *smg_aead_newctx(void *provctx, const SMG_CIPHER_ALG *alg);

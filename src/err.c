@@ -2,8 +2,10 @@
 /*
  * smgost's reason strings and error raising through the core upcalls
  * (core_new_error, core_set_error_debug, core_vset_error), as OpenSSL's own
- * external providers do: an error raised here carries the library code the
- * core assigned to smgost, so the reason strings below resolve.
+ * external providers do: an error of smgost's own reasons carries the
+ * library code the core assigned to smgost, so the reason strings below
+ * resolve; one of SMG_PROV's carries ERR_LIB_PROV, whose strings libcrypto
+ * holds.
  */
 #include <stdarg.h>
 #include <openssl/core_dispatch.h>
@@ -12,45 +14,19 @@
 #include "provctx.h"
 
 const OSSL_ITEM smg_reason_strings[] = {
-    { SMG_R_INVALID_KEY_LENGTH, "invalid key length" },
-    { SMG_R_INVALID_IV_LENGTH, "invalid iv length" },
-    { SMG_R_NO_KEY_SET, "no key set" },
     { SMG_R_NOT_INITIALISED, "operation not initialised" },
     { SMG_R_UPDATE_AFTER_FINAL, "update after final" },
-    { SMG_R_WRONG_FINAL_BLOCK_LENGTH, "wrong final block length" },
-    { SMG_R_BAD_DECRYPT, "bad decrypt" },
-    { SMG_R_OUTPUT_BUFFER_TOO_SMALL, "output buffer too small" },
     { SMG_R_LENGTH_TOO_LARGE, "length too large" },
-    { SMG_R_FAILED_TO_GET_PARAMETER, "failed to get parameter" },
-    { SMG_R_FAILED_TO_SET_PARAMETER, "failed to set parameter" },
-    { SMG_R_INVALID_PARAMETER_VALUE, "invalid parameter value" },
     { SMG_R_UNKNOWN_PARAMETER_SET, "unknown parameter set" },
     { SMG_R_INVALID_ALGORITHM_ID_PARAMS, "invalid algorithm id parameters" },
     { SMG_R_INVALID_MAC_SIZE, "invalid mac size" },
     { SMG_R_SELF_TEST_FAILED, "self test failed" },
     { SMG_R_OUT_OF_MEMORY, "out of memory" },
     { SMG_R_NOT_A_MULTIPLE_OF_BLOCK, "input not a multiple of the block length" },
-    { SMG_R_INVALID_NUM, "invalid num" },
     { SMG_R_INVALID_KEY_MESH, "invalid key meshing period" },
     { SMG_R_ALREADY_FINALISED, "operation already finalised" },
     { SMG_R_PARTIALLY_OVERLAPPING, "partially overlapping buffers" },
     { SMG_R_INVALID_CONFIG_VALUE, "invalid configuration value" },
-    { SMG_R_INVALID_TAG_LENGTH, "invalid tag length" },
-    { SMG_R_TAG_NOT_SET, "tag not set" },
-    { SMG_R_TAG_NOT_NEEDED, "tag not needed when encrypting" },
-    { SMG_R_TAG_MISMATCH, "tag mismatch" },
-    { SMG_R_IV_NOT_SET, "iv not set" },
-    { SMG_R_AAD_AFTER_DATA, "aad after data" },
-    { SMG_R_MESSAGE_LENGTH_NOT_SET, "message length not set" },
-    { SMG_R_MESSAGE_LENGTH_MISMATCH, "data length differs from the message length set" },
-    { SMG_R_CCM_ONE_UPDATE, "ccm takes the aad and the data in one update each" },
-    { SMG_R_INVALID_DATA_UNIT_LENGTH, "invalid xts data unit length" },
-    { SMG_R_INVALID_XTS_STANDARD, "invalid xts standard" },
-    { SMG_R_INVALID_TLS_AAD, "invalid tls aad" },
-    { SMG_R_INVALID_TLS_RECORD, "invalid tls record" },
-    { SMG_R_TLS_IV_NOT_CONFIGURED, "tls iv not configured" },
-    { SMG_R_TOO_MANY_RECORDS, "too many records" },
-    { SMG_R_IV_GENERATION_FAILED, "iv generation failed" },
     { 0, NULL }
 };
 
@@ -86,7 +62,7 @@ void smg_err_init(const OSSL_DISPATCH *in)
     }
 }
 
-void smg_raise(void *provctx, int reason, const char *file, int line,
+void smg_raise(void *provctx, uint32_t reason, const char *file, int line,
                const char *func, const char *fmt, ...)
 {
     const OSSL_CORE_HANDLE *handle =
@@ -104,6 +80,6 @@ void smg_raise(void *provctx, int reason, const char *file, int line,
     new_error(handle);
     set_debug(handle, file, line, func);
     va_start(ap, fmt);
-    vset_error(handle, (uint32_t)reason, fmt, ap);
+    vset_error(handle, reason, fmt, ap);
     va_end(ap);
 }

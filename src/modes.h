@@ -140,7 +140,11 @@ int smg_same_length_output_ok(SMG_CIPHER_CTX *ctx, unsigned char *out,
 
 /*
  * The generic parameter tables: as entries for families that add their
- * own, and whole for those that add none.
+ * own, and whole for those that add none.  keylen is not settable, as in
+ * the default provider's fixed-key ciphers: EVP_CIPHER_CTX_set_key_length
+ * of another length then fails in libcrypto with EVP_R_INVALID_KEY_LENGTH,
+ * as it does there (CMAC passes its key's length through it).  A keylen
+ * parameter set all the same must still be the key's length.
  */
 #define SMG_CIPHER_GENERIC_GETTABLE_CTX                                      \
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),                       \
@@ -150,7 +154,6 @@ int smg_same_length_output_ok(SMG_CIPHER_CTX *ctx, unsigned char *out,
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),                  \
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0)
 #define SMG_CIPHER_GENERIC_SETTABLE_CTX                                      \
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),                       \
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),                        \
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),                        \
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL)

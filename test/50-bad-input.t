@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 #
-# Misuse of SM4 and SM3 (test/bad_input.c): each call must fail, leave
-# smgost's own reason on the error queue and report no output.
+# Misuse of SM4 and SM3 (test/bad_input.c): each call must fail, leave its
+# reason on the error queue (the default provider's where it has the same
+# failure, smgost's own otherwise) and report no output.
 use strict;
 use warnings;
 use FindBin;

@@ -636,11 +636,30 @@ static int ctrl(EVP_CIPHER_CTX *ctx, int cmd, int arg, void *ptr)
     return EVP_CIPHER_CTX_ctrl(ctx, cmd, arg, ptr) > 0;
 }
 
+/*
+ * A misuse the call must refuse, with what the default provider's GCM, CCM
+ * and XTS leave (test/err_compare.c compares them): BAD, its reason;
+ * BAD_OP, an update's "cipher operation failed", whose data carries
+ * smgost's reason; BAD_QUIET, an empty queue (a final, a one-shot call, a
+ * tag read into a buffer of another length).
+ */
 #define BAD(what, call, reason)                                             \
     do {                                                                    \
         ERR_clear_error();                                                  \
         if (TU_CHECK(!(call), "%s was accepted", what))                     \
-            TU_CHECK_ERR("smgost", reason);                                 \
+            TU_CHECK_ERR(TU_LIB_PROV, reason);                              \
+    } while (0)
+#define BAD_OP(what, call, data)                                            \
+    do {                                                                    \
+        ERR_clear_error();                                                  \
+        if (TU_CHECK(!(call), "%s was accepted", what))                     \
+            TU_CHECK_ERR_DATA(TU_LIB_PROV, "cipher operation failed", data); \
+    } while (0)
+#define BAD_QUIET(what, call)                                               \
+    do {                                                                    \
+        ERR_clear_error();                                                  \
+        if (TU_CHECK(!(call), "%s was accepted", what))                     \
+            TU_CHECK_NO_ERR(what);                                          \
     } while (0)
 
 /*
@@ -685,14 +704,14 @@ static void ccm_length_order(void)
     ctx = ctx_for(CCM, 1, 1, 1);
     TU_CHECK(EVP_EncryptUpdate(ctx, a, &outl, msg, 20) && outl == 20,
              "CCM data with no length set");
-    BAD("a CCM length after the data",
+    BAD_OP("a CCM length after the data",
         EVP_EncryptUpdate(ctx, NULL, &outl, NULL, 20),
         "ccm takes the aad and the data in one update each");
     EVP_CIPHER_CTX_free(ctx);
     ctx = ctx_for(CCM, 1, 1, 1);
     TU_CHECK(EVP_EncryptUpdate(ctx, NULL, &outl, NULL, 20)
              && EVP_EncryptUpdate(ctx, a, &outl, msg, 20), "CCM length, data");
-    BAD("a second CCM length after the data",
+    BAD_OP("a second CCM length after the data",
         EVP_EncryptUpdate(ctx, NULL, &outl, NULL, 20),
         "ccm takes the aad and the data in one update each");
     EVP_CIPHER_CTX_free(ctx);
@@ -700,7 +719,7 @@ static void ccm_length_order(void)
     TU_CHECK(EVP_DecryptUpdate(ctx, NULL, &outl, NULL, 20)
              && EVP_DecryptUpdate(ctx, NULL, &outl, buf, 5),
              "CCM length, AAD to decrypt");
-    BAD("a CCM length after the AAD",
+    BAD_OP("a CCM length after the AAD",
         EVP_DecryptUpdate(ctx, NULL, &outl, NULL, 20),
         "ccm takes the aad and the data in one update each");
     EVP_CIPHER_CTX_free(ctx);
@@ -748,37 +767,37 @@ static void bad(void)
     BAD("GCM ivlen 0", set_size(ctx, "ivlen", 0), "invalid iv length");
     BAD("GCM ivlen 129", set_size(ctx, "ivlen", 129), "invalid iv length");
     BAD("a GCM tag set to encrypt", ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, tag),
-        "tag not needed when encrypting");
+        "invalid tag");
     BAD("the GCM tag before the final",
-        ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag), "tag not set");
+        ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag), "invalid tag");
     TU_CHECK(EVP_EncryptInit_ex2(ctx, NULL, NULL, buf, NULL)
              && EVP_EncryptUpdate(ctx, out, &outl, buf, 5),
              "GCM data");
-    BAD("GCM AAD after data", EVP_EncryptUpdate(ctx, NULL, &outl, buf, 5),
+    BAD_OP("GCM AAD after data", EVP_EncryptUpdate(ctx, NULL, &outl, buf, 5),
         "aad after data");
     TU_CHECK(EVP_EncryptFinal_ex(ctx, out, &outl), "GCM final");
     BAD("a 17-byte GCM tag", ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 17, tag),
-        "invalid tag length");
-    BAD("GCM data after the final", EVP_EncryptUpdate(ctx, out, &outl, buf, 5),
-        "iv not set");
+        "invalid tag");
+    BAD_OP("GCM data after the final",
+        EVP_EncryptUpdate(ctx, out, &outl, buf, 5), "iv not set");
     EVP_CIPHER_CTX_free(ctx);
     ctx = ctx_for(GCM, 0, 1, 0);
-    BAD("GCM decryption without an IV",
+    BAD_OP("GCM decryption without an IV",
         EVP_DecryptUpdate(ctx, out, &outl, buf, 5), "iv not set");
     TU_CHECK(EVP_DecryptInit_ex2(ctx, NULL, NULL, buf, NULL), "GCM IV");
     BAD("a 17-byte GCM tag to verify",
-        ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 17, tag), "invalid tag length|too small buffer");
-    BAD("GCM final decryption without a tag",
-        EVP_DecryptFinal_ex(ctx, out, &outl), "tag not set");
+        ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 17, tag), "failed to get parameter");
+    BAD_QUIET("GCM final decryption without a tag",
+        EVP_DecryptFinal_ex(ctx, out, &outl));
     TU_CHECK(EVP_DecryptInit_ex2(ctx, NULL, NULL, buf, NULL)
              && ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, tag), "GCM tag");
-    BAD("a wrong GCM tag", EVP_DecryptFinal_ex(ctx, out, &outl),
-        "tag mismatch");
+    BAD_QUIET("a wrong GCM tag", EVP_DecryptFinal_ex(ctx, out, &outl));
     BAD("the GCM tag when decrypting",
-        ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag), "tag not set");
+        ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag), "invalid tag");
     EVP_CIPHER_CTX_free(ctx);
     ctx = ctx_for(GCM, 1, 0, 1);
-    BAD("GCM data without a key", EVP_EncryptUpdate(ctx, out, &outl, buf, 5),
+    BAD_OP("GCM data without a key",
+        EVP_EncryptUpdate(ctx, out, &outl, buf, 5),
         "no key set");
     EVP_CIPHER_CTX_free(ctx);
 
@@ -793,31 +812,36 @@ static void bad(void)
     BAD("an 18-byte CCM tag", ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 18, NULL),
         "invalid tag length");
     BAD("a CCM tag set to encrypt", ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, tag),
-        "tag not needed when encrypting");
+        "tag not needed");
     TU_CHECK(ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, 13, NULL)
              && EVP_EncryptInit_ex2(ctx, NULL, buf, NULL, NULL),
              "CCM key, 13-byte nonce");
-    BAD("CCM data without a nonce", EVP_EncryptUpdate(ctx, out, &outl, buf, 5),
+    BAD_OP("CCM data without a nonce",
+        EVP_EncryptUpdate(ctx, out, &outl, buf, 5),
         "iv not set");
     TU_CHECK(EVP_EncryptInit_ex2(ctx, NULL, NULL, buf, NULL), "CCM nonce");
-    BAD("CCM AAD before the length", EVP_EncryptUpdate(ctx, NULL, &outl, buf, 5),
+    BAD_OP("CCM AAD before the length",
+        EVP_EncryptUpdate(ctx, NULL, &outl, buf, 5),
         "message length not set");
-    BAD("a CCM length beyond L = 2 bytes",
+    BAD_OP("a CCM length beyond L = 2 bytes",
         EVP_EncryptUpdate(ctx, NULL, &outl, NULL, 65536), "length too large");
     TU_CHECK(EVP_EncryptUpdate(ctx, NULL, &outl, NULL, 20)
              && EVP_EncryptUpdate(ctx, NULL, &outl, buf, 5), "CCM length, AAD");
-    BAD("a second CCM AAD update", EVP_EncryptUpdate(ctx, NULL, &outl, buf, 5),
+    BAD_OP("a second CCM AAD update",
+        EVP_EncryptUpdate(ctx, NULL, &outl, buf, 5),
         "ccm takes the aad and the data in one update each");
-    BAD("CCM data of another length than set",
+    BAD_OP("CCM data of another length than set",
         EVP_EncryptUpdate(ctx, out, &outl, buf, 19),
         "data length differs from the message length set");
     TU_CHECK(EVP_EncryptUpdate(ctx, out, &outl, buf, 20), "CCM data");
-    BAD("a second CCM data update", EVP_EncryptUpdate(ctx, out, &outl, buf, 20),
+    BAD_OP("a second CCM data update",
+        EVP_EncryptUpdate(ctx, out, &outl, buf, 20),
         "ccm takes the aad and the data in one update each");
-    BAD("a CCM tag of another length than set",
-        ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag), "invalid tag length");
+    BAD_QUIET("a CCM tag of another length than set",
+        ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag));
     TU_CHECK(ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 12, tag), "CCM tag");
-    BAD("CCM data after the tag", EVP_EncryptUpdate(ctx, out, &outl, buf, 20),
+    BAD_OP("CCM data after the tag",
+        EVP_EncryptUpdate(ctx, out, &outl, buf, 20),
         "iv not set");
     EVP_CIPHER_CTX_free(ctx);
     /* A nonce of one length is no nonce of another (as OpenSSL's CCM); the
@@ -829,63 +853,64 @@ static void bad(void)
     EVP_CIPHER_CTX_free(ctx);
     ctx = ctx_for(CCM, 1, 1, 1);
     TU_CHECK(set_size(ctx, "ivlen", 12), "CCM: a 12-byte nonce length");
-    BAD("CCM data after the nonce length changed",
+    BAD_OP("CCM data after the nonce length changed",
         EVP_EncryptUpdate(ctx, NULL, &outl, NULL, 5), "iv not set");
     EVP_CIPHER_CTX_free(ctx);
     ctx = ctx_for(CCM, 0, 1, 1);
-    BAD("CCM decryption without a tag",
+    BAD_OP("CCM decryption without a tag",
         EVP_DecryptUpdate(ctx, out, &outl, buf, 20), "tag not set");
     TU_CHECK(EVP_DecryptInit_ex2(ctx, NULL, NULL, buf, NULL)
              && ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 12, tag), "CCM tag to verify");
     memset(out, 0x5a, sizeof(out));
-    BAD("a wrong CCM tag", EVP_DecryptUpdate(ctx, out, &outl, buf, 20),
+    BAD_OP("a wrong CCM tag", EVP_DecryptUpdate(ctx, out, &outl, buf, 20),
         "tag mismatch");
     for (i = 0; i < 20 && out[i] == 0; i++)
         continue;
     TU_CHECK(i == 20, "CCM left plaintext after a wrong tag");
-    BAD("the CCM final after a wrong tag", EVP_DecryptFinal_ex(ctx, out, &outl),
-        "tag mismatch");
+    BAD_QUIET("the CCM final after a wrong tag",
+        EVP_DecryptFinal_ex(ctx, out, &outl));
     EVP_CIPHER_CTX_free(ctx);
     ccm_length_order();
 
     /* XTS */
     ctx = ctx_for(XTS, 1, 1, 0);
-    BAD("XTS data without a tweak", EVP_EncryptUpdate(ctx, out, &outl, buf, 16),
+    BAD_OP("XTS data without a tweak",
+        EVP_EncryptUpdate(ctx, out, &outl, buf, 16),
         "iv not set");
     TU_CHECK(EVP_EncryptInit_ex2(ctx, NULL, NULL, buf, NULL), "XTS tweak");
-    BAD("a 15-byte XTS unit", EVP_EncryptUpdate(ctx, out, &outl, buf, 15),
+    BAD_OP("a 15-byte XTS unit", EVP_EncryptUpdate(ctx, out, &outl, buf, 15),
         "invalid xts data unit length");
-    BAD("an empty XTS unit", EVP_EncryptUpdate(ctx, out, &outl, buf, 0),
+    BAD_OP("an empty XTS unit", EVP_EncryptUpdate(ctx, out, &outl, buf, 0),
         "invalid xts data unit length");
     big = tu_malloc(((size_t)1 << 24) + 16);
     memset(big, 0, ((size_t)1 << 24) + 16);
     BAD("an XTS unit of 2^20 blocks and one byte",
         EVP_EncryptUpdate(ctx, big, &outl, big, (1 << 24) + 1),
-        "invalid xts data unit length");
+        "xts data unit is too large");
     free(big);
-    BAD("XTS AAD", EVP_EncryptUpdate(ctx, NULL, &outl, buf, 16),
-        "invalid parameter value");
+    BAD_OP("XTS AAD", EVP_EncryptUpdate(ctx, NULL, &outl, buf, 16),
+        "XTS has no AAD");
     {
         OSSL_PARAM p[2] = {
             OSSL_PARAM_utf8_string("xts_standard", "ISO", 0), OSSL_PARAM_END
         };
 
         BAD("xts_standard ISO", EVP_CIPHER_CTX_set_params(ctx, p),
-            "invalid xts standard");
+            "failed to set parameter");
     }
     EVP_CIPHER_CTX_free(ctx);
 
     /* TLS records */
     ctx = ctx_for(GCM, 1, 1, 0);
     BAD("a 12-byte tlsaad",
-        ctrl(ctx, EVP_CTRL_AEAD_TLS1_AAD, 12, buf), "invalid tls aad");
+        ctrl(ctx, EVP_CTRL_AEAD_TLS1_AAD, 12, buf), "invalid aad");
     BAD("a tlsivfixed of 3 bytes",
-        ctrl(ctx, EVP_CTRL_GCM_SET_IV_FIXED, 3, buf), "invalid iv length");
+        ctrl(ctx, EVP_CTRL_GCM_SET_IV_FIXED, 3, buf),
+        "failed to get parameter");
     buf[11] = 0, buf[12] = 40;
     TU_CHECK(ctrl(ctx, EVP_CTRL_GCM_SET_IV_FIXED, 4, buf)
              && ctrl(ctx, EVP_CTRL_AEAD_TLS1_AAD, 13, buf) , "TLS setup");
-    BAD("a TLS record out of place", EVP_Cipher(ctx, out, buf, 40) > 0,
-        "invalid tls record");
+    BAD_QUIET("a TLS record out of place", EVP_Cipher(ctx, out, buf, 40) > 0);
     EVP_CIPHER_CTX_free(ctx);
 }
 

@@ -3,8 +3,9 @@
  * Shared helpers for the C test programs: a library context holding smgost
  * and the default provider, checks that count failures instead of aborting,
  * hex conversion, a seeded PRNG for reproducible random cases, error queue
- * assertions on smgost's own reason strings, and the choice of a program's
- * group from its command line.
+ * assertions on reason strings (smgost's own and the default provider's,
+ * which smgost raises for the failures the two share), and the choice of a
+ * program's group from its command line.
  *
  * Header-only so that each test program stays one .c file linked with
  * -lcrypto; every function is static.
@@ -200,6 +201,58 @@ static inline int tu_names_include(const char *names, const char *name)
     }
 }
 
+/* A digest's own dispatch functions, as tu_raw_cipher finds a cipher's. */
+typedef struct tu_raw_md {
+    OSSL_FUNC_digest_newctx_fn *newctx;
+    OSSL_FUNC_digest_freectx_fn *freectx;
+    OSSL_FUNC_digest_init_fn *init;
+    OSSL_FUNC_digest_update_fn *update;
+    OSSL_FUNC_digest_final_fn *final;
+    void *provctx;
+} TU_RAW_MD;
+
+/* Fills r from the provider of md for the algorithm name; 0 unless it
+ * has all five functions. */
+static inline int tu_raw_md(const EVP_MD *md, const char *name, TU_RAW_MD *r)
+{
+    const OSSL_PROVIDER *prov = EVP_MD_get0_provider(md);
+    const OSSL_ALGORITHM *algs, *a;
+    const OSSL_DISPATCH *d;
+    int no_cache = 0;
+
+    memset(r, 0, sizeof(*r));
+    if (prov == NULL)
+        return 0;
+    r->provctx = OSSL_PROVIDER_get0_provider_ctx(prov);
+    algs = OSSL_PROVIDER_query_operation(prov, OSSL_OP_DIGEST, &no_cache);
+    for (a = algs; a != NULL && a->algorithm_names != NULL; a++) {
+        if (!tu_names_include(a->algorithm_names, name))
+            continue;
+        for (d = a->implementation; d->function_id != 0; d++) {
+            switch (d->function_id) {
+            case OSSL_FUNC_DIGEST_NEWCTX:
+                r->newctx = OSSL_FUNC_digest_newctx(d);
+                break;
+            case OSSL_FUNC_DIGEST_FREECTX:
+                r->freectx = OSSL_FUNC_digest_freectx(d);
+                break;
+            case OSSL_FUNC_DIGEST_INIT:
+                r->init = OSSL_FUNC_digest_init(d);
+                break;
+            case OSSL_FUNC_DIGEST_UPDATE:
+                r->update = OSSL_FUNC_digest_update(d);
+                break;
+            case OSSL_FUNC_DIGEST_FINAL:
+                r->final = OSSL_FUNC_digest_final(d);
+                break;
+            }
+        }
+        break;
+    }
+    OSSL_PROVIDER_unquery_operation(prov, OSSL_OP_DIGEST, algs);
+    return r->newctx && r->freectx && r->init && r->update && r->final;
+}
+
 /* Fills r from the provider of c for the algorithm name; 0 if not found. */
 static inline int tu_raw_cipher(const EVP_CIPHER *c, const char *name,
                                 TU_RAW_CIPHER *r)
@@ -327,35 +380,69 @@ static inline int tu_reason_in(const char *reason, const char *list)
 }
 
 /*
- * True if the error queue holds an error raised by provider prov_name whose
- * reason string is reasons, or one of its '|'-separated alternatives.
- * Prints the queue when it does not.  Always leaves the queue empty.
+ * The library names libcrypto gives its own errors: the default provider's
+ * (which smgost raises for the failures the two share, src/err.h) and
+ * EVP's.  A provider's own errors come under the provider's name.
  */
-#define TU_CHECK_ERR(prov_name, reasons)                                     \
-    tu_check_err(__FILE__, __LINE__, (prov_name), (reasons))
+#define TU_LIB_PROV "Provider routines"
+#define TU_LIB_EVP "digital envelope routines"
+
+/*
+ * True if the error queue holds an error of library lib (a provider's name
+ * or one of the above) whose reason string is reasons, or one of its
+ * '|'-separated alternatives.  TU_CHECK_ERR_DATA also wants the error's
+ * data to contain data (the detail smgost adds).  Prints the queue when it
+ * does not.  Always leaves the queue empty.
+ */
+#define TU_CHECK_ERR(lib, reasons)                                           \
+    tu_check_err(__FILE__, __LINE__, (lib), (reasons), NULL)
+#define TU_CHECK_ERR_DATA(lib, reasons, data)                                \
+    tu_check_err(__FILE__, __LINE__, (lib), (reasons), (data))
 
 static inline int tu_check_err(const char *file, int line,
-                               const char *prov_name, const char *reasons)
+                               const char *want_lib, const char *reasons,
+                               const char *want_data)
 {
     unsigned long e;
-    const char *lib, *rs;
-    int found = 0;
+    const char *lib, *rs, *data;
+    int found = 0, flags;
     char seen[1024] = "";
     size_t used = 0;
 
-    while ((e = ERR_get_error()) != 0) {
+    while ((e = ERR_get_error_all(NULL, NULL, NULL, &data, &flags)) != 0) {
         lib = ERR_lib_error_string(e);
         rs = ERR_reason_error_string(e);
-        if (lib != NULL && rs != NULL && strcmp(lib, prov_name) == 0
-            && tu_reason_in(rs, reasons))
+        if (data == NULL || (flags & ERR_TXT_STRING) == 0)
+            data = "";
+        if (lib != NULL && rs != NULL && strcmp(lib, want_lib) == 0
+            && tu_reason_in(rs, reasons)
+            && (want_data == NULL || strstr(data, want_data) != NULL))
             found = 1;
         if (used < sizeof(seen))
             used += (size_t)snprintf(seen + used, sizeof(seen) - used,
-                                     " [%s: %s]", lib ? lib : "?",
-                                     rs ? rs : "?");
+                                     " [%s: %s%s%s]", lib ? lib : "?",
+                                     rs ? rs : "?", *data ? ": " : "", data);
     }
-    return tu_check(found, file, line, "expected error \"%s: %s\", queue "
-                    "held:%s", prov_name, reasons, used ? seen : " nothing");
+    return tu_check(found, file, line, "expected error \"%s: %s%s%s\", "
+                    "queue held:%s", want_lib, reasons,
+                    want_data != NULL ? ": ..." : "",
+                    want_data != NULL ? want_data : "",
+                    used ? seen : " nothing");
+}
+
+/*
+ * True if the error queue is empty, as the default provider leaves it for
+ * some failures (a GCM tag that differs); else prints and empties it.
+ */
+#define TU_CHECK_NO_ERR(what)                                                \
+    tu_check_no_err(__FILE__, __LINE__, (what))
+
+static inline int tu_check_no_err(const char *file, int line,
+                                  const char *what)
+{
+    /* tu_check prints the queue on failure, which empties it */
+    return tu_check(ERR_peek_error() == 0, file, line, "%s: errors queued",
+                    what);
 }
 
 /*
