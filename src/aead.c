@@ -10,9 +10,10 @@
  * records, params) over both; and XTS.
  *
  * Where OpenSSL's behaviour is an accident of its state machine this layer
- * refuses with a specific error instead: a second CCM AAD update (OpenSSL
- * lets the last one win), CCM AAD after the data, a CCM message length the
- * nonce's L bytes cannot hold (OpenSSL truncates it and fails later).
+ * refuses instead (the update's error, its data saying why; see fail()): a
+ * second CCM AAD update (OpenSSL lets the last one win), CCM AAD after the
+ * data, a CCM message length the nonce's L bytes cannot hold (OpenSSL
+ * truncates it and fails later).
  */
 #include <stdarg.h>
 #include <stddef.h>

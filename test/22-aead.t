@@ -29,7 +29,7 @@ my $no_oracle = 'no oracle: the default provider lacks SM4-GCM, CCM and XTS '
 diag("skipped: $no_oracle") if $oracle eq 'none';
 
 for my $g (['edge', 'edges: empty data and AAD, 1- to 128-byte GCM IVs, CCM nonce and tag extremes, XTS units of 16, 17 bytes and 2^20 blocks, identical XTS key halves'],
-           ['bad', 'bad input gets its specific error (a CCM length after the AAD or data included); no plaintext from a forged CCM message'],
+           ['bad', 'bad input gets the error the default provider gives, the cause in its data (a CCM length after the AAD or data included); no plaintext from a forged CCM message'],
            ['tls', 'TLS records (GCM, CCM, CCM_8) sealed and opened, against the oracle'],
            ['mac', 'GMAC over SM4-GCM and CMAC over SM4-CBC with properties=provider=smgost'],
            ['gcm', 'SM4-GCM: random cases against the oracle, wraps, tampering'],
