@@ -389,6 +389,18 @@ int smg_cipher_update(void *vctx, unsigned char *out, size_t *outl,
     return block_mode_update(ctx, out, outl, outsize, in, inl);
 }
 
+/*
+ * The reason of a bad final block (see evp_final_errors in modes.h): the
+ * default provider's for SM4; for GOST those of the legacy EVP layer
+ * (crypto/evp/evp_enc.c) that gostprov runs, in library EVP.
+ */
+static uint32_t final_reason(const SMG_CIPHER_CTX *ctx, uint32_t prov,
+                             int evp)
+{
+    return ctx->alg->family->evp_final_errors
+           ? (uint32_t)ERR_PACK(ERR_LIB_EVP, 0, evp) : prov;
+}
+
 /* PKCS#7 check without branches on the padding bytes (no padding oracle
  * through timing); returns the pad length, or 0 if it is malformed. */
 static size_t pkcs7_pad_length(const unsigned char *block, size_t bs)
@@ -443,7 +455,13 @@ int smg_cipher_final(void *vctx, unsigned char *out, size_t *outl,
         size_t n = bs;
 
         if (ctx->bufsz != bs) {
-            SMG_RAISE_DATA(ctx->provctx, SMG_PROV(WRONG_FINAL_BLOCK_LENGTH),
+            int evp = ctx->pad ? EVP_R_WRONG_FINAL_BLOCK_LENGTH
+                               : EVP_R_DATA_NOT_MULTIPLE_OF_BLOCK_LENGTH;
+
+            SMG_RAISE_DATA(ctx->provctx,
+                           final_reason(ctx,
+                                        SMG_PROV(WRONG_FINAL_BLOCK_LENGTH),
+                                        evp),
                            "%zu bytes pending", ctx->bufsz);
             return 0;
         }
@@ -458,7 +476,9 @@ int smg_cipher_final(void *vctx, unsigned char *out, size_t *outl,
             CT_PUBLIC(&pad, sizeof(pad));
             if (pad == 0) {
                 OPENSSL_cleanse(block, sizeof(block));
-                SMG_RAISE(ctx->provctx, SMG_PROV(BAD_DECRYPT));
+                SMG_RAISE(ctx->provctx,
+                          final_reason(ctx, SMG_PROV(BAD_DECRYPT),
+                                       EVP_R_BAD_DECRYPT));
                 return 0;
             }
             n = bs - pad;
@@ -473,7 +493,9 @@ int smg_cipher_final(void *vctx, unsigned char *out, size_t *outl,
         OPENSSL_cleanse(block, sizeof(block));
         *outl = n;
     } else if (ctx->bufsz != 0) {
-        SMG_RAISE_DATA(ctx->provctx, SMG_PROV(WRONG_FINAL_BLOCK_LENGTH),
+        SMG_RAISE_DATA(ctx->provctx,
+                       final_reason(ctx, SMG_PROV(WRONG_FINAL_BLOCK_LENGTH),
+                                    EVP_R_DATA_NOT_MULTIPLE_OF_BLOCK_LENGTH),
                        "%zu bytes pending and padding is off", ctx->bufsz);
         return 0;
     }

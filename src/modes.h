@@ -48,6 +48,14 @@ typedef struct smg_cipher_family {
      * as the next block starts from it, meshed if meshing came first).
      */
     int whole_block_iv;
+    /*
+     * The reasons of a bad final block of ECB or CBC.  0: the default
+     * provider's (PROV_R_WRONG_FINAL_BLOCK_LENGTH, PROV_R_BAD_DECRYPT),
+     * for SM4.  1: those gostprov raises, gost-engine's EVP layer's
+     * (EVP_R_WRONG_FINAL_BLOCK_LENGTH, EVP_R_DATA_NOT_MULTIPLE_OF_BLOCK_LENGTH
+     * without padding, EVP_R_BAD_DECRYPT), for GOST.
+     */
+    int evp_final_errors;
     /* Called once by newctx after the generic fields are set. */
     void (*init_ctx)(SMG_CIPHER_CTX *ctx);
     /* Expands key into ctx->ks_enc / ctx->ks_dec and sets ctx->kernel. */

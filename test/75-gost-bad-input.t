@@ -19,7 +19,8 @@ my @groups = (
     [keymesh  => 'key-mesh on ECB/CBC ("invalid key meshing period")'],
     [num      => 'num moved inside a gost89 (CFB) block ("failed to get parameter")'],
     [nokey    => 'update and final after an init without key ("no key set")'],
-    [lengths  => 'wrong key and IV lengths, through EVP and the raw init'],
+    [lengths  => 'wrong key and IV lengths, through EVP and the raw init; '
+                 . 'bad final blocks (EVP reasons, as gostprov)'],
     [macsize  => 'MAC sizes 0, 9 and beyond ("invalid mac size")'],
     [early    => 'parameters and calls before any init'],
 );
