@@ -121,26 +121,15 @@ static int outcomes_equal(const OUTCOME *a, const OUTCOME *b)
 
 typedef void (*CASE_FN)(const SIDE *s, OUTCOME *o);
 
-static unsigned long n_same, n_failing, n_stricter;
+static unsigned long n_same, n_failing, n_allowed;
 
 /*
  * How a difference may be allowed.  SAME: never.  STRICTER: smgost refuses
- * a misuse the reference goes ahead with.  GOSTPROV: also where both fail
- * and the reference (gostprov) queues no OpenSSL library's reason, only its
- * own library's or none: nothing a program could map, smgost keeps its own.
+ * a misuse the reference goes ahead with.  OWN: where both fail, each with
+ * its own reasons, or both succeed alike and the reference leaves errors
+ * behind (gostprov's, which smgost has no reason to follow).
  */
-enum { SAME, STRICTER, GOSTPROV };
-
-/* Whether the queue holds a reason of one of OpenSSL's own libraries. */
-static int has_openssl_reason(const OUTCOME *o)
-{
-    int i;
-
-    for (i = 0; i < o->nerr && i < 8; i++)
-        if (o->lib[i] < ERR_LIB_USER)
-            return 1;
-    return 0;
-}
+enum { SAME, STRICTER, OWN };
 
 /*
  * Runs the case on both sides and compares.  A failed set-up or a misuse
@@ -174,14 +163,15 @@ static void compare(const char *what, CASE_FN fn, const SIDE *ours,
     if (allow != SAME && !outcomes_equal(&a, &b) && !a.ok && b.ok) {
         printf("# %s (%s): smgost refuses, the %s provider's %s goes "
                "ahead\n", what, ours->name, ref->who, ref->name);
-        n_stricter++;
+        n_allowed++;
         return;
     }
-    if (allow == GOSTPROV && !outcomes_equal(&a, &b) && !a.ok && !b.ok
-        && !has_openssl_reason(&b)) {
-        printf("# %s (%s): gostprov raises no reason of OpenSSL's, smgost "
-               "keeps its own\n", what, ours->name);
-        n_stricter++;
+    if (allow == OWN && !outcomes_equal(&a, &b) && a.ok == b.ok
+        && (!a.ok || (a.outl == b.outl && a.nerr == 0))) {
+        printf("# %s (%s): %s, smgost with its reasons, %s with its own\n",
+               what, ours->name, a.ok ? "both go ahead" : "both refuse",
+               ref->who);
+        n_allowed++;
         return;
     }
     if (!TU_CHECK(outcomes_equal(&a, &b), "%s: smgost's %s and %s's %s "
@@ -945,6 +935,7 @@ static void c_xts_standard(const SIDE *s, OUTCOME *o)
 #define M_STRICTER 128 /* smgost may refuse what the default takes */
 #define M_NO_GOST 256  /* not against gostprov: it has no one-shot cipher
                         * function, and 15 bytes hold a GOST block */
+#define M_GOSTPROV 512 /* against gostprov: its reasons, libcrypto EVP's */
 
 static const struct {
     const char *what;
@@ -955,7 +946,7 @@ static const struct {
     { "raw init with a long key", M_ALL, c_raw_long_key },
     { "raw init with a bad IV length", M_ALL, c_raw_bad_iv },
     { "EVP_CIPHER_CTX_set_key_length to another length",
-      M_ALL | M_SM4_XTS, c_keylen_evp },
+      M_ALL | M_SM4_XTS | M_GOSTPROV, c_keylen_evp },
     { "keylen parameter of another length",
       M_ALL | M_SM4_XTS | M_STRICTER, c_keylen_param },
     { "ivlen parameter out of range", M_ALL | M_STRICTER, c_ivlen_param },
@@ -971,12 +962,13 @@ static const struct {
       c_padding_wrong_type },
     { "updated-iv into 4 bytes", M_BLOCK | M_STREAM | M_GCM | M_CCM,
       c_get_iv_small },
-    { "decryption final of a partial block", M_BLOCK, c_dec_partial_final },
-    { "encryption final of a partial block, padding off", M_BLOCK,
-      c_enc_partial_final_nopad },
-    { "decryption final of a partial block, padding off", M_BLOCK,
-      c_dec_partial_final_nopad },
-    { "bad padding", M_BLOCK, c_bad_padding },
+    { "decryption final of a partial block", M_BLOCK | M_GOSTPROV,
+      c_dec_partial_final },
+    { "encryption final of a partial block, padding off",
+      M_BLOCK | M_GOSTPROV, c_enc_partial_final_nopad },
+    { "decryption final of a partial block, padding off",
+      M_BLOCK | M_GOSTPROV, c_dec_partial_final_nopad },
+    { "bad padding", M_BLOCK | M_GOSTPROV, c_bad_padding },
     { "raw one-shot cipher of a partial block",
       M_BLOCK | M_STRICTER | M_NO_GOST, c_raw_oneshot_partial },
     { "raw final with 15 bytes of room", M_BLOCK | M_NO_GOST,
@@ -1386,8 +1378,12 @@ static void group_mac(void)
  * runs this group where it is installed).  gostprov runs gost-engine's
  * ciphers under libcrypto's legacy EVP layer, which raises EVP's reasons
  * for a bad final block: smgost raises the same (evp_final_errors in
- * src/modes.h).  Where gostprov raises only its own library's reasons, or
- * none, smgost keeps its own; where it goes ahead, smgost may refuse.
+ * src/modes.h), and these cases (M_GOSTPROV) must agree.  The others
+ * leave gostprov's own reasons, or those of the EVP and param calls it
+ * makes inside (gost-engine 3.0.3 under OpenSSL 3.6: "ctrl operation not
+ * implemented" for an ivlen), which nothing maps: smgost keeps its own
+ * there, and each such case is listed; where gostprov goes ahead, smgost
+ * may refuse.
  */
 static void group_gost(void)
 {
@@ -1417,7 +1413,8 @@ static void group_gost(void)
             if ((cipher_cases[j].modes & gost_ciphers[i].mode) != 0
                 && (cipher_cases[j].modes & M_NO_GOST) == 0)
                 compare(cipher_cases[j].what, cipher_cases[j].fn, &ours,
-                        &ref, GOSTPROV);
+                        &ref, (cipher_cases[j].modes & M_GOSTPROV) != 0
+                              ? STRICTER : OWN);
     }
     gost_gostprov_libctx_free(gost_lc);
 }
@@ -1433,7 +1430,7 @@ int main(int argc, char **argv)
     int rc = tu_main(argc, argv, groups, sizeof(groups) / sizeof(groups[0]),
                      &libctx, NULL);
 
-    printf("# %lu cases alike, in %lu of them both fail; %lu refused by "
-           "smgost alone\n", n_same, n_failing, n_stricter);
+    printf("# %lu cases alike, in %lu of them both fail; %lu allowed to "
+           "differ (listed above)\n", n_same, n_failing, n_allowed);
     return rc;
 }
