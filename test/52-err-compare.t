@@ -11,8 +11,9 @@
 # refuse, with its own reason, the misuse a case marks (update after
 # final, ...) where the default provider goes ahead; each such case is
 # listed in the output.  Where gostprov is installed, the GOST ciphers are
-# compared with its ones the same way, except where gostprov raises no
-# reason of OpenSSL's libraries (then smgost keeps its own).
+# compared with its ones: the bad final blocks, where smgost raises
+# gostprov's (EVP's) reasons, must agree; the rest, where gostprov leaves
+# its own reasons, is listed.
 use strict;
 use warnings;
 use FindBin;
