@@ -1316,10 +1316,17 @@ static int get_fail(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
     return 0;
 }
 
-/* By the parameter's type (libcrypto 3.2 and later queue an error for a
- * setter of the wrong one). */
+/*
+ * As the running libcrypto's default provider sets iv and updated-iv
+ * (libcrypto 3.2 and later queue an error for a setter of the wrong type):
+ * up to 3.5 ciphercommon_gcm.c and ciphercommon_ccm.c try a string, then
+ * an octet pointer; from 3.6 by the parameter's type, as src/modes.c.
+ */
 static int set_iv_param(OSSL_PARAM *p, const unsigned char *iv, size_t len)
 {
+    if (OPENSSL_version_major() == 3 && OPENSSL_version_minor() < 6)
+        return OSSL_PARAM_set_octet_string(p, iv, len)
+               || OSSL_PARAM_set_octet_ptr(p, iv, len);
     if (p->data_type == OSSL_PARAM_OCTET_PTR)
         return OSSL_PARAM_set_octet_ptr(p, iv, len);
     return OSSL_PARAM_set_octet_string(p, iv, len);
