@@ -787,8 +787,13 @@ static void bad(void)
     TU_CHECK(EVP_DecryptInit_ex2(ctx, NULL, NULL, buf, NULL), "GCM IV");
     BAD("a 17-byte GCM tag to verify",
         ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 17, tag), "failed to get parameter");
-    BAD_QUIET("GCM final decryption without a tag",
-        EVP_DecryptFinal_ex(ctx, out, &outl));
+    /* OpenSSL 4.0's default provider says so; 3.x's queues nothing */
+    if (OPENSSL_version_major() >= 4)
+        BAD("GCM final decryption without a tag",
+            EVP_DecryptFinal_ex(ctx, out, &outl), "tag not set");
+    else
+        BAD_QUIET("GCM final decryption without a tag",
+            EVP_DecryptFinal_ex(ctx, out, &outl));
     TU_CHECK(EVP_DecryptInit_ex2(ctx, NULL, NULL, buf, NULL)
              && ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, tag), "GCM tag");
     BAD_QUIET("a wrong GCM tag", EVP_DecryptFinal_ex(ctx, out, &outl));

@@ -125,11 +125,14 @@ static unsigned long n_same, n_failing, n_allowed;
 
 /*
  * How a difference may be allowed.  SAME: never.  STRICTER: smgost refuses
- * a misuse the reference goes ahead with.  OWN: where both fail, each with
- * its own reasons, or both succeed alike and the reference leaves errors
- * behind (gostprov's, which smgost has no reason to follow).
+ * a misuse the reference goes ahead with.  FOLLOW: that, or the reference
+ * fails with nothing queued, nothing to follow (gostprov 3.0.3 under
+ * OpenSSL 4.0.3 for a bad final block).  OWN:
+ * also where both fail, each with its own reasons, or both succeed alike
+ * and the reference leaves errors behind (gostprov's, which smgost has no
+ * reason to follow).
  */
-enum { SAME, STRICTER, OWN };
+enum { SAME, STRICTER, FOLLOW, OWN };
 
 /*
  * Runs the case on both sides and compares.  A failed set-up or a misuse
@@ -163,6 +166,13 @@ static void compare(const char *what, CASE_FN fn, const SIDE *ours,
     if (allow != SAME && !outcomes_equal(&a, &b) && !a.ok && b.ok) {
         printf("# %s (%s): smgost refuses, the %s provider's %s goes "
                "ahead\n", what, ours->name, ref->who, ref->name);
+        n_allowed++;
+        return;
+    }
+    if (allow == FOLLOW && !outcomes_equal(&a, &b) && !a.ok && !b.ok
+        && b.nerr == 0) {
+        printf("# %s (%s): %s fails with nothing queued, smgost keeps its "
+               "reasons\n", what, ours->name, ref->who);
         n_allowed++;
         return;
     }
@@ -1378,7 +1388,8 @@ static void group_mac(void)
  * runs this group where it is installed).  gostprov runs gost-engine's
  * ciphers under libcrypto's legacy EVP layer, which raises EVP's reasons
  * for a bad final block: smgost raises the same (evp_final_errors in
- * src/modes.h), and these cases (M_GOSTPROV) must agree.  The others
+ * src/modes.h), and these cases (M_GOSTPROV) must agree, unless gostprov
+ * queues nothing (under OpenSSL 4.0.3) or goes ahead.  The others
  * leave gostprov's own reasons, or those of the EVP and param calls it
  * makes inside (gost-engine 3.0.3 under OpenSSL 3.6: "ctrl operation not
  * implemented" for an ivlen), which nothing maps: smgost keeps its own
@@ -1414,7 +1425,7 @@ static void group_gost(void)
                 && (cipher_cases[j].modes & M_NO_GOST) == 0)
                 compare(cipher_cases[j].what, cipher_cases[j].fn, &ours,
                         &ref, (cipher_cases[j].modes & M_GOSTPROV) != 0
-                              ? STRICTER : OWN);
+                              ? FOLLOW : OWN);
     }
     gost_gostprov_libctx_free(gost_lc);
 }
