@@ -50,22 +50,32 @@ sub gostprov_dir {
 # Writes an openssl.cnf into folder dir that activates smgost from the build
 # tree and the default provider, and returns its path.  Options: name (file
 # name), smgost => { more keys of smgost's section, e.g. constant-time },
-# properties => default_properties for the EVP algorithm section.
+# properties => default_properties for the EVP algorithm section,
+# providers => [ the providers to activate, in order; default: smgost,
+# default ], module => smgost's module path (default: the build's),
+# random => the properties the RANDOM section gives the DRBGs (a query of
+# its own, so default_properties that name smgost still leave them on
+# the default provider).  Node.js reads the section nodejs_conf rather
+# than openssl_conf: both name the same one.
 sub write_config {
     my ($dir, %opt) = @_;
     my $file = File::Spec->catfile($dir, $opt{name} // 'openssl.cnf');
-    my $module = File::Spec->catfile(modules_dir(), 'smgost.so');
+    my $module = $opt{module} // File::Spec->catfile(modules_dir(), 'smgost.so');
+    my @provs = @{ $opt{providers} // ['smgost', 'default'] };
     my %keys = %{ $opt{smgost} // {} };
     my $keys = join '', map { "$_ = $keys{$_}\n" } sort keys %keys;
-    my $props = $opt{properties};
+    my ($props, $random) = @opt{qw(properties random)};
     open(my $fh, '>', $file) or die "$file: $!";
-    print $fh "openssl_conf = openssl_init\n\n[openssl_init]\n"
-        . "providers = provider_sect\n"
+    print $fh "openssl_conf = openssl_init\nnodejs_conf = openssl_init\n\n"
+        . "[openssl_init]\nproviders = provider_sect\n"
         . (defined $props ? "alg_section = evp_properties\n" : '')
-        . "\n[provider_sect]\nsmgost = smgost_sect\ndefault = default_sect\n"
-        . "\n[smgost_sect]\nmodule = $module\nactivate = 1\n$keys"
-        . "\n[default_sect]\nactivate = 1\n"
-        . (defined $props ? "\n[evp_properties]\ndefault_properties = $props\n" : '');
+        . (defined $random ? "random = random_sect\n" : '')
+        . "\n[provider_sect]\n" . join('', map { "$_ = ${_}_sect\n" } @provs)
+        . join('', map { "\n[${_}_sect]\n"
+                         . ($_ eq 'smgost' ? "module = $module\n" : '')
+                         . "activate = 1\n" . ($_ eq 'smgost' ? $keys : '') } @provs)
+        . (defined $props ? "\n[evp_properties]\ndefault_properties = $props\n" : '')
+        . (defined $random ? "\n[random_sect]\nproperties = $random\n" : '');
     close $fh or die "$file: $!";
     return $file;
 }
