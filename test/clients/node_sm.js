@@ -97,7 +97,9 @@ function digestCases() {
     show('sm3 copied and continued', c.update('more').digest('hex'));
     for (const klen of [17, 100]) {
         const key = Buffer.from(Array.from({ length: klen }, (_, i) => i));
-        show(`hmac-sm3 ${klen}-byte key`, crypto.createHmac('sm3', key).update(MSG).digest('hex'));
+        // Newer nodes fetch HMAC itself from the providers (EVP_MAC), which
+        // default_properties = provider=smgost then cannot give them.
+        show(`hmac-sm3 ${klen}-byte key`, attempt(() => crypto.createHmac('sm3', key).update(MSG).digest('hex')));
     }
 }
 
