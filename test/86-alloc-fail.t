@@ -3,9 +3,10 @@
 # Allocation failure (test/alloc_fail.c): each step of each algorithm's use
 # runs with its Nth allocation failing, N = 1, 2, ... until it needs no
 # more; a failing call must report an error, a retry with working memory
-# must succeed with the right result, and nothing may leak (checked after
-# OPENSSL_cleanup() by the program's own allocator, and by LeakSanitizer in
-# an ASan build).
+# must succeed with the right result, and nothing may leak (checked by the
+# program's own allocator once libcrypto has freed its own blocks: in
+# OPENSSL_cleanup() up to OpenSSL 3, in libcrypto's destructor from OpenSSL
+# 4.0; and by LeakSanitizer in an ASan build).
 use strict;
 use warnings;
 use FindBin;
