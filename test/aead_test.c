@@ -612,7 +612,7 @@ static void edge(uint64_t seed)
 static EVP_CIPHER_CTX *ctx_for(int mode, int enc, int with_key, int with_iv)
 {
     static const unsigned char key[32] = "bad-input key, 32 bytes long...";
-    static const unsigned char iv[16] = "bad-input iv....";
+    static const unsigned char iv[] = "bad-input iv....";
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
 
     if (ctx == NULL
@@ -672,7 +672,7 @@ static int ccm_20(const EVP_CIPHER *c, int enc, int with_len,
                   unsigned char tag[12])
 {
     static const unsigned char key[16] = "CCM length key.";
-    static const unsigned char nonce[7] = "nonce..";
+    static const unsigned char nonce[] = "nonce..";
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     int outl, ok;
 
@@ -696,7 +696,7 @@ static int ccm_20(const EVP_CIPHER *c, int enc, int with_len,
  */
 static void ccm_length_order(void)
 {
-    static const unsigned char msg[20] = "twenty bytes of data";
+    static const unsigned char msg[] = "twenty bytes of data";
     unsigned char a[36], b[36], back[36], ta[12], tb[12], buf[16] = { 0 };
     EVP_CIPHER_CTX *ctx;
     int outl;

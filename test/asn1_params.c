@@ -36,7 +36,7 @@ static OSSL_LIB_CTX *libctx;
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 #define MSG_LEN 3000            /* past two key meshings */
 
-static const unsigned char key[32] = "0123456789abcdef0123456789abcdef";
+static const unsigned char key[] = "0123456789abcdef0123456789abcdef";
 
 static EVP_CIPHER *fetch(const char *name, const char *propq)
 {
@@ -398,9 +398,9 @@ static void run_gost(void)
  */
 static void sm4_one(const char *alg, int plain)
 {
-    static const unsigned char skey[32] = "0123456789abcdeffedcba9876543210";
-    static const unsigned char iv[16] = "0123456789abcdef";
-    static const unsigned char iv2[16] = "fedcba9876543210";
+    static const unsigned char skey[] = "0123456789abcdeffedcba9876543210";
+    static const unsigned char iv[] = "0123456789abcdef";
+    static const unsigned char iv2[] = "fedcba9876543210";
     EVP_CIPHER *cs[2];
     unsigned char *der[2] = { NULL, NULL }, *der2[2] = { NULL, NULL };
     unsigned char got[2][16];

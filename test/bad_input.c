@@ -35,8 +35,8 @@ static const char *const sm4_names[] = {
 };
 #define NMODES (sizeof(sm4_names) / sizeof(sm4_names[0]))
 
-static const unsigned char key[16] = "0123456789abcdef";
-static const unsigned char iv[16] = "fedcba9876543210";
+static const unsigned char key[] = "0123456789abcdef";
+static const unsigned char iv[] = "fedcba9876543210";
 
 static EVP_CIPHER *fetch(const char *name)
 {

@@ -43,8 +43,8 @@ static const char *const all_names[] = {
 };
 static const char *const mac_names[] = { "gost-mac", "gost-mac-12" };
 
-static const unsigned char key[32] = "0123456789abcdef0123456789abcdef";
-static const unsigned char iv[8] = "fedcba98";
+static const unsigned char key[] = "0123456789abcdef0123456789abcdef";
+static const unsigned char iv[] = "fedcba98";
 static const unsigned char msg[40] = "a message of forty bytes for the tests.";
 
 static int ivlen_of(const char *name)
