@@ -115,7 +115,8 @@ static inline OSSL_LIB_CTX *gost_gostprov_libctx(void)
     OSSL_LIB_CTX *libctx;
 
     if (dir == NULL || *dir == '\0') {
-        printf("# SMGOST_GOSTPROV is empty: gostprov is not installed\n");
+        printf("# SMGOST_GOSTPROV is empty: gostprov is not installed, or "
+               "Configure left it out\n");
         return NULL;
     }
     if ((libctx = OSSL_LIB_CTX_new()) == NULL

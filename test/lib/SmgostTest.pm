@@ -42,7 +42,8 @@ sub openssl_cli {
     return $ENV{SMGOST_OPENSSL} // 'openssl';
 }
 
-# The folder holding gostprov.so, or '' when it is not installed.
+# The folder holding gostprov.so, or '' when it is not installed or
+# Configure left it out (one that fails with this openssl).
 sub gostprov_dir {
     return $ENV{SMGOST_GOSTPROV} // '';
 }
