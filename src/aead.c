@@ -1326,22 +1326,6 @@ static int get_fail(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
 }
 
 /*
- * As the running libcrypto's default provider sets iv and updated-iv
- * (libcrypto 3.2 and later queue an error for a setter of the wrong type):
- * up to 3.5 ciphercommon_gcm.c and ciphercommon_ccm.c try a string, then
- * an octet pointer; from 3.6 by the parameter's type, as src/modes.c.
- */
-static int set_iv_param(OSSL_PARAM *p, const unsigned char *iv, size_t len)
-{
-    if (OPENSSL_version_major() == 3 && OPENSSL_version_minor() < 6)
-        return OSSL_PARAM_set_octet_string(p, iv, len)
-               || OSSL_PARAM_set_octet_ptr(p, iv, len);
-    if (p->data_type == OSSL_PARAM_OCTET_PTR)
-        return OSSL_PARAM_set_octet_ptr(p, iv, len);
-    return OSSL_PARAM_set_octet_string(p, iv, len);
-}
-
-/*
  * GCM's iv and updated-iv: the IV once there is one, as OpenSSL gives it
  * (before, it fails with nothing queued, as ossl_gcm_get_ctx_params does).
  * CCM's: the nonce buffer as long as the caller's buffer (at most 16),
@@ -1361,7 +1345,7 @@ static int get_iv(SMG_AEAD_CTX *c, OSSL_PARAM *p)
     }
     if (is_mode(c, SMG_MODE_CCM))
         want = p->data_size < BS ? p->data_size : BS;
-    return set_iv_param(p, c->iv, want) || get_fail(c, p);
+    return smg_set_iv_param(p, c->iv, want, 1) || get_fail(c, p);
 }
 
 /*
@@ -1497,8 +1481,8 @@ int smg_aead_get_ctx_params(void *vctx, OSSL_PARAM params[])
     if (is_mode(c, SMG_MODE_XTS)) {
         if ((GOT(G_PADDING) && !OSSL_PARAM_set_uint(p, c->base.pad))
             || (GOT(G_NUM) && !OSSL_PARAM_set_uint(p, 0))
-            || (GOT(G_IV) && !set_iv_param(p, c->iv, BS))
-            || (GOT(G_UPDATED_IV) && !set_iv_param(p, c->iv, BS))
+            || (GOT(G_IV) && !smg_set_iv_param(p, c->iv, BS, 1))
+            || (GOT(G_UPDATED_IV) && !smg_set_iv_param(p, c->iv, BS, 1))
             || (GOT(G_TLS_MAC) && !OSSL_PARAM_set_octet_ptr(p, NULL, 0)))
             return get_fail(c, p);
         return 1;

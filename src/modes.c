@@ -600,19 +600,14 @@ int smg_cipher_get_params(const SMG_CIPHER_ALG *alg, OSSL_PARAM params[])
     return 1;
 }
 
-/*
- * iv and updated-iv, as the running libcrypto's default provider answers
- * them, since libcrypto 3.2 and later queue an error for a setter of the
- * wrong type: up to 3.5 its ciphercommon.c tries an octet pointer, then a
- * string (an octet string parameter then holds that error, on success
- * too); 3.6 sets the parameter by its type, and so does smgost there
- * (test/err_compare.c, "updated-iv into 4 bytes", on 3.5 and 3.6).
- */
-static int set_iv_param(OSSL_PARAM *p, const unsigned char *iv, size_t len)
+int smg_set_iv_param(OSSL_PARAM *p, const unsigned char *iv, size_t len,
+                     int string_first)
 {
     if (OPENSSL_version_major() == 3 && OPENSSL_version_minor() < 6)
-        return OSSL_PARAM_set_octet_ptr(p, iv, len)
-               || OSSL_PARAM_set_octet_string(p, iv, len);
+        return string_first ? OSSL_PARAM_set_octet_string(p, iv, len)
+                              || OSSL_PARAM_set_octet_ptr(p, iv, len)
+                            : OSSL_PARAM_set_octet_ptr(p, iv, len)
+                              || OSSL_PARAM_set_octet_string(p, iv, len);
     if (p->data_type == OSSL_PARAM_OCTET_PTR)
         return OSSL_PARAM_set_octet_ptr(p, iv, len);
     return OSSL_PARAM_set_octet_string(p, iv, len);
@@ -653,10 +648,10 @@ int smg_cipher_get_ctx_params(void *vctx, OSSL_PARAM params[])
         && !OSSL_PARAM_set_uint(p, (unsigned int)ctx->num))
         goto fail;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != NULL
-        && !set_iv_param(p, ctx->oiv, alg->iv_len))
+        && !smg_set_iv_param(p, ctx->oiv, alg->iv_len, 0))
         goto fail;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != NULL
-        && !set_iv_param(p, updated_iv(ctx), alg->iv_len))
+        && !smg_set_iv_param(p, updated_iv(ctx), alg->iv_len, 0))
         goto fail;
     if (alg->family->get_ctx_params != NULL)
         return alg->family->get_ctx_params(ctx, params);

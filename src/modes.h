@@ -147,6 +147,19 @@ int smg_same_length_output_ok(SMG_CIPHER_CTX *ctx, unsigned char *out,
                               size_t inl);
 
 /*
+ * Answers an iv or updated-iv parameter with len bytes of iv as the running
+ * libcrypto's default provider answers it, since libcrypto 3.2 and later
+ * queue an error for a setter of the wrong type (an octet string parameter
+ * then holds that error, on success too): up to 3.5 its ciphercommon.c
+ * tries an octet pointer, then a string, and ciphercommon_gcm.c and
+ * ciphercommon_ccm.c a string, then an octet pointer (string_first); from
+ * 3.6 both set the parameter by its type (test/err_compare.c, "updated-iv
+ * into 4 bytes", on 3.5 and 3.6).
+ */
+int smg_set_iv_param(OSSL_PARAM *p, const unsigned char *iv, size_t len,
+                     int string_first);
+
+/*
  * The generic parameter tables: as entries for families that add their
  * own, and whole for those that add none.  keylen is not settable, as in
  * the default provider's fixed-key ciphers: EVP_CIPHER_CTX_set_key_length
