@@ -211,46 +211,102 @@ typedef struct tu_raw_md {
     void *provctx;
 } TU_RAW_MD;
 
+/*
+ * Calls take(d, r) for each function of the dispatch table that prov
+ * registers for the algorithm name under operation op; 0 if it has none.
+ */
+static inline int tu_each_function(const OSSL_PROVIDER *prov, int op,
+                                   const char *name,
+                                   void (*take)(const OSSL_DISPATCH *, void *),
+                                   void *r)
+{
+    const OSSL_ALGORITHM *algs, *a;
+    const OSSL_DISPATCH *d;
+    int no_cache = 0, found = 0;
+
+    algs = OSSL_PROVIDER_query_operation(prov, op, &no_cache);
+    for (a = algs; a != NULL && a->algorithm_names != NULL; a++) {
+        if (!tu_names_include(a->algorithm_names, name))
+            continue;
+        for (d = a->implementation; d->function_id != 0; d++)
+            take(d, r);
+        found = 1;
+        break;
+    }
+    OSSL_PROVIDER_unquery_operation(prov, op, algs);
+    return found;
+}
+
+static inline void tu_take_md_function(const OSSL_DISPATCH *d, void *vr)
+{
+    TU_RAW_MD *r = vr;
+
+    switch (d->function_id) {
+    case OSSL_FUNC_DIGEST_NEWCTX:
+        r->newctx = OSSL_FUNC_digest_newctx(d);
+        break;
+    case OSSL_FUNC_DIGEST_FREECTX:
+        r->freectx = OSSL_FUNC_digest_freectx(d);
+        break;
+    case OSSL_FUNC_DIGEST_INIT:
+        r->init = OSSL_FUNC_digest_init(d);
+        break;
+    case OSSL_FUNC_DIGEST_UPDATE:
+        r->update = OSSL_FUNC_digest_update(d);
+        break;
+    case OSSL_FUNC_DIGEST_FINAL:
+        r->final = OSSL_FUNC_digest_final(d);
+        break;
+    }
+}
+
 /* Fills r from the provider of md for the algorithm name; 0 unless it
  * has all five functions. */
 static inline int tu_raw_md(const EVP_MD *md, const char *name, TU_RAW_MD *r)
 {
     const OSSL_PROVIDER *prov = EVP_MD_get0_provider(md);
-    const OSSL_ALGORITHM *algs, *a;
-    const OSSL_DISPATCH *d;
-    int no_cache = 0;
 
     memset(r, 0, sizeof(*r));
     if (prov == NULL)
         return 0;
     r->provctx = OSSL_PROVIDER_get0_provider_ctx(prov);
-    algs = OSSL_PROVIDER_query_operation(prov, OSSL_OP_DIGEST, &no_cache);
-    for (a = algs; a != NULL && a->algorithm_names != NULL; a++) {
-        if (!tu_names_include(a->algorithm_names, name))
-            continue;
-        for (d = a->implementation; d->function_id != 0; d++) {
-            switch (d->function_id) {
-            case OSSL_FUNC_DIGEST_NEWCTX:
-                r->newctx = OSSL_FUNC_digest_newctx(d);
-                break;
-            case OSSL_FUNC_DIGEST_FREECTX:
-                r->freectx = OSSL_FUNC_digest_freectx(d);
-                break;
-            case OSSL_FUNC_DIGEST_INIT:
-                r->init = OSSL_FUNC_digest_init(d);
-                break;
-            case OSSL_FUNC_DIGEST_UPDATE:
-                r->update = OSSL_FUNC_digest_update(d);
-                break;
-            case OSSL_FUNC_DIGEST_FINAL:
-                r->final = OSSL_FUNC_digest_final(d);
-                break;
-            }
-        }
+    tu_each_function(prov, OSSL_OP_DIGEST, name, tu_take_md_function, r);
+    return r->newctx && r->freectx && r->init && r->update && r->final;
+}
+
+static inline void tu_take_cipher_function(const OSSL_DISPATCH *d, void *vr)
+{
+    TU_RAW_CIPHER *r = vr;
+
+    switch (d->function_id) {
+    case OSSL_FUNC_CIPHER_NEWCTX:
+        r->newctx = OSSL_FUNC_cipher_newctx(d);
+        break;
+    case OSSL_FUNC_CIPHER_FREECTX:
+        r->freectx = OSSL_FUNC_cipher_freectx(d);
+        break;
+    case OSSL_FUNC_CIPHER_ENCRYPT_INIT:
+        r->einit = OSSL_FUNC_cipher_encrypt_init(d);
+        break;
+    case OSSL_FUNC_CIPHER_DECRYPT_INIT:
+        r->dinit = OSSL_FUNC_cipher_decrypt_init(d);
+        break;
+    case OSSL_FUNC_CIPHER_UPDATE:
+        r->update = OSSL_FUNC_cipher_update(d);
+        break;
+    case OSSL_FUNC_CIPHER_FINAL:
+        r->final = OSSL_FUNC_cipher_final(d);
+        break;
+    case OSSL_FUNC_CIPHER_CIPHER:
+        r->cipher = OSSL_FUNC_cipher_cipher(d);
+        break;
+    case OSSL_FUNC_CIPHER_GET_CTX_PARAMS:
+        r->get_ctx_params = OSSL_FUNC_cipher_get_ctx_params(d);
+        break;
+    case OSSL_FUNC_CIPHER_SET_CTX_PARAMS:
+        r->set_ctx_params = OSSL_FUNC_cipher_set_ctx_params(d);
         break;
     }
-    OSSL_PROVIDER_unquery_operation(prov, OSSL_OP_DIGEST, algs);
-    return r->newctx && r->freectx && r->init && r->update && r->final;
 }
 
 /* Fills r from the provider of c for the algorithm name; 0 if not found. */
@@ -258,54 +314,13 @@ static inline int tu_raw_cipher(const EVP_CIPHER *c, const char *name,
                                 TU_RAW_CIPHER *r)
 {
     const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(c);
-    const OSSL_ALGORITHM *algs, *a;
-    const OSSL_DISPATCH *d;
-    int no_cache = 0, found = 0;
 
     memset(r, 0, sizeof(*r));
     if (prov == NULL)
         return 0;
     r->provctx = OSSL_PROVIDER_get0_provider_ctx(prov);
-    algs = OSSL_PROVIDER_query_operation(prov, OSSL_OP_CIPHER, &no_cache);
-    for (a = algs; a != NULL && a->algorithm_names != NULL; a++) {
-        if (!tu_names_include(a->algorithm_names, name))
-            continue;
-        for (d = a->implementation; d->function_id != 0; d++) {
-            switch (d->function_id) {
-            case OSSL_FUNC_CIPHER_NEWCTX:
-                r->newctx = OSSL_FUNC_cipher_newctx(d);
-                break;
-            case OSSL_FUNC_CIPHER_FREECTX:
-                r->freectx = OSSL_FUNC_cipher_freectx(d);
-                break;
-            case OSSL_FUNC_CIPHER_ENCRYPT_INIT:
-                r->einit = OSSL_FUNC_cipher_encrypt_init(d);
-                break;
-            case OSSL_FUNC_CIPHER_DECRYPT_INIT:
-                r->dinit = OSSL_FUNC_cipher_decrypt_init(d);
-                break;
-            case OSSL_FUNC_CIPHER_UPDATE:
-                r->update = OSSL_FUNC_cipher_update(d);
-                break;
-            case OSSL_FUNC_CIPHER_FINAL:
-                r->final = OSSL_FUNC_cipher_final(d);
-                break;
-            case OSSL_FUNC_CIPHER_CIPHER:
-                r->cipher = OSSL_FUNC_cipher_cipher(d);
-                break;
-            case OSSL_FUNC_CIPHER_GET_CTX_PARAMS:
-                r->get_ctx_params = OSSL_FUNC_cipher_get_ctx_params(d);
-                break;
-            case OSSL_FUNC_CIPHER_SET_CTX_PARAMS:
-                r->set_ctx_params = OSSL_FUNC_cipher_set_ctx_params(d);
-                break;
-            }
-        }
-        found = 1;
-        break;
-    }
-    OSSL_PROVIDER_unquery_operation(prov, OSSL_OP_CIPHER, algs);
-    return found;
+    return tu_each_function(prov, OSSL_OP_CIPHER, name,
+                            tu_take_cipher_function, r);
 }
 
 /* What tu_libctx() loaded, for tu_libctx_free(). */
