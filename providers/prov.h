@@ -19,7 +19,7 @@ extern const OSSL_DISPATCH smg_sm4_ctr_functions[];
 extern const OSSL_DISPATCH smg_sm4_gcm_functions[];
 extern const OSSL_DISPATCH smg_sm4_ccm_functions[];
 extern const OSSL_DISPATCH smg_sm4_xts_functions[];
-/* providers/gost_ciphers.c */
+/* providers/gost89_ciphers.c */
 extern const OSSL_DISPATCH smg_gost89_functions[];
 extern const OSSL_DISPATCH smg_gost89_cnt_functions[];
 extern const OSSL_DISPATCH smg_gost89_cnt_12_functions[];
@@ -32,13 +32,13 @@ extern const OSSL_DISPATCH smg_magma_ctr_functions[];
  * The `paramset` parameter of the GOST ciphers and MACs: a set's name or
  * OID; raises and returns 0, leaving *ps as it was, for anything else.
  */
-#define GOST_PARAM_PARAMSET "paramset"
-struct gost_paramset;
-int smg_gost_paramset_param(void *provctx, const OSSL_PARAM *p,
-                            const struct gost_paramset **ps);
-/* providers/gost_mac.c */
-extern const OSSL_DISPATCH smg_gost_mac_functions[];
-extern const OSSL_DISPATCH smg_gost_mac_12_functions[];
+#define GOST89_PARAM_PARAMSET "paramset"
+struct gost89_paramset;
+int smg_gost89_paramset_param(void *provctx, const OSSL_PARAM *p,
+                            const struct gost89_paramset **ps);
+/* providers/gost89_mac.c */
+extern const OSSL_DISPATCH smg_gost89_mac_functions[];
+extern const OSSL_DISPATCH smg_gost89_mac_12_functions[];
 /* providers/sm3_digest.c */
 extern const OSSL_DISPATCH smg_sm3_functions[];
 

@@ -64,9 +64,9 @@ static const OSSL_ALGORITHM smg_digests[] = {
 };
 
 static const OSSL_ALGORITHM smg_macs[] = {
-    { "gost-mac:1.2.643.2.2.22", SMG_PROPS, smg_gost_mac_functions,
+    { "gost-mac:1.2.643.2.2.22", SMG_PROPS, smg_gost89_mac_functions,
       "GOST 28147-89 MAC (IMIT), CryptoPro-A" },
-    { "gost-mac-12", SMG_PROPS, smg_gost_mac_12_functions,
+    { "gost-mac-12", SMG_PROPS, smg_gost89_mac_12_functions,
       "GOST 28147-89 MAC (IMIT), TC26 Z" },
     { NULL, NULL, NULL, NULL }
 };
@@ -116,7 +116,7 @@ static void describe_kernels(SMG_PROV_CTX *ctx)
 
     snprintf(ctx->kernels, sizeof(ctx->kernels), "sm4=%s+%s sm3=%s gost=%s",
              sm4->name, sm4->aead->name, ctx->sm3->name,
-             gost_kernel(ctx->constant_time)->name);
+             gost89_kernel(ctx->constant_time)->name);
     /*
      * `openssl list -providers -verbose` prints the build info but not our
      * own params, so the kernels are shown there too.

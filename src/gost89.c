@@ -26,7 +26,7 @@
  * 34.12-2015 / RFC 7836 appendix C.  Each set is checked by the libgcrypt
  * tests/basic.c known answers.
  */
-const GOST_PARAMSET gost_paramset_test = {
+const GOST89_PARAMSET gost89_paramset_test = {
     "id-Gost28147-89-TestParamSet", "Test", "1.2.643.2.2.31.0",
     {
         {0x4, 0x2, 0xF, 0x5, 0x9, 0x1, 0x0, 0x8, 0xE, 0x3, 0xB, 0xC, 0xD, 0x7, 0xA, 0x6},
@@ -40,7 +40,7 @@ const GOST_PARAMSET gost_paramset_test = {
     }
 };
 
-const GOST_PARAMSET gost_paramset_cpa = {
+const GOST89_PARAMSET gost89_paramset_cpa = {
     "id-Gost28147-89-CryptoPro-A-ParamSet", "CryptoPro-A", "1.2.643.2.2.31.1",
     {
         {0x9, 0x6, 0x3, 0x2, 0x8, 0xB, 0x1, 0x7, 0xA, 0x4, 0xE, 0xF, 0xC, 0x0, 0xD, 0x5},
@@ -54,7 +54,7 @@ const GOST_PARAMSET gost_paramset_cpa = {
     }
 };
 
-const GOST_PARAMSET gost_paramset_cpb = {
+const GOST89_PARAMSET gost89_paramset_cpb = {
     "id-Gost28147-89-CryptoPro-B-ParamSet", "CryptoPro-B", "1.2.643.2.2.31.2",
     {
         {0x8, 0x4, 0xB, 0x1, 0x3, 0x5, 0x0, 0x9, 0x2, 0xE, 0xA, 0xC, 0xD, 0x6, 0x7, 0xF},
@@ -68,7 +68,7 @@ const GOST_PARAMSET gost_paramset_cpb = {
     }
 };
 
-const GOST_PARAMSET gost_paramset_cpc = {
+const GOST89_PARAMSET gost89_paramset_cpc = {
     "id-Gost28147-89-CryptoPro-C-ParamSet", "CryptoPro-C", "1.2.643.2.2.31.3",
     {
         {0x1, 0xB, 0xC, 0x2, 0x9, 0xD, 0x0, 0xF, 0x4, 0x5, 0x8, 0xE, 0xA, 0x7, 0x6, 0x3},
@@ -82,7 +82,7 @@ const GOST_PARAMSET gost_paramset_cpc = {
     }
 };
 
-const GOST_PARAMSET gost_paramset_cpd = {
+const GOST89_PARAMSET gost89_paramset_cpd = {
     "id-Gost28147-89-CryptoPro-D-ParamSet", "CryptoPro-D", "1.2.643.2.2.31.4",
     {
         {0xF, 0xC, 0x2, 0xA, 0x6, 0x4, 0x5, 0x0, 0x7, 0x9, 0xE, 0xD, 0x1, 0xB, 0x8, 0x3},
@@ -96,7 +96,7 @@ const GOST_PARAMSET gost_paramset_cpd = {
     }
 };
 
-const GOST_PARAMSET gost_paramset_z = {
+const GOST89_PARAMSET gost89_paramset_z = {
     "id-tc26-gost-28147-param-Z", "Z", "1.2.643.7.1.2.5.1.1",
     {
         {0xC, 0x4, 0x6, 0x2, 0xA, 0x5, 0xB, 0x9, 0xE, 0x8, 0xD, 0x7, 0x0, 0x3, 0xF, 0x1},
@@ -110,11 +110,11 @@ const GOST_PARAMSET gost_paramset_z = {
     }
 };
 
-#define GOST_NSETS 6
+#define GOST89_NSETS 6
 
-const GOST_PARAMSET *const gost_paramsets[GOST_NSETS + 1] = {
-    &gost_paramset_test, &gost_paramset_cpa, &gost_paramset_cpb,
-    &gost_paramset_cpc, &gost_paramset_cpd, &gost_paramset_z, NULL
+const GOST89_PARAMSET *const gost89_paramsets[GOST89_NSETS + 1] = {
+    &gost89_paramset_test, &gost89_paramset_cpa, &gost89_paramset_cpb,
+    &gost89_paramset_cpc, &gost89_paramset_cpd, &gost89_paramset_z, NULL
 };
 
 /* ASCII-only so that the answer never depends on the locale. */
@@ -134,14 +134,14 @@ static int name_eq(const char *a, const char *b)
     }
 }
 
-const GOST_PARAMSET *gost_paramset_lookup(const char *name)
+const GOST89_PARAMSET *gost89_paramset_lookup(const char *name)
 {
     size_t i;
 
     if (name == NULL)
         return NULL;
-    for (i = 0; i < GOST_NSETS; i++) {
-        const GOST_PARAMSET *ps = gost_paramsets[i];
+    for (i = 0; i < GOST89_NSETS; i++) {
+        const GOST89_PARAMSET *ps = gost89_paramsets[i];
 
         if (name_eq(name, ps->name) || name_eq(name, ps->short_name)
             || strcmp(name, ps->oid) == 0)
@@ -149,14 +149,14 @@ const GOST_PARAMSET *gost_paramset_lookup(const char *name)
     }
     /* RFC 7836 calls the set "TC26 Z"; accept the spelling users type. */
     if (name_eq(name, "TC26-Z"))
-        return &gost_paramset_z;
+        return &gost89_paramset_z;
     return NULL;
 }
 
 /* ---- Tables, built once for all six sets ---- */
 
-static GOST_SBOX_TABLES gost_tabs[GOST_NSETS];
-static CRYPTO_ONCE gost_tabs_once = CRYPTO_ONCE_STATIC_INIT;
+static GOST89_SBOX_TABLES gost89_tabs[GOST89_NSETS];
+static CRYPTO_ONCE gost89_tabs_once = CRYPTO_ONCE_STATIC_INIT;
 
 /*
  * The libgcrypt 2013 layout: t[j][b] holds S-boxes 2j (low nibble of b) and
@@ -164,7 +164,7 @@ static CRYPTO_ONCE gost_tabs_once = CRYPTO_ONCE_STATIC_INIT;
  * f(x) = t[0][x0] ^ t[1][x1] ^ t[2][x2] ^ t[3][x3] is the whole round function.
  * Each builder for another kernel's tables belongs here, one call per table.
  */
-static void gost_build_tables(GOST_SBOX_TABLES *tab, const GOST_PARAMSET *ps)
+static void gost89_build_tables(GOST89_SBOX_TABLES *tab, const GOST89_PARAMSET *ps)
 {
     unsigned int j, b;
 
@@ -176,34 +176,34 @@ static void gost_build_tables(GOST_SBOX_TABLES *tab, const GOST_PARAMSET *ps)
             tab->t[j][b] = v << 11 | v >> 21;
         }
     }
-#ifdef GOST_X86_ASM
-    gost_scalar_tables_build(tab);
+#ifdef GOST89_X86_ASM
+    gost89_scalar_tables_build(tab);
 #endif
-#ifdef GOST_X86_SIMD
+#ifdef GOST89_X86_SIMD
     gost_simd_tables_build(tab, ps);
 #endif
-#ifdef GOST_ARM_SIMD
-    gost_arm_tables_build(tab, ps);
+#ifdef GOST89_ARM_SIMD
+    gost89_arm_tables_build(tab, ps);
 #endif
 }
 
-static void gost_build_all_tables(void)
+static void gost89_build_all_tables(void)
 {
     size_t i;
 
-    for (i = 0; i < GOST_NSETS; i++)
-        gost_build_tables(&gost_tabs[i], gost_paramsets[i]);
+    for (i = 0; i < GOST89_NSETS; i++)
+        gost89_build_tables(&gost89_tabs[i], gost89_paramsets[i]);
 }
 
-const GOST_SBOX_TABLES *gost_tables(const GOST_PARAMSET *ps)
+const GOST89_SBOX_TABLES *gost89_tables(const GOST89_PARAMSET *ps)
 {
     size_t i;
 
-    for (i = 0; i < GOST_NSETS; i++) {
-        if (gost_paramsets[i] == ps) {
-            if (!CRYPTO_THREAD_run_once(&gost_tabs_once, gost_build_all_tables))
+    for (i = 0; i < GOST89_NSETS; i++) {
+        if (gost89_paramsets[i] == ps) {
+            if (!CRYPTO_THREAD_run_once(&gost89_tabs_once, gost89_build_all_tables))
                 return NULL;
-            return &gost_tabs[i];
+            return &gost89_tabs[i];
         }
     }
     return NULL;
@@ -225,16 +225,16 @@ static inline void st(unsigned char *p, uint64_t v, const int be)
 
 /* ---- The block transformation ---- */
 
-#define GOST_F(t, x) \
+#define GOST89_F(t, x) \
     ((t)[0][(x) & 255] ^ (t)[1][((x) >> 8) & 255] \
      ^ (t)[2][((x) >> 16) & 255] ^ (t)[3][(x) >> 24])
 
 #if defined(__clang__)
-# define GOST_UNROLL _Pragma("unroll")
+# define GOST89_UNROLL _Pragma("unroll")
 #elif defined(__GNUC__)
-# define GOST_UNROLL _Pragma("GCC unroll 16")
+# define GOST89_UNROLL _Pragma("GCC unroll 16")
 #else
-# define GOST_UNROLL
+# define GOST89_UNROLL
 #endif
 
 /*
@@ -245,21 +245,21 @@ static inline void st(unsigned char *p, uint64_t v, const int be)
  * linear chain: 7% faster CBC encryption with gcc 12, 3% with clang 14.
  */
 #if defined(__GNUC__)
-# define GOST_PIN(v) __asm__("" : "+r"(v))
+# define GOST89_PIN(v) __asm__("" : "+r"(v))
 #else
-# define GOST_PIN(v) ((void)0)
+# define GOST89_PIN(v) ((void)0)
 #endif
 
 static inline __attribute__((always_inline))
-uint32_t gost_round_serial(const uint32_t (*t)[256], uint32_t x, uint32_t n)
+uint32_t gost89_round_serial(const uint32_t (*t)[256], uint32_t x, uint32_t n)
 {
     uint32_t y = t[0][x & 255] ^ t[1][(x >> 8) & 255];
     uint32_t z = n ^ t[3][x >> 24];
 
-    GOST_PIN(y);
-    GOST_PIN(z);
+    GOST89_PIN(y);
+    GOST89_PIN(z);
     y ^= t[2][(x >> 16) & 255];
-    GOST_PIN(y);
+    GOST89_PIN(y);
     return y ^ z;
 }
 
@@ -268,17 +268,17 @@ uint32_t gost_round_serial(const uint32_t (*t)[256], uint32_t x, uint32_t n)
  * The last round does not swap, so the result is (n1 << 32 | n2).
  */
 static inline __attribute__((always_inline))
-uint64_t gost_core(const GOST_KEY *k, uint64_t v)
+uint64_t gost89_core(const GOST89_KEY *k, uint64_t v)
 {
     const uint32_t (*t)[256] = k->tab->t;
     const uint32_t *rk = k->rk;
     uint32_t n1 = (uint32_t)v, n2 = (uint32_t)(v >> 32);
     int r;
 
-    GOST_UNROLL
+    GOST89_UNROLL
     for (r = 0; r < 32; r += 2) {
-        n2 = gost_round_serial(t, n1 + rk[r], n2);
-        n1 = gost_round_serial(t, n2 + rk[r + 1], n1);
+        n2 = gost89_round_serial(t, n1 + rk[r], n2);
+        n1 = gost89_round_serial(t, n2 + rk[r + 1], n1);
     }
     return (uint64_t)n1 << 32 | n2;
 }
@@ -291,9 +291,9 @@ uint64_t gost_core(const GOST_KEY *k, uint64_t v)
  * out-of-order window cannot overlap them (3x slower).
  */
 #if defined(__GNUC__)
-# define GOST_TIE4(a, b, c, d) __asm__("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d))
+# define GOST89_TIE4(a, b, c, d) __asm__("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d))
 #else
-# define GOST_TIE4(a, b, c, d) ((void)0)
+# define GOST89_TIE4(a, b, c, d) ((void)0)
 #endif
 
 /*
@@ -303,7 +303,7 @@ uint64_t gost_core(const GOST_KEY *k, uint64_t v)
  * throughput on the development machine (Zen 4, gcc 12 and clang 14).
  */
 static inline __attribute__((always_inline))
-void gost_core4(const GOST_KEY *k, uint64_t v[4])
+void gost89_core4(const GOST89_KEY *k, uint64_t v[4])
 {
     const uint32_t (*t)[256] = k->tab->t;
     const uint32_t *rk = k->rk;
@@ -313,20 +313,20 @@ void gost_core4(const GOST_KEY *k, uint64_t v[4])
     uint32_t d1 = (uint32_t)v[3], d2 = (uint32_t)(v[3] >> 32);
     int r;
 
-    GOST_UNROLL
+    GOST89_UNROLL
     for (r = 0; r < 32; r += 2) {
         uint32_t k0 = rk[r], k1 = rk[r + 1];
 
-        a2 ^= GOST_F(t, a1 + k0);
-        b2 ^= GOST_F(t, b1 + k0);
-        c2 ^= GOST_F(t, c1 + k0);
-        d2 ^= GOST_F(t, d1 + k0);
-        GOST_TIE4(a2, b2, c2, d2);
-        a1 ^= GOST_F(t, a2 + k1);
-        b1 ^= GOST_F(t, b2 + k1);
-        c1 ^= GOST_F(t, c2 + k1);
-        d1 ^= GOST_F(t, d2 + k1);
-        GOST_TIE4(a1, b1, c1, d1);
+        a2 ^= GOST89_F(t, a1 + k0);
+        b2 ^= GOST89_F(t, b1 + k0);
+        c2 ^= GOST89_F(t, c1 + k0);
+        d2 ^= GOST89_F(t, d1 + k0);
+        GOST89_TIE4(a2, b2, c2, d2);
+        a1 ^= GOST89_F(t, a2 + k1);
+        b1 ^= GOST89_F(t, b2 + k1);
+        c1 ^= GOST89_F(t, c2 + k1);
+        d1 ^= GOST89_F(t, d2 + k1);
+        GOST89_TIE4(a1, b1, c1, d1);
     }
     v[0] = (uint64_t)a1 << 32 | a2;
     v[1] = (uint64_t)b1 << 32 | b2;
@@ -335,7 +335,7 @@ void gost_core4(const GOST_KEY *k, uint64_t v[4])
 }
 
 static inline __attribute__((always_inline))
-void gost_core2(const GOST_KEY *k, uint64_t v[2])
+void gost89_core2(const GOST89_KEY *k, uint64_t v[2])
 {
     const uint32_t (*t)[256] = k->tab->t;
     const uint32_t *rk = k->rk;
@@ -343,14 +343,14 @@ void gost_core2(const GOST_KEY *k, uint64_t v[2])
     uint32_t b1 = (uint32_t)v[1], b2 = (uint32_t)(v[1] >> 32);
     int r;
 
-    GOST_UNROLL
+    GOST89_UNROLL
     for (r = 0; r < 32; r += 2) {
         uint32_t k0 = rk[r], k1 = rk[r + 1];
 
-        a2 ^= GOST_F(t, a1 + k0);
-        b2 ^= GOST_F(t, b1 + k0);
-        a1 ^= GOST_F(t, a2 + k1);
-        b1 ^= GOST_F(t, b2 + k1);
+        a2 ^= GOST89_F(t, a1 + k0);
+        b2 ^= GOST89_F(t, b1 + k0);
+        a1 ^= GOST89_F(t, a2 + k1);
+        b1 ^= GOST89_F(t, b2 + k1);
     }
     v[0] = (uint64_t)a1 << 32 | a2;
     v[1] = (uint64_t)b1 << 32 | b2;
@@ -358,21 +358,21 @@ void gost_core2(const GOST_KEY *k, uint64_t v[2])
 
 /* w (a compile-time constant 1, 2 or 4) blocks of v in place. */
 static inline __attribute__((always_inline))
-void gost_blocks(const GOST_KEY *k, uint64_t *v, const int w)
+void gost89_blocks(const GOST89_KEY *k, uint64_t *v, const int w)
 {
     if (w == 4)
-        gost_core4(k, v);
+        gost89_core4(k, v);
     else if (w == 2)
-        gost_core2(k, v);
+        gost89_core2(k, v);
     else
-        v[0] = gost_core(k, v[0]);
+        v[0] = gost89_core(k, v[0]);
 }
 
 /*
  * The parallel modes run as steps of 4 blocks, then one of 2 and one of 1
  * for the tail; every step is inlined with its width known.
  */
-#define GOST_STEPS(step, n, in, out, ...) \
+#define GOST89_STEPS(step, n, in, out, ...) \
     do { \
         for (; (n) >= 4; (n) -= 4, (in) += 32, (out) += 32) \
             step(__VA_ARGS__, 4); \
@@ -386,12 +386,12 @@ void gost_blocks(const GOST_KEY *k, uint64_t *v, const int w)
 
 /* ---- Kernel bodies, instantiated once per byte order ---- */
 
-#define GOST_INSTANTIATE(name, params, ...) \
+#define GOST89_INSTANTIATE(name, params, ...) \
     static void name##_le params { name##_body(__VA_ARGS__, 0); } \
     static void name##_be params { name##_body(__VA_ARGS__, 1); }
 
 static inline __attribute__((always_inline))
-void ecb_step(const GOST_KEY *k, const unsigned char *in, unsigned char *out,
+void ecb_step(const GOST89_KEY *k, const unsigned char *in, unsigned char *out,
               const int be, const int w)
 {
     uint64_t v[4];
@@ -399,26 +399,26 @@ void ecb_step(const GOST_KEY *k, const unsigned char *in, unsigned char *out,
 
     for (i = 0; i < w; i++)
         v[i] = ld(in + 8 * i, be);
-    gost_blocks(k, v, w);
+    gost89_blocks(k, v, w);
     for (i = 0; i < w; i++)
         st(out + 8 * i, v[i], be);
 }
 
 static inline __attribute__((always_inline))
-void ecb_body(const GOST_KEY *k, const unsigned char *in, unsigned char *out,
+void ecb_body(const GOST89_KEY *k, const unsigned char *in, unsigned char *out,
               size_t n, const int be)
 {
-    GOST_STEPS(ecb_step, n, in, out, k, in, out, be);
+    GOST89_STEPS(ecb_step, n, in, out, k, in, out, be);
 }
 
 static inline __attribute__((always_inline))
-void cbc_enc_body(const GOST_KEY *k, const unsigned char *in,
+void cbc_enc_body(const GOST89_KEY *k, const unsigned char *in,
                   unsigned char *out, size_t n, unsigned char *iv, const int be)
 {
     uint64_t v = ld(iv, be);
 
     for (; n > 0; n--, in += 8, out += 8) {
-        v = gost_core(k, v ^ ld(in, be));
+        v = gost89_core(k, v ^ ld(in, be));
         st(out, v, be);
     }
     st(iv, v, be);
@@ -426,7 +426,7 @@ void cbc_enc_body(const GOST_KEY *k, const unsigned char *in,
 
 /* All inputs are read before any output is written: in place works. */
 static inline __attribute__((always_inline))
-void cbc_dec_step(const GOST_KEY *k, const unsigned char *in,
+void cbc_dec_step(const GOST89_KEY *k, const unsigned char *in,
                   unsigned char *out, uint64_t *prev, const int be,
                   const int w)
 {
@@ -435,7 +435,7 @@ void cbc_dec_step(const GOST_KEY *k, const unsigned char *in,
 
     for (i = 0; i < w; i++)
         c[i] = v[i] = ld(in + 8 * i, be);
-    gost_blocks(k, v, w);
+    gost89_blocks(k, v, w);
     st(out, v[0] ^ *prev, be);
     for (i = 1; i < w; i++)
         st(out + 8 * i, v[i] ^ c[i - 1], be);
@@ -443,30 +443,30 @@ void cbc_dec_step(const GOST_KEY *k, const unsigned char *in,
 }
 
 static inline __attribute__((always_inline))
-void cbc_dec_body(const GOST_KEY *k, const unsigned char *in,
+void cbc_dec_body(const GOST89_KEY *k, const unsigned char *in,
                   unsigned char *out, size_t n, unsigned char *iv, const int be)
 {
     uint64_t prev = ld(iv, be);
 
-    GOST_STEPS(cbc_dec_step, n, in, out, k, in, out, &prev, be);
+    GOST89_STEPS(cbc_dec_step, n, in, out, k, in, out, &prev, be);
     st(iv, prev, be);
 }
 
 static inline __attribute__((always_inline))
-void cfb_enc_body(const GOST_KEY *k, const unsigned char *in,
+void cfb_enc_body(const GOST89_KEY *k, const unsigned char *in,
                   unsigned char *out, size_t n, unsigned char *iv, const int be)
 {
     uint64_t v = ld(iv, be);
 
     for (; n > 0; n--, in += 8, out += 8) {
-        v = gost_core(k, v) ^ ld(in, be);
+        v = gost89_core(k, v) ^ ld(in, be);
         st(out, v, be);
     }
     st(iv, v, be);
 }
 
 static inline __attribute__((always_inline))
-void cfb_dec_step(const GOST_KEY *k, const unsigned char *in,
+void cfb_dec_step(const GOST89_KEY *k, const unsigned char *in,
                   unsigned char *out, uint64_t *prev, const int be,
                   const int w)
 {
@@ -478,30 +478,30 @@ void cfb_dec_step(const GOST_KEY *k, const unsigned char *in,
     v[0] = *prev;
     for (i = 1; i < w; i++)
         v[i] = c[i - 1];
-    gost_blocks(k, v, w);
+    gost89_blocks(k, v, w);
     for (i = 0; i < w; i++)
         st(out + 8 * i, v[i] ^ c[i], be);
     *prev = c[w - 1];
 }
 
 static inline __attribute__((always_inline))
-void cfb_dec_body(const GOST_KEY *k, const unsigned char *in,
+void cfb_dec_body(const GOST89_KEY *k, const unsigned char *in,
                   unsigned char *out, size_t n, unsigned char *iv, const int be)
 {
     uint64_t prev = ld(iv, be);
 
-    GOST_STEPS(cfb_dec_step, n, in, out, k, in, out, &prev, be);
+    GOST89_STEPS(cfb_dec_step, n, in, out, k, in, out, &prev, be);
     st(iv, prev, be);
 }
 
 static inline __attribute__((always_inline))
-void ofb_body(const GOST_KEY *k, const unsigned char *in, unsigned char *out,
+void ofb_body(const GOST89_KEY *k, const unsigned char *in, unsigned char *out,
               size_t n, unsigned char *iv, const int be)
 {
     uint64_t v = ld(iv, be);
 
     for (; n > 0; n--, in += 8, out += 8) {
-        v = gost_core(k, v);
+        v = gost89_core(k, v);
         st(out, v ^ ld(in, be), be);
     }
     st(iv, v, be);
@@ -517,7 +517,7 @@ static inline uint64_t ctr_block(uint64_t c, const int be)
 }
 
 static inline __attribute__((always_inline))
-void ctr_step(const GOST_KEY *k, const unsigned char *in, unsigned char *out,
+void ctr_step(const GOST89_KEY *k, const unsigned char *in, unsigned char *out,
               uint64_t *c, const int be, const int w)
 {
     uint64_t v[4];
@@ -526,41 +526,41 @@ void ctr_step(const GOST_KEY *k, const unsigned char *in, unsigned char *out,
     for (i = 0; i < w; i++)
         v[i] = ctr_block(*c + (uint64_t)i, be);
     *c += (uint64_t)w;
-    gost_blocks(k, v, w);
+    gost89_blocks(k, v, w);
     for (i = 0; i < w; i++)
         st(out + 8 * i, v[i] ^ ld(in + 8 * i, be), be);
 }
 
 static inline __attribute__((always_inline))
-void ctr_body(const GOST_KEY *k, const unsigned char *in, unsigned char *out,
+void ctr_body(const GOST89_KEY *k, const unsigned char *in, unsigned char *out,
               size_t n, unsigned char *ctr, const int be)
 {
     uint64_t c = load_be64(ctr);
 
-    GOST_STEPS(ctr_step, n, in, out, k, in, out, &c, be);
+    GOST89_STEPS(ctr_step, n, in, out, k, in, out, &c, be);
     store_be64(ctr, c);
 }
 
 /*
  * RFC 5830 section 6: N3 += C2 mod 2^32, N4 += C1 mod (2^32 - 1).  The
- * second sum adds the carry back in, exactly as gost-engine's gost_cnt_next
+ * second sum adds the carry back in, exactly as gost-engine's gost89_cnt_next
  * does, so 0xFFFFFFFF stays a representable value and the output matches
  * gostprov byte for byte.  N3 is the half the cipher loads as n1.
  */
-#define GOST_CNT_C1 0x01010104u
-#define GOST_CNT_C2 0x01010101u
+#define GOST89_CNT_C1 0x01010104u
+#define GOST89_CNT_C2 0x01010101u
 
 static inline uint64_t cnt_next(uint64_t s)
 {
-    uint32_t n3 = (uint32_t)s + GOST_CNT_C2;
-    uint32_t n4 = (uint32_t)(s >> 32) + GOST_CNT_C1;
+    uint32_t n3 = (uint32_t)s + GOST89_CNT_C2;
+    uint32_t n4 = (uint32_t)(s >> 32) + GOST89_CNT_C1;
 
-    n4 += n4 < GOST_CNT_C1;
+    n4 += n4 < GOST89_CNT_C1;
     return (uint64_t)n4 << 32 | n3;
 }
 
 static inline __attribute__((always_inline))
-void cnt_step(const GOST_KEY *k, const unsigned char *in, unsigned char *out,
+void cnt_step(const GOST89_KEY *k, const unsigned char *in, unsigned char *out,
               uint64_t *s, const int be, const int w)
 {
     uint64_t v[4];
@@ -570,41 +570,41 @@ void cnt_step(const GOST_KEY *k, const unsigned char *in, unsigned char *out,
     for (i = 1; i < w; i++)
         v[i] = cnt_next(v[i - 1]);
     *s = v[w - 1];
-    gost_blocks(k, v, w);
+    gost89_blocks(k, v, w);
     for (i = 0; i < w; i++)
         st(out + 8 * i, v[i] ^ ld(in + 8 * i, be), be);
 }
 
 static inline __attribute__((always_inline))
-void cnt_body(const GOST_KEY *k, const unsigned char *in, unsigned char *out,
+void cnt_body(const GOST89_KEY *k, const unsigned char *in, unsigned char *out,
               size_t n, unsigned char *ctr, const int be)
 {
     uint64_t s = ld(ctr, be);
 
-    GOST_STEPS(cnt_step, n, in, out, k, in, out, &s, be);
+    GOST89_STEPS(cnt_step, n, in, out, k, in, out, &s, be);
     st(ctr, s, be);
 }
 
-#define GOST_ECB_PARAMS \
-    (const GOST_KEY *k, const unsigned char *in, unsigned char *out, size_t n)
-#define GOST_CHAIN_PARAMS \
-    (const GOST_KEY *k, const unsigned char *in, unsigned char *out, size_t n, \
+#define GOST89_ECB_PARAMS \
+    (const GOST89_KEY *k, const unsigned char *in, unsigned char *out, size_t n)
+#define GOST89_CHAIN_PARAMS \
+    (const GOST89_KEY *k, const unsigned char *in, unsigned char *out, size_t n, \
      unsigned char *iv)
 
-GOST_INSTANTIATE(ecb, GOST_ECB_PARAMS, k, in, out, n)
-GOST_INSTANTIATE(cbc_enc, GOST_CHAIN_PARAMS, k, in, out, n, iv)
-GOST_INSTANTIATE(cbc_dec, GOST_CHAIN_PARAMS, k, in, out, n, iv)
-GOST_INSTANTIATE(cfb_enc, GOST_CHAIN_PARAMS, k, in, out, n, iv)
-GOST_INSTANTIATE(cfb_dec, GOST_CHAIN_PARAMS, k, in, out, n, iv)
-GOST_INSTANTIATE(ofb, GOST_CHAIN_PARAMS, k, in, out, n, iv)
-GOST_INSTANTIATE(ctr, GOST_CHAIN_PARAMS, k, in, out, n, iv)
-GOST_INSTANTIATE(cnt, GOST_CHAIN_PARAMS, k, in, out, n, iv)
+GOST89_INSTANTIATE(ecb, GOST89_ECB_PARAMS, k, in, out, n)
+GOST89_INSTANTIATE(cbc_enc, GOST89_CHAIN_PARAMS, k, in, out, n, iv)
+GOST89_INSTANTIATE(cbc_dec, GOST89_CHAIN_PARAMS, k, in, out, n, iv)
+GOST89_INSTANTIATE(cfb_enc, GOST89_CHAIN_PARAMS, k, in, out, n, iv)
+GOST89_INSTANTIATE(cfb_dec, GOST89_CHAIN_PARAMS, k, in, out, n, iv)
+GOST89_INSTANTIATE(ofb, GOST89_CHAIN_PARAMS, k, in, out, n, iv)
+GOST89_INSTANTIATE(ctr, GOST89_CHAIN_PARAMS, k, in, out, n, iv)
+GOST89_INSTANTIATE(cnt, GOST89_CHAIN_PARAMS, k, in, out, n, iv)
 
 /* The kernel entry points: one byte-order branch per call. */
-static void gost_c_ecb(const void *ks, const unsigned char *in,
+static void gost89_c_ecb(const void *ks, const unsigned char *in,
                        unsigned char *out, size_t n)
 {
-    const GOST_KEY *k = ks;
+    const GOST89_KEY *k = ks;
 
     if (k->big_endian)
         ecb_be(k, in, out, n);
@@ -612,42 +612,42 @@ static void gost_c_ecb(const void *ks, const unsigned char *in,
         ecb_le(k, in, out, n);
 }
 
-#define GOST_CHAIN_ENTRY(name) \
-    static void gost_c_##name(const void *ks, const unsigned char *in, \
+#define GOST89_CHAIN_ENTRY(name) \
+    static void gost89_c_##name(const void *ks, const unsigned char *in, \
                               unsigned char *out, size_t n, unsigned char *iv) \
     { \
-        const GOST_KEY *k = ks; \
+        const GOST89_KEY *k = ks; \
         if (k->big_endian) \
             name##_be(k, in, out, n, iv); \
         else \
             name##_le(k, in, out, n, iv); \
     }
 
-GOST_CHAIN_ENTRY(cbc_enc)
-GOST_CHAIN_ENTRY(cbc_dec)
-GOST_CHAIN_ENTRY(cfb_enc)
-GOST_CHAIN_ENTRY(cfb_dec)
-GOST_CHAIN_ENTRY(ofb)
-GOST_CHAIN_ENTRY(ctr)
-GOST_CHAIN_ENTRY(cnt)
+GOST89_CHAIN_ENTRY(cbc_enc)
+GOST89_CHAIN_ENTRY(cbc_dec)
+GOST89_CHAIN_ENTRY(cfb_enc)
+GOST89_CHAIN_ENTRY(cfb_dec)
+GOST89_CHAIN_ENTRY(ofb)
+GOST89_CHAIN_ENTRY(ctr)
+GOST89_CHAIN_ENTRY(cnt)
 
-const SMG_BLOCK_KERNEL gost_kernel_c = {
+const SMG_BLOCK_KERNEL gost89_kernel_c = {
     "gost89-c",
-    gost_c_ecb,
-    gost_c_cbc_enc,
-    gost_c_cbc_dec,
-    gost_c_cfb_enc,
-    gost_c_cfb_dec,
-    gost_c_ofb,
-    gost_c_ctr,
-    gost_c_cnt,
+    gost89_c_ecb,
+    gost89_c_cbc_enc,
+    gost89_c_cbc_dec,
+    gost89_c_cfb_enc,
+    gost89_c_cfb_dec,
+    gost89_c_ofb,
+    gost89_c_ctr,
+    gost89_c_cnt,
     NULL, NULL
 };
 
 /* ---- Key setup, meshing, IMIT ---- */
 
 /* Key words K0..K7 from the 32 key bytes in the key's byte order. */
-static void gost_schedule(const uint32_t kw[8], GOST_KEY *enc, GOST_KEY *dec)
+static void gost89_schedule(const uint32_t kw[8], GOST89_KEY *enc, GOST89_KEY *dec)
 {
     int i;
 
@@ -660,7 +660,7 @@ static void gost_schedule(const uint32_t kw[8], GOST_KEY *enc, GOST_KEY *dec)
         dec->rk[i] = enc->rk[31 - i];
 }
 
-static void gost_key_words(const unsigned char key[GOST_KEY_SIZE], int be,
+static void gost89_key_words(const unsigned char key[GOST89_KEY_SIZE], int be,
                            uint32_t kw[8])
 {
     int i;
@@ -675,26 +675,26 @@ static void gost_key_words(const unsigned char key[GOST_KEY_SIZE], int be,
     }
 }
 
-int gost_set_key(const unsigned char key[GOST_KEY_SIZE],
-                 const GOST_PARAMSET *ps, int big_endian,
-                 GOST_KEY *enc, GOST_KEY *dec)
+int gost89_set_key(const unsigned char key[GOST89_KEY_SIZE],
+                 const GOST89_PARAMSET *ps, int big_endian,
+                 GOST89_KEY *enc, GOST89_KEY *dec)
 {
-    const GOST_SBOX_TABLES *tab = gost_tables(ps);
+    const GOST89_SBOX_TABLES *tab = gost89_tables(ps);
     uint32_t kw[8];
 
     if (tab == NULL)
         return 0;
-    gost_key_words(key, big_endian != 0, kw);
-    gost_schedule(kw, enc, dec);
+    gost89_key_words(key, big_endian != 0, kw);
+    gost89_schedule(kw, enc, dec);
     OPENSSL_cleanse(kw, sizeof(kw));
     enc->tab = dec->tab = tab;
     enc->big_endian = dec->big_endian = big_endian != 0;
     return 1;
 }
 
-int gost_set_paramset(GOST_KEY *enc, GOST_KEY *dec, const GOST_PARAMSET *ps)
+int gost89_set_paramset(GOST89_KEY *enc, GOST89_KEY *dec, const GOST89_PARAMSET *ps)
 {
-    const GOST_SBOX_TABLES *tab = gost_tables(ps);
+    const GOST89_SBOX_TABLES *tab = gost89_tables(ps);
 
     if (tab == NULL)
         return 0;
@@ -706,7 +706,7 @@ int gost_set_paramset(GOST_KEY *enc, GOST_KEY *dec, const GOST_PARAMSET *ps)
  * RFC 4357 section 2.3.2, the CryptoPro key meshing constant C; [1] is each
  * 8-byte block of it reversed, for a Magma-order schedule (below).
  */
-static const unsigned char gost_mesh_c[2][GOST_KEY_SIZE] = {
+static const unsigned char gost89_mesh_c[2][GOST89_KEY_SIZE] = {
     {
         0x69, 0x00, 0x72, 0x22, 0x64, 0xC9, 0x04, 0x23,
         0x8D, 0x3A, 0xDB, 0x96, 0x46, 0xE9, 0x2A, 0xC4,
@@ -725,47 +725,47 @@ static const unsigned char gost_mesh_c[2][GOST_KEY_SIZE] = {
  * gost-engine's cryptopro_key_meshing), both through kernel k's ECB, so
  * that meshing is constant-time wherever that ECB is (but for the one
  * table whose lone passes are slower than the C kernel's and that is not
- * a constant-time choice: gost_mesh_kernel_x86).  C and K' are always
+ * a constant-time choice: gost89_mesh_kernel_x86).  C and K' are always
  * taken in the GOST 28147-89 byte order: a Magma-order key then meshes to
  * the same round keys, keeping Magma exactly the byte-reversed image of
  * GOST 28147-89 (meshing is defined for GOST 28147-89 only).  A
  * Magma-order ECB of a reversed block is the reversed GOST 28147-89 ECB
- * (same round keys), hence gost_mesh_c[1] and the reversal of K'.  The iv
+ * (same round keys), hence gost89_mesh_c[1] and the reversal of K'.  The iv
  * is data and uses the key's own byte order.
  */
-void gost_key_mesh(const SMG_BLOCK_KERNEL *k, GOST_KEY *enc, GOST_KEY *dec,
+void gost89_key_mesh(const SMG_BLOCK_KERNEL *k, GOST89_KEY *enc, GOST89_KEY *dec,
                    unsigned char iv[8])
 {
-    unsigned char nk[GOST_KEY_SIZE];
+    unsigned char nk[GOST89_KEY_SIZE];
     uint32_t kw[8];
     const int be = dec->big_endian != 0;
     int i;
 
-#ifdef GOST_X86_ASM
-    k = gost_mesh_kernel_x86(k);
+#ifdef GOST89_X86_ASM
+    k = gost89_mesh_kernel_x86(k);
 #endif
-    k->ecb(dec, gost_mesh_c[be], nk, GOST_KEY_SIZE / GOST_BLOCK_SIZE);
+    k->ecb(dec, gost89_mesh_c[be], nk, GOST89_KEY_SIZE / GOST89_BLOCK_SIZE);
     /* the reversed block holds its two key words in the other order */
-    gost_key_words(nk, be, kw);
+    gost89_key_words(nk, be, kw);
     for (i = 0; be && i < 8; i += 2) {
         uint32_t w = kw[i];
 
         kw[i] = kw[i + 1];
         kw[i + 1] = w;
     }
-    gost_schedule(kw, enc, dec);
+    gost89_schedule(kw, enc, dec);
     OPENSSL_cleanse(kw, sizeof(kw));
     OPENSSL_cleanse(nk, sizeof(nk));
     if (iv != NULL)
         k->ecb(enc, iv, iv, 1);
 }
 
-void gost_mesh_ahead_reset(GOST_MESH_AHEAD *a)
+void gost89_mesh_ahead_reset(GOST89_MESH_AHEAD *a)
 {
     OPENSSL_cleanse(a, sizeof(*a));
 }
 
-void gost_mesh_ahead_rewind(GOST_MESH_AHEAD *a)
+void gost89_mesh_ahead_rewind(GOST89_MESH_AHEAD *a)
 {
     a->iv_ok = 0;
     OPENSSL_cleanse(a->next_iv, sizeof(a->next_iv));
@@ -774,8 +774,8 @@ void gost_mesh_ahead_rewind(GOST_MESH_AHEAD *a)
 /* The state (N3, N4) after n >= 1 steps of cnt_next, without the steps. */
 static uint64_t cnt_advance(uint64_t s, size_t n)
 {
-    uint32_t n3 = (uint32_t)s + (uint32_t)n * GOST_CNT_C2;
-    uint64_t v = (s >> 32) + (uint64_t)n * GOST_CNT_C1;
+    uint32_t n3 = (uint32_t)s + (uint32_t)n * GOST89_CNT_C2;
+    uint64_t v = (s >> 32) + (uint64_t)n * GOST89_CNT_C1;
 
     /*
      * Each step adds C1 with an end-around carry, so the result is the one
@@ -788,19 +788,19 @@ static uint64_t cnt_advance(uint64_t s, size_t n)
 /* Whether k has the entries that run a side pass (src/gost89_x86.c). */
 static int side_able(const SMG_BLOCK_KERNEL *k)
 {
-#ifdef GOST_X86_ASM
-    return gost_side_able_x86(k);
+#ifdef GOST89_X86_ASM
+    return gost89_side_able_x86(k);
 #else
     (void)k;
     return 0;
 #endif
 }
 
-int gost_period_ahead(const SMG_BLOCK_KERNEL *k, int cnt, GOST_MESH_AHEAD *a,
-                      GOST_KEY *enc, GOST_KEY *dec, const unsigned char *in,
+int gost89_period_ahead(const SMG_BLOCK_KERNEL *k, int cnt, GOST89_MESH_AHEAD *a,
+                      GOST89_KEY *enc, GOST89_KEY *dec, const unsigned char *in,
                       unsigned char *out, size_t nblocks, unsigned char *iv)
 {
-    GOST_SIDE side;
+    GOST89_SIDE side;
     uint32_t kw[8];
 
     /* meshing is GOST 28147-89's, in its byte order */
@@ -809,38 +809,38 @@ int gost_period_ahead(const SMG_BLOCK_KERNEL *k, int cnt, GOST_MESH_AHEAD *a,
     if (!a->next_ok) {
         a->next[0] = *enc;
         a->next[1] = *dec;
-        gost_key_mesh(k, &a->next[0], &a->next[1], NULL);
+        gost89_key_mesh(k, &a->next[0], &a->next[1], NULL);
         a->next_ok = 1;
     }
     side.enc = &a->next[0];
     side.dec = &a->next[1];
-    memcpy(side.in, gost_mesh_c[0], GOST_KEY_SIZE);
+    memcpy(side.in, gost89_mesh_c[0], GOST89_KEY_SIZE);
     if (cnt)
-        store_le64(side.in + GOST_KEY_SIZE,
+        store_le64(side.in + GOST89_KEY_SIZE,
                    cnt_advance(load_le64(iv), nblocks));
     else
-        memcpy(side.in + GOST_KEY_SIZE, in + 8 * (nblocks - 1), 8);
-#ifdef GOST_X86_ASM
-    gost_side_x86(k, cnt, enc, in, out, nblocks, iv, &side);
+        memcpy(side.in + GOST89_KEY_SIZE, in + 8 * (nblocks - 1), 8);
+#ifdef GOST89_X86_ASM
+    gost89_side_x86(k, cnt, enc, in, out, nblocks, iv, &side);
 #else
     (void)out;      /* side_able(k) is 0 */
 #endif
-    gost_key_words(side.out, 0, kw);
+    gost89_key_words(side.out, 0, kw);
     a->next2[0] = a->next[0];
     a->next2[1] = a->next[1];
-    gost_schedule(kw, &a->next2[0], &a->next2[1]);
-    memcpy(a->next_iv, side.out + GOST_KEY_SIZE, 8);
+    gost89_schedule(kw, &a->next2[0], &a->next2[1]);
+    memcpy(a->next_iv, side.out + GOST89_KEY_SIZE, 8);
     a->next2_ok = a->iv_ok = 1;
     OPENSSL_cleanse(kw, sizeof(kw));
     OPENSSL_cleanse(&side, sizeof(side));
     return 1;
 }
 
-void gost_key_mesh_ahead(const SMG_BLOCK_KERNEL *k, GOST_MESH_AHEAD *a,
-                         GOST_KEY *enc, GOST_KEY *dec, unsigned char iv[8])
+void gost89_key_mesh_ahead(const SMG_BLOCK_KERNEL *k, GOST89_MESH_AHEAD *a,
+                         GOST89_KEY *enc, GOST89_KEY *dec, unsigned char iv[8])
 {
     if (!a->next_ok) {
-        gost_key_mesh(k, enc, dec, iv);
+        gost89_key_mesh(k, enc, dec, iv);
         return;
     }
     *enc = a->next[0];
@@ -867,7 +867,7 @@ void gost_key_mesh_ahead(const SMG_BLOCK_KERNEL *k, GOST_MESH_AHEAD *a,
  * single-block message belong to the caller.
  */
 static inline __attribute__((always_inline))
-void imit_body(const GOST_KEY *k, unsigned char *state,
+void imit_body(const GOST89_KEY *k, unsigned char *state,
                const unsigned char *in, size_t n, const int be)
 {
     const uint32_t (*t)[256] = k->tab->t;
@@ -881,29 +881,29 @@ void imit_body(const GOST_KEY *k, unsigned char *state,
         s ^= ld(in, be);
         n1 = (uint32_t)s;
         n2 = (uint32_t)(s >> 32);
-        GOST_UNROLL
+        GOST89_UNROLL
         for (r = 0; r < 16; r += 2) {
-            n2 = gost_round_serial(t, n1 + rk[r], n2);
-            n1 = gost_round_serial(t, n2 + rk[r + 1], n1);
+            n2 = gost89_round_serial(t, n1 + rk[r], n2);
+            n1 = gost89_round_serial(t, n2 + rk[r + 1], n1);
         }
         s = (uint64_t)n2 << 32 | n1;
     }
     st(state, s, be);
 }
 
-static void imit_le(const GOST_KEY *k, unsigned char *state,
+static void imit_le(const GOST89_KEY *k, unsigned char *state,
                     const unsigned char *in, size_t n)
 {
     imit_body(k, state, in, n, 0);
 }
 
-static void imit_be(const GOST_KEY *k, unsigned char *state,
+static void imit_be(const GOST89_KEY *k, unsigned char *state,
                     const unsigned char *in, size_t n)
 {
     imit_body(k, state, in, n, 1);
 }
 
-void gost_imit_blocks_c(const GOST_KEY *enc, unsigned char state[8],
+void gost89_imit_blocks_c(const GOST89_KEY *enc, unsigned char state[8],
                         const unsigned char *in, size_t nblocks)
 {
     if (enc->big_endian)
@@ -912,38 +912,38 @@ void gost_imit_blocks_c(const GOST_KEY *enc, unsigned char state[8],
         imit_le(enc, state, in, nblocks);
 }
 
-void gost_imit_blocks(int constant_time, const GOST_KEY *enc,
+void gost89_imit_blocks(int constant_time, const GOST89_KEY *enc,
                       unsigned char state[8], const unsigned char *in,
                       size_t nblocks)
 {
-#ifdef GOST_X86_ASM
-    if (gost_imit_blocks_x86(constant_time, enc, state, in, nblocks))
+#ifdef GOST89_X86_ASM
+    if (gost89_imit_blocks_x86(constant_time, enc, state, in, nblocks))
         return;
 #endif
-#ifdef GOST_ARM_SIMD
-    if (gost_imit_blocks_arm(constant_time, enc, state, in, nblocks))
+#ifdef GOST89_ARM_SIMD
+    if (gost89_imit_blocks_arm(constant_time, enc, state, in, nblocks))
         return;
 #endif
     (void)constant_time;
-    gost_imit_blocks_c(enc, state, in, nblocks);
+    gost89_imit_blocks_c(enc, state, in, nblocks);
 }
 
 /* ---- Kernel choice ---- */
 
-const SMG_BLOCK_KERNEL *gost_kernel(int constant_time)
+const SMG_BLOCK_KERNEL *gost89_kernel(int constant_time)
 {
-#ifdef GOST_X86_ASM
-    const SMG_BLOCK_KERNEL *k = gost_kernel_x86(constant_time);
+#ifdef GOST89_X86_ASM
+    const SMG_BLOCK_KERNEL *k = gost89_kernel_x86(constant_time);
 
     if (k != NULL)
         return k;
 #endif
-#ifdef GOST_ARM_SIMD
-    const SMG_BLOCK_KERNEL *k = gost_kernel_arm(constant_time);
+#ifdef GOST89_ARM_SIMD
+    const SMG_BLOCK_KERNEL *k = gost89_kernel_arm(constant_time);
 
     if (k != NULL)
         return k;
 #endif
     (void)constant_time;    /* only the C kernel here: nothing to choose */
-    return &gost_kernel_c;
+    return &gost89_kernel_c;
 }

@@ -4,21 +4,21 @@
  * S-boxes), key setup, CryptoPro key meshing, the IMIT MAC rounds and the
  * kernel tables that transform whole 8-byte blocks.  The portable kernel
  * lives in src/gost89.c; SIMD kernels (asm/gost89-*.pl) plug in through
- * gost_kernel().
+ * gost89_kernel().
  */
 #ifndef SMGOST_GOST89_H
 #define SMGOST_GOST89_H
 
 #include "kernel.h"
 
-#define GOST_BLOCK_SIZE 8
-#define GOST_KEY_SIZE 32
+#define GOST89_BLOCK_SIZE 8
+#define GOST89_KEY_SIZE 32
 
 /*
  * Every table a kernel needs for one parameter set, built once per set
  * (thread-safely, on first use) and never per key.
  */
-typedef struct gost_sbox_tables {
+typedef struct gost89_sbox_tables {
     /*
      * t[j][b]: the pair of S-boxes of byte j applied to b, placed at byte
      * j of a word and rotated left by 11, so a round is four loads and
@@ -35,42 +35,42 @@ typedef struct gost_sbox_tables {
      */
     uint32_t t0x[512] __attribute__((aligned(64)));
 #endif
-} GOST_SBOX_TABLES;
+} GOST89_SBOX_TABLES;
 
-typedef struct gost_paramset {
+typedef struct gost89_paramset {
     const char *name;          /* e.g. "id-Gost28147-89-CryptoPro-A-ParamSet" */
     const char *short_name;    /* e.g. "CryptoPro-A" */
     const char *oid;           /* dotted */
     /* sbox[i][x]: substitution of nibble i (i = 0 is the least significant). */
     unsigned char sbox[8][16];
-} GOST_PARAMSET;
+} GOST89_PARAMSET;
 
-typedef struct gost_key {
+typedef struct gost89_key {
     uint32_t rk[32];                   /* round keys in application order */
-    const GOST_SBOX_TABLES *tab;
+    const GOST89_SBOX_TABLES *tab;
     uint32_t big_endian;               /* 1: Magma byte order, block and key */
-} GOST_KEY;
+} GOST89_KEY;
 
 /* Parameter sets, by position; NULL-terminated list for iteration. */
-extern const GOST_PARAMSET *const gost_paramsets[];
-extern const GOST_PARAMSET gost_paramset_test, gost_paramset_cpa,
-    gost_paramset_cpb, gost_paramset_cpc, gost_paramset_cpd, gost_paramset_z;
+extern const GOST89_PARAMSET *const gost89_paramsets[];
+extern const GOST89_PARAMSET gost89_paramset_test, gost89_paramset_cpa,
+    gost89_paramset_cpb, gost89_paramset_cpc, gost89_paramset_cpd, gost89_paramset_z;
 /* By long name, short name or dotted OID; NULL if unknown. */
-const GOST_PARAMSET *gost_paramset_lookup(const char *name);
+const GOST89_PARAMSET *gost89_paramset_lookup(const char *name);
 /* Built on first use, shared, never freed before unload; NULL on failure. */
-const GOST_SBOX_TABLES *gost_tables(const GOST_PARAMSET *ps);
+const GOST89_SBOX_TABLES *gost89_tables(const GOST89_PARAMSET *ps);
 
 /* Fills the encryption and decryption schedules; 0 on failure. */
-int gost_set_key(const unsigned char key[GOST_KEY_SIZE],
-                 const GOST_PARAMSET *ps, int big_endian,
-                 GOST_KEY *enc, GOST_KEY *dec);
+int gost89_set_key(const unsigned char key[GOST89_KEY_SIZE],
+                 const GOST89_PARAMSET *ps, int big_endian,
+                 GOST89_KEY *enc, GOST89_KEY *dec);
 /* Switches both schedules to another parameter set, keeping the key. */
-int gost_set_paramset(GOST_KEY *enc, GOST_KEY *dec, const GOST_PARAMSET *ps);
+int gost89_set_paramset(GOST89_KEY *enc, GOST89_KEY *dec, const GOST89_PARAMSET *ps);
 /*
  * CryptoPro key meshing (RFC 4357 2.3): K' = D_K(C), then iv = E_K'(iv),
  * both through k's ECB.  iv may be NULL (no IV to carry).
  */
-void gost_key_mesh(const SMG_BLOCK_KERNEL *k, GOST_KEY *enc, GOST_KEY *dec,
+void gost89_key_mesh(const SMG_BLOCK_KERNEL *k, GOST89_KEY *enc, GOST89_KEY *dec,
                    unsigned char iv[8]);
 /*
  * CryptoPro meshing one period ahead, for the kernels that can run the
@@ -80,47 +80,47 @@ void gost_key_mesh(const SMG_BLOCK_KERNEL *k, GOST_KEY *enc, GOST_KEY *dec,
  * and D_{K_{i+1}}(C) = K_{i+2} and E_{K_{i+1}}(iv at the boundary) ride
  * along.  Secret; cleansed with the context.
  */
-typedef struct gost_side {
-    const GOST_KEY *enc, *dec;         /* the side key's schedules */
+typedef struct gost89_side {
+    const GOST89_KEY *enc, *dec;         /* the side key's schedules */
     unsigned char in[40], out[40];     /* 4 blocks under dec, 1 under enc */
-} GOST_SIDE;
+} GOST89_SIDE;
 
-typedef struct gost_mesh_ahead {
-    GOST_KEY next[2], next2[2];        /* K_{i+1}, K_{i+2}: enc, dec */
+typedef struct gost89_mesh_ahead {
+    GOST89_KEY next[2], next2[2];        /* K_{i+1}, K_{i+2}: enc, dec */
     unsigned char next_iv[8];          /* E_{K_{i+1}}(iv at the boundary) */
     int next_ok, next2_ok, iv_ok;
-} GOST_MESH_AHEAD;
+} GOST89_MESH_AHEAD;
 
 /* Forgets what was prepared (new key, restored key, new S-boxes). */
-void gost_mesh_ahead_reset(GOST_MESH_AHEAD *a);
+void gost89_mesh_ahead_reset(GOST89_MESH_AHEAD *a);
 /*
  * Forgets what was prepared for the stream's position, the IV at the
  * boundary, and keeps the keys: a re-init before the first meshing, whose
  * new stream meshes to the same keys at IVs of its own.
  */
-void gost_mesh_ahead_rewind(GOST_MESH_AHEAD *a);
+void gost89_mesh_ahead_rewind(GOST89_MESH_AHEAD *a);
 /*
  * The nblocks (a multiple of 64) of one whole period of CNT (cnt) or CFB
  * decryption under enc from its start, through k with the next meshing
  * alongside; 0 (nothing done) if k cannot.  iv as the kernel entries.
  */
-int gost_period_ahead(const SMG_BLOCK_KERNEL *k, int cnt, GOST_MESH_AHEAD *a,
-                      GOST_KEY *enc, GOST_KEY *dec, const unsigned char *in,
+int gost89_period_ahead(const SMG_BLOCK_KERNEL *k, int cnt, GOST89_MESH_AHEAD *a,
+                      GOST89_KEY *enc, GOST89_KEY *dec, const unsigned char *in,
                       unsigned char *out, size_t nblocks, unsigned char *iv);
-/* gost_key_mesh, taking what gost_period_ahead prepared where it did. */
-void gost_key_mesh_ahead(const SMG_BLOCK_KERNEL *k, GOST_MESH_AHEAD *a,
-                         GOST_KEY *enc, GOST_KEY *dec, unsigned char iv[8]);
+/* gost89_key_mesh, taking what gost89_period_ahead prepared where it did. */
+void gost89_key_mesh_ahead(const SMG_BLOCK_KERNEL *k, GOST89_MESH_AHEAD *a,
+                         GOST89_KEY *enc, GOST89_KEY *dec, unsigned char iv[8]);
 
 /*
  * IMIT: the 16-round MAC transformation, folded over nblocks of in, in the
  * fastest implementation the CPU allows; with constant_time (the
  * provider's "constant-time = yes"), the fastest constant-time one if the
- * CPU has one.  gost_imit_blocks_c is the portable one.
+ * CPU has one.  gost89_imit_blocks_c is the portable one.
  */
-void gost_imit_blocks(int constant_time, const GOST_KEY *enc,
+void gost89_imit_blocks(int constant_time, const GOST89_KEY *enc,
                       unsigned char state[8], const unsigned char *in,
                       size_t nblocks);
-void gost_imit_blocks_c(const GOST_KEY *enc, unsigned char state[8],
+void gost89_imit_blocks_c(const GOST89_KEY *enc, unsigned char state[8],
                         const unsigned char *in, size_t nblocks);
 
 /*
@@ -128,7 +128,7 @@ void gost_imit_blocks_c(const GOST_KEY *enc, unsigned char state[8],
  * provider's "constant-time = yes"), the fastest whose every entry is
  * constant-time, if the CPU has one (the portable kernel is not).
  */
-const SMG_BLOCK_KERNEL *gost_kernel(int constant_time);
-extern const SMG_BLOCK_KERNEL gost_kernel_c;
+const SMG_BLOCK_KERNEL *gost89_kernel(int constant_time);
+extern const SMG_BLOCK_KERNEL gost89_kernel_c;
 
 #endif

@@ -1,27 +1,27 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * C side of the AArch64 GOST 28147-89 / Magma vector kernel
- * (asm/gost89-armv8.pl): the layout of GOST_SBOX_TABLES.simd and its
+ * (asm/gost89-armv8.pl): the layout of GOST89_SBOX_TABLES.simd and its
  * builder, the kernel tables (serial modes go to the C kernel but with
  * constant-time = yes), the choice from the CPU capabilities (src/cpu.h, so
  * OPENSSL_armcap can turn it off), and the choice of the IMIT rounds.
  */
 #include "gost89_arm.h"
 
-#ifdef GOST_ARM_SIMD
+#ifdef GOST89_ARM_SIMD
 
 #include <stddef.h>
 #include "cpu.h"
 
 /* The assembly hard-codes these offsets. */
-_Static_assert(offsetof(GOST_KEY, rk) == 0, "GOST_KEY.rk offset");
-_Static_assert(offsetof(GOST_KEY, tab) == 128, "GOST_KEY.tab offset");
-_Static_assert(offsetof(GOST_KEY, big_endian) == 136,
-               "GOST_KEY.big_endian offset");
-_Static_assert(offsetof(GOST_SBOX_TABLES, simd) == 4096,
-               "GOST_SBOX_TABLES.simd offset");
-_Static_assert(sizeof(((GOST_SBOX_TABLES *)0)->simd) >= 128,
-               "GOST_SBOX_TABLES.simd size");
+_Static_assert(offsetof(GOST89_KEY, rk) == 0, "GOST89_KEY.rk offset");
+_Static_assert(offsetof(GOST89_KEY, tab) == 128, "GOST89_KEY.tab offset");
+_Static_assert(offsetof(GOST89_KEY, big_endian) == 136,
+               "GOST89_KEY.big_endian offset");
+_Static_assert(offsetof(GOST89_SBOX_TABLES, simd) == 4096,
+               "GOST89_SBOX_TABLES.simd offset");
+_Static_assert(sizeof(((GOST89_SBOX_TABLES *)0)->simd) >= 128,
+               "GOST89_SBOX_TABLES.simd size");
 
 /*
  * simd layout (S[i] is the S-box of nibble i, i = 0 least significant; j
@@ -31,7 +31,7 @@ _Static_assert(sizeof(((GOST_SBOX_TABLES *)0)->simd) >= 128,
  * Four vector registers hold each half, so that one TBL indexed by
  * nibble | j << 4 substitutes one nibble of every byte of a register.
  */
-void gost_arm_tables_build(GOST_SBOX_TABLES *t, const GOST_PARAMSET *ps)
+void gost89_arm_tables_build(GOST89_SBOX_TABLES *t, const GOST89_PARAMSET *ps)
 {
     unsigned int j, x;
 
@@ -58,18 +58,18 @@ void gost89_neon_cfb_dec(const void *ks, const unsigned char *in,
                          unsigned char *iv);
 
 /* The serial modes have no parallelism for the vector unit. */
-SMG_CHAIN_FROM(gost_arm, cbc_enc, gost_kernel_c)
-SMG_CHAIN_FROM(gost_arm, cfb_enc, gost_kernel_c)
-SMG_CHAIN_FROM(gost_arm, ofb, gost_kernel_c)
+SMG_CHAIN_FROM(gost89_arm, cbc_enc, gost89_kernel_c)
+SMG_CHAIN_FROM(gost89_arm, cfb_enc, gost89_kernel_c)
+SMG_CHAIN_FROM(gost89_arm, ofb, gost89_kernel_c)
 
-const SMG_BLOCK_KERNEL gost_kernel_neon = {
+const SMG_BLOCK_KERNEL gost89_kernel_neon = {
     "gost89-neon",
     gost89_neon_ecb,
-    gost_arm_cbc_enc,
+    gost89_arm_cbc_enc,
     gost89_neon_cbc_dec,
-    gost_arm_cfb_enc,
+    gost89_arm_cfb_enc,
     gost89_neon_cfb_dec,
-    gost_arm_ofb,
+    gost89_arm_ofb,
     gost89_neon_ctr,
     gost89_neon_cnt,
     NULL, NULL
@@ -78,7 +78,7 @@ const SMG_BLOCK_KERNEL gost_kernel_neon = {
 /* "constant-time = yes": the serial modes through the NEON ECB. */
 SMG_SERIAL_BY_ECB(gost89_neon_ct, gost89_neon_ecb, 8)
 
-const SMG_BLOCK_KERNEL gost_kernel_neon_ct = {
+const SMG_BLOCK_KERNEL gost89_kernel_neon_ct = {
     "gost89-neon-ct",
     gost89_neon_ecb,
     gost89_neon_ct_cbc_enc,
@@ -97,7 +97,7 @@ const SMG_BLOCK_KERNEL gost_kernel_neon_ct = {
  * the default: real Arm hardware was not available to time the two
  * (qemu-user's speed says nothing about it), and no speed claim is made.
  */
-int gost_imit_blocks_arm(int constant_time, const GOST_KEY *enc,
+int gost89_imit_blocks_arm(int constant_time, const GOST89_KEY *enc,
                          unsigned char state[8], const unsigned char *in,
                          size_t nblocks)
 {
@@ -107,10 +107,10 @@ int gost_imit_blocks_arm(int constant_time, const GOST_KEY *enc,
     return 1;
 }
 
-const SMG_BLOCK_KERNEL *gost_kernel_arm(int constant_time)
+const SMG_BLOCK_KERNEL *gost89_kernel_arm(int constant_time)
 {
     if (smg_cpu_has(SMG_CAP_ARM_ASIMD))
-        return constant_time ? &gost_kernel_neon_ct : &gost_kernel_neon;
+        return constant_time ? &gost89_kernel_neon_ct : &gost89_kernel_neon;
     return NULL;
 }
 

@@ -3,7 +3,7 @@
  * The vectorised GOST 28147-89 / Magma kernel for AArch64
  * (asm/gost89-armv8.pl) as src/gost89.c and the tests see it: the builder
  * of its per-parameter-set tables, the kernel table and the chooser.  All
- * of it exists only when GOST_ARM_SIMD is defined.
+ * of it exists only when GOST89_ARM_SIMD is defined.
  */
 #ifndef SMGOST_GOST89_ARM_H
 #define SMGOST_GOST89_ARM_H
@@ -11,24 +11,24 @@
 #include "gost89.h"
 
 #if defined(__aarch64__) && !defined(SMG_NO_ASM) && !defined(SMG_NO_GOST_SIMD)
-# define GOST_ARM_SIMD 1
+# define GOST89_ARM_SIMD 1
 
 /* Fills t->simd for the parameter set ps (layout at the definition). */
-void gost_arm_tables_build(GOST_SBOX_TABLES *t, const GOST_PARAMSET *ps);
+void gost89_arm_tables_build(GOST89_SBOX_TABLES *t, const GOST89_PARAMSET *ps);
 /* Advanced SIMD, S-boxes by TBL: 16 blocks per pass. */
-extern const SMG_BLOCK_KERNEL gost_kernel_neon;
-extern const SMG_BLOCK_KERNEL gost_kernel_neon_ct;
+extern const SMG_BLOCK_KERNEL gost89_kernel_neon;
+extern const SMG_BLOCK_KERNEL gost89_kernel_neon_ct;
 /* The vector kernel if the (masked) CPU capabilities allow it, or NULL. */
-const SMG_BLOCK_KERNEL *gost_kernel_arm(int constant_time);
+const SMG_BLOCK_KERNEL *gost89_kernel_arm(int constant_time);
 /*
  * The IMIT rounds through the NEON S-box if constant_time and the CPU has
  * NEON; 0 if the caller must run them itself (the C kernel).
  */
-int gost_imit_blocks_arm(int constant_time, const GOST_KEY *enc,
+int gost89_imit_blocks_arm(int constant_time, const GOST89_KEY *enc,
                          unsigned char state[8], const unsigned char *in,
                          size_t nblocks);
 /* The IMIT entry (for the chooser above and for tests). */
-void gost89_neon_imit(const GOST_KEY *ks, unsigned char state[8],
+void gost89_neon_imit(const GOST89_KEY *ks, unsigned char state[8],
                       const unsigned char *in, size_t nblocks);
 #endif
 

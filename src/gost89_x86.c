@@ -8,25 +8,25 @@
  */
 #include "gost89_x86.h"
 
-#ifdef GOST_X86_ASM
+#ifdef GOST89_X86_ASM
 
 #include <stddef.h>
 #include "cpu.h"
 
 /* The assembly hard-codes these offsets. */
-_Static_assert(offsetof(GOST_KEY, rk) == 0, "GOST_KEY.rk offset");
-_Static_assert(offsetof(GOST_KEY, tab) == 128, "GOST_KEY.tab offset");
-_Static_assert(offsetof(GOST_KEY, big_endian) == 136,
-               "GOST_KEY.big_endian offset");
-_Static_assert(offsetof(GOST_SBOX_TABLES, t) == 0, "GOST_SBOX_TABLES.t offset");
-_Static_assert(offsetof(GOST_SBOX_TABLES, simd) == 4096,
-               "GOST_SBOX_TABLES.simd offset");
-_Static_assert(sizeof(((GOST_SBOX_TABLES *)0)->simd) >= 320,
-               "GOST_SBOX_TABLES.simd size");
-_Static_assert(offsetof(GOST_SBOX_TABLES, t0x) == 4416,
-               "GOST_SBOX_TABLES.t0x offset");
+_Static_assert(offsetof(GOST89_KEY, rk) == 0, "GOST89_KEY.rk offset");
+_Static_assert(offsetof(GOST89_KEY, tab) == 128, "GOST89_KEY.tab offset");
+_Static_assert(offsetof(GOST89_KEY, big_endian) == 136,
+               "GOST89_KEY.big_endian offset");
+_Static_assert(offsetof(GOST89_SBOX_TABLES, t) == 0, "GOST89_SBOX_TABLES.t offset");
+_Static_assert(offsetof(GOST89_SBOX_TABLES, simd) == 4096,
+               "GOST89_SBOX_TABLES.simd offset");
+_Static_assert(sizeof(((GOST89_SBOX_TABLES *)0)->simd) >= 320,
+               "GOST89_SBOX_TABLES.simd size");
+_Static_assert(offsetof(GOST89_SBOX_TABLES, t0x) == 4416,
+               "GOST89_SBOX_TABLES.t0x offset");
 
-void gost_scalar_tables_build(GOST_SBOX_TABLES *t)
+void gost89_scalar_tables_build(GOST89_SBOX_TABLES *t)
 {
     unsigned int i;
 
@@ -35,7 +35,7 @@ void gost_scalar_tables_build(GOST_SBOX_TABLES *t)
 }
 
 /* The serial modes of one kernel in assembly. */
-#define GOST_X86_DECLARE_SERIAL(isa) \
+#define GOST89_X86_DECLARE_SERIAL(isa) \
     void gost89_cbc_enc_##isa(const void *ks, const unsigned char *in, \
                               unsigned char *out, size_t nblocks, \
                               unsigned char *iv); \
@@ -46,20 +46,20 @@ void gost_scalar_tables_build(GOST_SBOX_TABLES *t)
                           unsigned char *out, size_t nblocks, \
                           unsigned char *iv);
 
-GOST_X86_DECLARE_SERIAL(scalar)
+GOST89_X86_DECLARE_SERIAL(scalar)
 
 /*
  * IMIT is serial: one block's 16 rounds wait for the one before.  The
  * scalar table kernel's rounds are the fastest, so they are the default;
  * the lean vector rounds are constant-time.
  */
-int gost_imit_blocks_x86(int constant_time, const GOST_KEY *enc,
+int gost89_imit_blocks_x86(int constant_time, const GOST89_KEY *enc,
                          unsigned char state[8], const unsigned char *in,
                          size_t nblocks)
 {
-#ifdef GOST_X86_SIMD
+#ifdef GOST89_X86_SIMD
     if (constant_time || !smg_cpu_has(SMG_CAP_BMI1)) {
-        /* as gost_kernel_x86 chooses its lean rounds */
+        /* as gost89_kernel_x86 chooses its lean rounds */
         if (smg_cpu_has(SMG_CAP_AVX512F | SMG_CAP_AVX512BW | SMG_CAP_AVX512VL
                         | SMG_CAP_AVX512VBMI)) {
             gost89_imit_avx512(enc, state, in, nblocks);
@@ -78,31 +78,31 @@ int gost_imit_blocks_x86(int constant_time, const GOST_KEY *enc,
 }
 
 /* The parallel modes of the scalar kernel are the C kernel's. */
-static void gost_x86_ecb(const void *ks, const unsigned char *in,
+static void gost89_x86_ecb(const void *ks, const unsigned char *in,
                          unsigned char *out, size_t n)
 {
-    gost_kernel_c.ecb(ks, in, out, n);
+    gost89_kernel_c.ecb(ks, in, out, n);
 }
 
-SMG_CHAIN_FROM(gost_x86, cbc_dec, gost_kernel_c)
-SMG_CHAIN_FROM(gost_x86, cfb_dec, gost_kernel_c)
-SMG_CHAIN_FROM(gost_x86, ctr, gost_kernel_c)
-SMG_CHAIN_FROM(gost_x86, cnt, gost_kernel_c)
+SMG_CHAIN_FROM(gost89_x86, cbc_dec, gost89_kernel_c)
+SMG_CHAIN_FROM(gost89_x86, cfb_dec, gost89_kernel_c)
+SMG_CHAIN_FROM(gost89_x86, ctr, gost89_kernel_c)
+SMG_CHAIN_FROM(gost89_x86, cnt, gost89_kernel_c)
 
-const SMG_BLOCK_KERNEL gost_kernel_scalar = {
+const SMG_BLOCK_KERNEL gost89_kernel_scalar = {
     "gost89-scalar-bmi1",
-    gost_x86_ecb,
+    gost89_x86_ecb,
     gost89_cbc_enc_scalar,
-    gost_x86_cbc_dec,
+    gost89_x86_cbc_dec,
     gost89_cfb_enc_scalar,
-    gost_x86_cfb_dec,
+    gost89_x86_cfb_dec,
     gost89_ofb_scalar,
-    gost_x86_ctr,
-    gost_x86_cnt,
+    gost89_x86_ctr,
+    gost89_x86_cnt,
     NULL, NULL
 };
 
-#ifdef GOST_X86_SIMD
+#ifdef GOST89_X86_SIMD
 
 /*
  * simd layout (S[i] is the S-box of nibble i, i = 0 least significant):
@@ -117,7 +117,7 @@ const SMG_BLOCK_KERNEL gost_kernel_scalar = {
  * splits rol(S(x), 11) per byte so that the rotation needs no shift (see
  * the .pl).
  */
-void gost_simd_tables_build(GOST_SBOX_TABLES *t, const GOST_PARAMSET *ps)
+void gost_simd_tables_build(GOST89_SBOX_TABLES *t, const GOST89_PARAMSET *ps)
 {
     unsigned int j, x;
 
@@ -132,7 +132,7 @@ void gost_simd_tables_build(GOST_SBOX_TABLES *t, const GOST_PARAMSET *ps)
     }
 }
 
-#define GOST_X86_DECLARE(isa) \
+#define GOST89_X86_DECLARE(isa) \
     void gost89_ecb_##isa(const void *ks, const unsigned char *in, \
                           unsigned char *out, size_t nblocks); \
     void gost89_ctr_##isa(const void *ks, const unsigned char *in, \
@@ -148,11 +148,11 @@ void gost_simd_tables_build(GOST_SBOX_TABLES *t, const GOST_PARAMSET *ps)
                               unsigned char *out, size_t nblocks, \
                               unsigned char *iv);
 
-GOST_X86_DECLARE(avx512)
-GOST_X86_DECLARE(avx2)
+GOST89_X86_DECLARE(avx512)
+GOST89_X86_DECLARE(avx2)
 
 /* AVX-512 also has the serial modes (the lean rounds once per block). */
-GOST_X86_DECLARE_SERIAL(avx512)
+GOST89_X86_DECLARE_SERIAL(avx512)
 
 /*
  * Every parallel mode runs in the vector kernel at every block count (each
@@ -163,7 +163,7 @@ GOST_X86_DECLARE_SERIAL(avx512)
  * "-ct" sibling ("constant-time = yes", or a CPU without BMI1) runs them
  * through the lean rounds, constant-time.
  */
-const SMG_BLOCK_KERNEL gost_kernel_avx512 = {
+const SMG_BLOCK_KERNEL gost89_kernel_avx512 = {
     "gost89-avx512vbmi",
     gost89_ecb_avx512,
     gost89_cbc_enc_scalar,
@@ -176,7 +176,7 @@ const SMG_BLOCK_KERNEL gost_kernel_avx512 = {
     NULL, NULL
 };
 
-const SMG_BLOCK_KERNEL gost_kernel_avx512_ct = {
+const SMG_BLOCK_KERNEL gost89_kernel_avx512_ct = {
     "gost89-avx512vbmi-ct",
     gost89_ecb_avx512,
     gost89_cbc_enc_avx512,
@@ -189,7 +189,7 @@ const SMG_BLOCK_KERNEL gost_kernel_avx512_ct = {
     NULL, NULL
 };
 
-const SMG_BLOCK_KERNEL gost_kernel_avx2 = {
+const SMG_BLOCK_KERNEL gost89_kernel_avx2 = {
     "gost89-avx2",
     gost89_ecb_avx2,
     gost89_cbc_enc_scalar,
@@ -205,7 +205,7 @@ const SMG_BLOCK_KERNEL gost_kernel_avx2 = {
 /* "constant-time = yes": the serial modes through the AVX2 ECB. */
 SMG_SERIAL_BY_ECB(gost89_avx2_ct, gost89_ecb_avx2, 8)
 
-const SMG_BLOCK_KERNEL gost_kernel_avx2_ct = {
+const SMG_BLOCK_KERNEL gost89_kernel_avx2_ct = {
     "gost89-avx2-ct",
     gost89_ecb_avx2,
     gost89_avx2_ct_cbc_enc,
@@ -220,42 +220,42 @@ const SMG_BLOCK_KERNEL gost_kernel_avx2_ct = {
 
 void gost89_cnt_side_avx512(const void *ks, const unsigned char *in,
                             unsigned char *out, size_t nblocks,
-                            unsigned char *iv, GOST_SIDE *side);
+                            unsigned char *iv, GOST89_SIDE *side);
 void gost89_cfb_dec_side_avx512(const void *ks, const unsigned char *in,
                                 unsigned char *out, size_t nblocks,
-                                unsigned char *iv, GOST_SIDE *side);
+                                unsigned char *iv, GOST89_SIDE *side);
 
-_Static_assert(offsetof(GOST_SIDE, enc) == 0 && offsetof(GOST_SIDE, dec) == 8
-               && offsetof(GOST_SIDE, in) == 16
-               && offsetof(GOST_SIDE, out) == 56, "GOST_SIDE layout");
+_Static_assert(offsetof(GOST89_SIDE, enc) == 0 && offsetof(GOST89_SIDE, dec) == 8
+               && offsetof(GOST89_SIDE, in) == 16
+               && offsetof(GOST89_SIDE, out) == 56, "GOST89_SIDE layout");
 
-#endif /* GOST_X86_SIMD */
+#endif /* GOST89_X86_SIMD */
 
-const SMG_BLOCK_KERNEL *gost_mesh_kernel_x86(const SMG_BLOCK_KERNEL *k)
+const SMG_BLOCK_KERNEL *gost89_mesh_kernel_x86(const SMG_BLOCK_KERNEL *k)
 {
-#ifdef GOST_X86_SIMD
-    if (k == &gost_kernel_avx2)
-        return &gost_kernel_c;
+#ifdef GOST89_X86_SIMD
+    if (k == &gost89_kernel_avx2)
+        return &gost89_kernel_c;
 #endif
     return k;
 }
 
-int gost_side_able_x86(const SMG_BLOCK_KERNEL *k)
+int gost89_side_able_x86(const SMG_BLOCK_KERNEL *k)
 {
-#ifdef GOST_X86_SIMD
-    return k == &gost_kernel_avx512 || k == &gost_kernel_avx512_ct;
+#ifdef GOST89_X86_SIMD
+    return k == &gost89_kernel_avx512 || k == &gost89_kernel_avx512_ct;
 #else
     (void)k;
     return 0;
 #endif
 }
 
-void gost_side_x86(const SMG_BLOCK_KERNEL *k, int cnt, const GOST_KEY *ks,
+void gost89_side_x86(const SMG_BLOCK_KERNEL *k, int cnt, const GOST89_KEY *ks,
                    const unsigned char *in, unsigned char *out, size_t nblocks,
-                   unsigned char *iv, GOST_SIDE *side)
+                   unsigned char *iv, GOST89_SIDE *side)
 {
-    (void)k;    /* gost_side_able_x86(k): the AVX-512 tables */
-#ifdef GOST_X86_SIMD
+    (void)k;    /* gost89_side_able_x86(k): the AVX-512 tables */
+#ifdef GOST89_X86_SIMD
     if (cnt)
         gost89_cnt_side_avx512(ks, in, out, nblocks, iv, side);
     else
@@ -266,28 +266,28 @@ void gost_side_x86(const SMG_BLOCK_KERNEL *k, int cnt, const GOST_KEY *ks,
 #endif
 }
 
-const SMG_BLOCK_KERNEL *gost_kernel_x86(int constant_time)
+const SMG_BLOCK_KERNEL *gost89_kernel_x86(int constant_time)
 {
-#ifdef GOST_X86_SIMD
+#ifdef GOST89_X86_SIMD
     /* VL: the lean path runs on ymm registers */
     if (smg_cpu_has(SMG_CAP_AVX512F | SMG_CAP_AVX512BW | SMG_CAP_AVX512VL
                     | SMG_CAP_AVX512VBMI))
         return constant_time || !smg_cpu_has(SMG_CAP_BMI1)
-               ? &gost_kernel_avx512_ct : &gost_kernel_avx512;
+               ? &gost89_kernel_avx512_ct : &gost89_kernel_avx512;
     if (smg_cpu_has(SMG_CAP_AVX2) && constant_time)
-        return &gost_kernel_avx2_ct;
+        return &gost89_kernel_avx2_ct;
     /*
      * AVX2's serial modes are the scalar kernel's; every AVX2 CPU has BMI1,
      * so only a capability mask can leave AVX2 without it, and then the C
      * kernel runs.
      */
     if (smg_cpu_has(SMG_CAP_AVX2 | SMG_CAP_BMI1))
-        return &gost_kernel_avx2;
+        return &gost89_kernel_avx2;
 #endif
     /* the scalar kernel is table code: no better than C for constant time */
     if (smg_cpu_has(SMG_CAP_BMI1) && !constant_time)
-        return &gost_kernel_scalar;
+        return &gost89_kernel_scalar;
     return NULL;
 }
 
-#endif /* GOST_X86_ASM */
+#endif /* GOST89_X86_ASM */

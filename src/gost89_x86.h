@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The x86-64 GOST 28147-89 / Magma kernels as src/gost89.c sees them: the
- * scalar serial-mode kernel (asm/gost89-serial-x86_64.pl, GOST_X86_ASM:
+ * scalar serial-mode kernel (asm/gost89-serial-x86_64.pl, GOST89_X86_ASM:
  * any x86-64 build with assembly) and the vectorised kernels
- * (asm/gost89-x86_64.pl, GOST_X86_SIMD: not with no-gost-simd), the
+ * (asm/gost89-x86_64.pl, GOST89_X86_SIMD: not with no-gost-simd), the
  * builders of their per-parameter-set tables and the kernel chooser.
  */
 #ifndef SMGOST_GOST89_X86_H
@@ -12,59 +12,59 @@
 #include "gost89.h"
 
 #if defined(__x86_64__) && !defined(SMG_NO_ASM)
-# define GOST_X86_ASM 1
+# define GOST89_X86_ASM 1
 
 /* Fills t->t0x from t->t (layout at the field). */
-void gost_scalar_tables_build(GOST_SBOX_TABLES *t);
+void gost89_scalar_tables_build(GOST89_SBOX_TABLES *t);
 /*
  * The IMIT rounds in assembly if the CPU has what it needs: by default the
  * scalar table kernel (BMI1), with constant_time the AVX-512 or AVX2 lean
  * rounds; 0 if the caller must run them itself.
  */
-int gost_imit_blocks_x86(int constant_time, const GOST_KEY *enc,
+int gost89_imit_blocks_x86(int constant_time, const GOST89_KEY *enc,
                          unsigned char state[8], const unsigned char *in,
                          size_t nblocks);
 /* The IMIT entries (for the chooser above and for tests). */
-void gost89_imit_scalar(const GOST_KEY *ks, unsigned char state[8],
+void gost89_imit_scalar(const GOST89_KEY *ks, unsigned char state[8],
                         const unsigned char *in, size_t nblocks);
 /*
  * Whether k has entries that run a side pass (src/gost89.c,
- * gost_period_ahead), and the whole meshing period (nblocks, a multiple of
+ * gost89_period_ahead), and the whole meshing period (nblocks, a multiple of
  * 64) of CNT (cnt) or of CFB decryption through them, side's five blocks
  * alongside.
  */
-int gost_side_able_x86(const SMG_BLOCK_KERNEL *k);
-void gost_side_x86(const SMG_BLOCK_KERNEL *k, int cnt, const GOST_KEY *ks,
+int gost89_side_able_x86(const SMG_BLOCK_KERNEL *k);
+void gost89_side_x86(const SMG_BLOCK_KERNEL *k, int cnt, const GOST89_KEY *ks,
                    const unsigned char *in, unsigned char *out, size_t nblocks,
-                   unsigned char *iv, GOST_SIDE *side);
+                   unsigned char *iv, GOST89_SIDE *side);
 /*
  * The table whose ECB meshes for table k: k itself, but the C kernel for
  * gost89-avx2 (its lone passes are slower than the C tables': 0.87 times
  * the speed of CNT at 16 KiB meshing through them, Zen 5), whose "-ct"
  * sibling meshes through the AVX2 ECB, constant-time.
  */
-const SMG_BLOCK_KERNEL *gost_mesh_kernel_x86(const SMG_BLOCK_KERNEL *k);
+const SMG_BLOCK_KERNEL *gost89_mesh_kernel_x86(const SMG_BLOCK_KERNEL *k);
 /* The C parallel modes with the scalar serial modes (CPUs without AVX2). */
-extern const SMG_BLOCK_KERNEL gost_kernel_scalar;
+extern const SMG_BLOCK_KERNEL gost89_kernel_scalar;
 /*
  * The best kernel the CPU allows among the x86-64 ones, or NULL; with
  * constant_time, the best whose every entry is constant-time.
  */
-const SMG_BLOCK_KERNEL *gost_kernel_x86(int constant_time);
+const SMG_BLOCK_KERNEL *gost89_kernel_x86(int constant_time);
 
 # if !defined(SMG_NO_GOST_SIMD)
-#  define GOST_X86_SIMD 1
+#  define GOST89_X86_SIMD 1
 
 /* Fills t->simd for the parameter set ps (layout at the definition). */
-void gost_simd_tables_build(GOST_SBOX_TABLES *t, const GOST_PARAMSET *ps);
+void gost_simd_tables_build(GOST89_SBOX_TABLES *t, const GOST89_PARAMSET *ps);
 /* The vector kernel tables (for the chooser and for tests, as for SM4). */
-extern const SMG_BLOCK_KERNEL gost_kernel_avx512;
-extern const SMG_BLOCK_KERNEL gost_kernel_avx512_ct;
-extern const SMG_BLOCK_KERNEL gost_kernel_avx2;
-extern const SMG_BLOCK_KERNEL gost_kernel_avx2_ct;
-void gost89_imit_avx512(const GOST_KEY *ks, unsigned char state[8],
+extern const SMG_BLOCK_KERNEL gost89_kernel_avx512;
+extern const SMG_BLOCK_KERNEL gost89_kernel_avx512_ct;
+extern const SMG_BLOCK_KERNEL gost89_kernel_avx2;
+extern const SMG_BLOCK_KERNEL gost89_kernel_avx2_ct;
+void gost89_imit_avx512(const GOST89_KEY *ks, unsigned char state[8],
                         const unsigned char *in, size_t nblocks);
-void gost89_imit_avx2(const GOST_KEY *ks, unsigned char state[8],
+void gost89_imit_avx2(const GOST89_KEY *ks, unsigned char state[8],
                       const unsigned char *in, size_t nblocks);
 # endif
 #endif

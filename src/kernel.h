@@ -6,11 +6,11 @@
  * A kernel only ever transforms whole blocks.  Everything else (partial
  * blocks, padding, IV bookkeeping, key meshing boundaries) belongs to the
  * mode layer.  Each algorithm family offers one SMG_BLOCK_KERNEL table per
- * implementation; the family's kernel chooser (sm4_kernel(), gost_kernel())
+ * implementation; the family's kernel chooser (sm4_kernel(), gost89_kernel())
  * picks one from the CPU capabilities at key setup.
  *
  * Conventions for every entry point:
- *  - ks is the family's key schedule (SM4_KEY, GOST_KEY); the encryption or
+ *  - ks is the family's key schedule (SM4_KEY, GOST89_KEY); the encryption or
  *    decryption schedule is passed as the direction requires, so "ecb" both
  *    encrypts and decrypts.
  *  - in and out may be equal (in place) or not overlap at all; no alignment

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # Known answers for smgost's GOST 28147-89 and Magma through EVP
-# (test/gost_kat.c, vectors in test/gost_vectors.h): every parameter set,
+# (test/gost89_kat.c, vectors in test/gost89_vectors.h): every parameter set,
 # CryptoPro CSP vectors from gost-engine's test_gost2814789.c (CFB, CNT,
 # ECB, IMIT, key meshing), RFC 8891 and GOST R 34.13-2015 Magma; the
 # vectors also with constant-time = yes.
@@ -28,6 +28,6 @@ my @groups = (
 plan tests => scalar @groups;
 for my $g (@groups) {
     my ($group, $title, $conf) = @$g;
-    program_ok('gost_kat', [$group], $title,
+    program_ok('gost89_kat', [$group], $title,
                defined $conf ? (env => { %{ run_env() }, SMGOST_TEST_CONF => $conf }) : ());
 }

@@ -409,7 +409,7 @@ EOS
 	add	sp,sp,#32
 	ret
 EOS
-    # GOST_KEY's public fields are public, the round keys next to them not
+    # GOST89_KEY's public fields are public, the round keys next to them not
     [ 'gost89_a64_leak_rk', <<'EOS', qr/branch on tainted w8/ ],
 	ldr	w8,[x0,#4]
 	tbnz	w8,#0,.Lgost89_a64_leak_rk_out
@@ -560,7 +560,7 @@ SKIP: {
     my %c = (
         sm3 => [ 'sm3_c_blocks', 0 ],
         sm4 => [ 'sm4_c_\w+|sm4_set_key', 1 ],
-        gost89 => [ 'gost_c_\w+|gost_imit_blocks_c', 1 ],
+        gost89 => [ 'gost89_c_\w+|gost89_imit_blocks_c', 1 ],
     );
     for my $unit (sort keys %c) {
         my ($re, $leaky) = @{ $c{$unit} };
@@ -779,7 +779,7 @@ sub asm_fn {
     my $f = $asm_name{$t} // ($t =~ /\+/ ? sub { aead_fns($t, @_) } : undef)
         or return undef;
     # key meshing runs in the table's ECB, the default AVX2 table's in the
-    # C kernel's (src/gost89_x86.h, gost_mesh_kernel_x86)
+    # C kernel's (src/gost89_x86.h, gost89_mesh_kernel_x86)
     return undef if $e eq 'mesh' && $t eq 'gost89-avx2';
     my ($fn) = grep { $asm_fns{$_} } $f->($e eq 'mesh' ? 'ecb' : $e);
     return $fn;

@@ -23,9 +23,9 @@
  *         has them: OpenSSL 3.2 and later), and has no AlgorithmIdentifier
  *         where that has none.
  *
- * Malformed DER is gost_bad.c's (group algid).
+ * Malformed DER is gost89_bad.c's (group algid).
  */
-#include "gost_test.h"
+#include "gost89_test.h"
 
 #include <openssl/asn1.h>
 #include <openssl/opensslv.h>
@@ -147,7 +147,7 @@ static void check_algorithm_id(EVP_CIPHER_CTX *ctx, const unsigned char *exp,
 static void check_named_params(EVP_CIPHER_CTX *ctx, const unsigned char *exp,
                                size_t explen, const char *what)
 {
-    unsigned char a[GOST_ALG_ID_MAX], b[GOST_ALG_ID_MAX];
+    unsigned char a[GOST89_ALG_ID_MAX], b[GOST89_ALG_ID_MAX];
     OSSL_PARAM p[3];
 
     p[0] = OSSL_PARAM_construct_octet_string("alg_id_param", a, sizeof(a));
@@ -202,7 +202,7 @@ static size_t gost89_algorithm_id(const unsigned char *params, size_t len,
  * A context of alg keyed with iv (ignored without one), the set given by
  * name, for encryption or decryption.
  */
-static EVP_CIPHER_CTX *gost_ctx(EVP_CIPHER *c, const GOST_SET *set,
+static EVP_CIPHER_CTX *gost89_ctx(EVP_CIPHER *c, const GOST89_SET *set,
                                 const unsigned char *iv, int enc)
 {
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
@@ -225,7 +225,7 @@ static EVP_CIPHER_CTX *gost_ctx(EVP_CIPHER *c, const GOST_SET *set,
  * back the set, the IV and meshing, give der again, and encrypt (enc) or
  * decrypt in as a context given the set and IV directly.
  */
-static void gost_take(EVP_CIPHER *c, int i, const GOST_SET *set,
+static void gost89_take(EVP_CIPHER *c, int i, const GOST89_SET *set,
                       const unsigned char iv[8], const unsigned char *der,
                       size_t derlen, const unsigned char *in, size_t inlen,
                       const unsigned char *exp, size_t explen, int enc)
@@ -269,15 +269,15 @@ static void gost_take(EVP_CIPHER *c, int i, const GOST_SET *set,
     free(out);
 }
 
-static void gost_one(int i, const GOST_SET *set, const unsigned char iv[8])
+static void gost89_one(int i, const GOST89_SET *set, const unsigned char iv[8])
 {
     static const unsigned char zeros[8];
     EVP_CIPHER *c = fetch(gost89_algs[i].alg, tu_target_propq());
-    EVP_CIPHER_CTX *ctx = gost_ctx(c, set, iv, 1), *ref;
+    EVP_CIPHER_CTX *ctx = gost89_ctx(c, set, iv, 1), *ref;
     const unsigned char *div = gost89_algs[i].has_iv ? iv : zeros;
-    unsigned char exp[GOST_ALG_ID_MAX], aid[GOST_ALG_ID_MAX + 16], *der;
+    unsigned char exp[GOST89_ALG_ID_MAX], aid[GOST89_ALG_ID_MAX + 16], *der;
     unsigned char *pt = tu_malloc(MSG_LEN), *ct = tu_malloc(MSG_LEN + 16);
-    size_t explen = gost_alg_id(set, div, exp), derlen, ctlen = 0, j;
+    size_t explen = gost89_alg_id(set, div, exp), derlen, ctlen = 0, j;
     char what[128];
 
     snprintf(what, sizeof(what), "%s under %s", gost89_algs[i].alg,
@@ -297,11 +297,11 @@ static void gost_one(int i, const GOST_SET *set, const unsigned char iv[8])
      */
     for (j = 0; j < MSG_LEN; j++)
         pt[j] = (unsigned char)(j * 7 + i);
-    ref = gost_ctx(c, set, div, 1);
+    ref = gost89_ctx(c, set, div, 1);
     if (TU_CHECK(run_msg(ref, pt, MSG_LEN, ct, &ctlen) && ctlen >= MSG_LEN,
                  "%s: reference encryption", what)) {
-        gost_take(c, i, set, div, exp, explen, pt, MSG_LEN, ct, ctlen, 1);
-        gost_take(c, i, set, div, exp, explen, ct, ctlen, pt, MSG_LEN, 0);
+        gost89_take(c, i, set, div, exp, explen, pt, MSG_LEN, ct, ctlen, 1);
+        gost89_take(c, i, set, div, exp, explen, ct, ctlen, pt, MSG_LEN, 0);
     }
     ERR_clear_error();
     OPENSSL_free(der);
@@ -358,13 +358,13 @@ static void run_gost(void)
     static const char by_hand_aid[] =
         "301d 06062a8503020215 3013 0408 0102030405060708 0607 2a850302021f01";
     static const unsigned char iv[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
-    unsigned char built[GOST_ALG_ID_MAX], aid[GOST_ALG_ID_MAX + 16];
+    unsigned char built[GOST89_ALG_ID_MAX], aid[GOST89_ALG_ID_MAX + 16];
     unsigned char *hand = NULL, *hand_aid = NULL;
     size_t i, s, handlen = 0, hand_aidlen = 0, n;
 
     hand = unhex(by_hand_a, &handlen);
     hand_aid = unhex(by_hand_aid, &hand_aidlen);
-    n = gost_alg_id(gost_set("CryptoPro-A"), iv, built);
+    n = gost89_alg_id(gost89_set("CryptoPro-A"), iv, built);
     TU_CHECK_MEM("the encoding built here, against RFC 4357 by hand", built,
                  n, hand, handlen);
     TU_CHECK_MEM("gost89's AlgorithmIdentifier built here, against one by "
@@ -374,13 +374,13 @@ static void run_gost(void)
     free(hand_aid);
 
     for (i = 0; i < NELEM(gost89_algs); i++)
-        for (s = 0; s < GOST_NSETS; s++) {
+        for (s = 0; s < GOST89_NSETS; s++) {
             unsigned char v[8];
             size_t k;
 
             for (k = 0; k < 8; k++)
                 v[k] = (unsigned char)(0x11 * (s + 1) + 0x29 * k + i);
-            gost_one((int)i, &gost_sets[s], v);
+            gost89_one((int)i, &gost89_sets[s], v);
         }
     magma_one("magma-cbc", 8);
     magma_one("magma-ctr", 4);

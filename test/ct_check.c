@@ -102,7 +102,7 @@ typedef struct {
                                         table's name + aead table's name) */
     size_t max;                      /* largest block count (or key count) */
     /* T_GOST_IMIT: the implementation */
-    void (*imit)(const GOST_KEY *, unsigned char *, const unsigned char *,
+    void (*imit)(const GOST89_KEY *, unsigned char *, const unsigned char *,
                  size_t);
 } target;
 
@@ -165,15 +165,15 @@ static const target targets[] = {
     { T_SM4_AEAD, &sm4_kernel_aesni_avx_ct_c, NULL, "aesni-avx-ct+ghash-c",
       MAX_BLOCKS, NULL },
 #endif
-    { T_GOST, &gost_kernel_c, NULL, NULL, MAX_BLOCKS, NULL },
-#ifdef GOST_X86_ASM
-    { T_GOST, &gost_kernel_scalar, NULL, NULL, MAX_BLOCKS, NULL },
+    { T_GOST, &gost89_kernel_c, NULL, NULL, MAX_BLOCKS, NULL },
+#ifdef GOST89_X86_ASM
+    { T_GOST, &gost89_kernel_scalar, NULL, NULL, MAX_BLOCKS, NULL },
 #endif
-#ifdef GOST_X86_SIMD
-    { T_GOST, &gost_kernel_avx512, NULL, NULL, MAX_BLOCKS, NULL },
-    { T_GOST, &gost_kernel_avx512_ct, NULL, NULL, MAX_BLOCKS, NULL },
-    { T_GOST, &gost_kernel_avx2, NULL, NULL, MAX_BLOCKS, NULL },
-    { T_GOST, &gost_kernel_avx2_ct, NULL, NULL, MAX_BLOCKS, NULL },
+#ifdef GOST89_X86_SIMD
+    { T_GOST, &gost89_kernel_avx512, NULL, NULL, MAX_BLOCKS, NULL },
+    { T_GOST, &gost89_kernel_avx512_ct, NULL, NULL, MAX_BLOCKS, NULL },
+    { T_GOST, &gost89_kernel_avx2, NULL, NULL, MAX_BLOCKS, NULL },
+    { T_GOST, &gost89_kernel_avx2_ct, NULL, NULL, MAX_BLOCKS, NULL },
 #endif
     { T_SM3, NULL, &sm3_kernel_c, NULL, 6, NULL },
 #ifdef SM3_X86_ASM
@@ -192,12 +192,12 @@ static const target targets[] = {
       NULL },
 #endif
     { T_GOST_KEYSCHED, NULL, NULL, "gost89-keysched", 3, NULL },
-    { T_GOST_IMIT, NULL, NULL, "gost89-imit-c", 20, gost_imit_blocks_c },
-#ifdef GOST_X86_ASM
+    { T_GOST_IMIT, NULL, NULL, "gost89-imit-c", 20, gost89_imit_blocks_c },
+#ifdef GOST89_X86_ASM
     { T_GOST_IMIT, NULL, NULL, "gost89-imit-scalar", 20, gost89_imit_scalar },
 #endif
-#ifdef GOST_X86_SIMD
-    { T_GOST_AHEAD, &gost_kernel_avx512, NULL, "gost89-mesh-ahead", 3, NULL },
+#ifdef GOST89_X86_SIMD
+    { T_GOST_AHEAD, &gost89_kernel_avx512, NULL, "gost89-mesh-ahead", 3, NULL },
     { T_GOST_IMIT, NULL, NULL, "gost89-imit-avx512", 20, gost89_imit_avx512 },
     { T_GOST_IMIT, NULL, NULL, "gost89-imit-avx2", 20, gost89_imit_avx2 },
 #endif
@@ -375,40 +375,40 @@ static void run_block_entry(const SMG_BLOCK_KERNEL *k,
 }
 
 static const unsigned char sm4_key0[SM4_KEY_SIZE] = "ctgrind-sm4-key";
-static const unsigned char gost_key0[GOST_KEY_SIZE] =
+static const unsigned char gost89_key0[GOST89_KEY_SIZE] =
     "ctgrind-gost-key-of-32-bytes-xx";
 
 /*
  * n whole meshing periods of CNT (e 0) or CFB decryption (e 1) through k
  * with the next meshing alongside, each meshed at its end, against the
- * portable kernel and gost_key_mesh; 0 if k cannot run them.
+ * portable kernel and gost89_key_mesh; 0 if k cannot run them.
  */
-#define PERIOD_BLOCKS (1024 / GOST_BLOCK_SIZE)
+#define PERIOD_BLOCKS (1024 / GOST89_BLOCK_SIZE)
 
 static int run_ahead(const SMG_BLOCK_KERNEL *k, size_t e, size_t n)
 {
     static unsigned char in[PERIOD_BLOCKS * 8], out[PERIOD_BLOCKS * 8],
         ref[PERIOD_BLOCKS * 8];
-    unsigned char key[GOST_KEY_SIZE], iv[8], riv[8];
-    GOST_KEY enc, dec, renc, rdec;
-    GOST_MESH_AHEAD a;
+    unsigned char key[GOST89_KEY_SIZE], iv[8], riv[8];
+    GOST89_KEY enc, dec, renc, rdec;
+    GOST89_MESH_AHEAD a;
     size_t i;
     int ran = 1;
 
-    memcpy(key, gost_key0, sizeof(key));
+    memcpy(key, gost89_key0, sizeof(key));
     key[1] = (unsigned char)n;
-    TU_CHECK(gost_set_key(key, &gost_paramset_cpa, 0, &enc, &dec),
-             "gost_set_key");
+    TU_CHECK(gost89_set_key(key, &gost89_paramset_cpa, 0, &enc, &dec),
+             "gost89_set_key");
     renc = enc;
     rdec = dec;
-    gost_mesh_ahead_reset(&a);
+    gost89_mesh_ahead_reset(&a);
     fill(iv, sizeof(iv), (uint32_t)n * 5u);
     memcpy(riv, iv, sizeof(riv));
     for (i = 0; i < n && ran; i++) {
         fill(in, sizeof(in), (uint32_t)(n * 17 + i + e));
-        (e == 0 ? gost_kernel_c.cnt : gost_kernel_c.cfb_dec)(&renc, in, ref,
+        (e == 0 ? gost89_kernel_c.cnt : gost89_kernel_c.cfb_dec)(&renc, in, ref,
                                                             PERIOD_BLOCKS, riv);
-        gost_key_mesh(&gost_kernel_c, &renc, &rdec, riv);
+        gost89_key_mesh(&gost89_kernel_c, &renc, &rdec, riv);
         CT_SECRET(enc.rk, sizeof(enc.rk));
         CT_SECRET(dec.rk, sizeof(dec.rk));
         CT_SECRET(iv, sizeof(iv));
@@ -417,10 +417,10 @@ static int run_ahead(const SMG_BLOCK_KERNEL *k, size_t e, size_t n)
         CT_SECRET(a.next[0].rk, sizeof(a.next[0].rk));
         CT_SECRET(a.next[1].rk, sizeof(a.next[1].rk));
         CT_SECRET(a.next_iv, sizeof(a.next_iv));
-        ran = gost_period_ahead(k, e == 0, &a, &enc, &dec, in, out,
+        ran = gost89_period_ahead(k, e == 0, &a, &enc, &dec, in, out,
                                 PERIOD_BLOCKS, iv);
         if (ran)
-            gost_key_mesh_ahead(k, &a, &enc, &dec, iv);
+            gost89_key_mesh_ahead(k, &a, &enc, &dec, iv);
         CT_PUBLIC(enc.rk, sizeof(enc.rk));
         CT_PUBLIC(dec.rk, sizeof(dec.rk));
         CT_PUBLIC(iv, sizeof(iv));
@@ -439,69 +439,69 @@ static int run_ahead(const SMG_BLOCK_KERNEL *k, size_t e, size_t n)
                      (unsigned char *)dec.rk, sizeof(dec.rk),
                      (unsigned char *)rdec.rk, sizeof(rdec.rk));
     }
-    gost_mesh_ahead_reset(&a);
+    gost89_mesh_ahead_reset(&a);
     return ran;
 }
 
 /* GOST runs in both byte orders: GOST 28147-89 and Magma. */
 static void run_gost(const target *t, size_t e, size_t n)
 {
-    unsigned char key[GOST_KEY_SIZE], state[8], iv[8];
-    GOST_KEY enc, dec;
+    unsigned char key[GOST89_KEY_SIZE], state[8], iv[8];
+    GOST89_KEY enc, dec;
     int be;
 
-    memcpy(key, gost_key0, sizeof(key));
+    memcpy(key, gost89_key0, sizeof(key));
     for (be = 0; be < 2; be++) {
         if (t->kind == T_GOST_KEYSCHED) {
             key[0] = (unsigned char)n;
             CT_SECRET(key, sizeof(key));
-            TU_CHECK(gost_set_key(key, &gost_paramset_z, be, &enc, &dec),
-                     "gost_set_key");
+            TU_CHECK(gost89_set_key(key, &gost89_paramset_z, be, &enc, &dec),
+                     "gost89_set_key");
             CT_PUBLIC(key, sizeof(key));
             CT_PUBLIC(&enc, sizeof(enc));
             CT_PUBLIC(&dec, sizeof(dec));
             continue;
         }
-        TU_CHECK(gost_set_key(key, &gost_paramset_z, be, &enc, &dec),
-                 "gost_set_key");
+        TU_CHECK(gost89_set_key(key, &gost89_paramset_z, be, &enc, &dec),
+                 "gost89_set_key");
         /* Only rk is secret: the table pointer and byte order are public. */
         if (t->kind == T_GOST_IMIT) {
             unsigned char ref[8];
 
-            fill(in_buf, n * GOST_BLOCK_SIZE, (uint32_t)n);
+            fill(in_buf, n * GOST89_BLOCK_SIZE, (uint32_t)n);
             fill(state, sizeof(state), (uint32_t)n + 3u);
             memcpy(ref, state, sizeof(ref));
-            gost_imit_blocks_c(&enc, ref, in_buf, n);
+            gost89_imit_blocks_c(&enc, ref, in_buf, n);
             CT_SECRET(enc.rk, sizeof(enc.rk));
-            CT_SECRET(in_buf, n * GOST_BLOCK_SIZE);
+            CT_SECRET(in_buf, n * GOST89_BLOCK_SIZE);
             CT_SECRET(state, sizeof(state));
             t->imit(&enc, state, in_buf, n);
             CT_PUBLIC(enc.rk, sizeof(enc.rk));
-            CT_PUBLIC(in_buf, n * GOST_BLOCK_SIZE);
+            CT_PUBLIC(in_buf, n * GOST89_BLOCK_SIZE);
             CT_PUBLIC(state, sizeof(state));
             TU_CHECK_MEM("IMIT state matches the portable one", state,
                          sizeof(state), ref, sizeof(ref));
             continue;
         }
         if (e == MESH_ENTRY) {
-            GOST_KEY renc, rdec;
+            GOST89_KEY renc, rdec;
             unsigned char riv[8];
 
             /* a key of its own per count, meshed twice */
             key[0] = (unsigned char)n;
-            TU_CHECK(gost_set_key(key, &gost_paramset_z, be, &enc, &dec),
-                     "gost_set_key");
+            TU_CHECK(gost89_set_key(key, &gost89_paramset_z, be, &enc, &dec),
+                     "gost89_set_key");
             renc = enc;
             rdec = dec;
             fill(iv, sizeof(iv), (uint32_t)n);
             memcpy(riv, iv, sizeof(riv));
-            gost_key_mesh(&gost_kernel_c, &renc, &rdec, riv);
-            gost_key_mesh(&gost_kernel_c, &renc, &rdec, riv);
+            gost89_key_mesh(&gost89_kernel_c, &renc, &rdec, riv);
+            gost89_key_mesh(&gost89_kernel_c, &renc, &rdec, riv);
             CT_SECRET(enc.rk, sizeof(enc.rk));
             CT_SECRET(dec.rk, sizeof(dec.rk));
             CT_SECRET(iv, sizeof(iv));
-            gost_key_mesh(t->k, &enc, &dec, iv);
-            gost_key_mesh(t->k, &enc, &dec, iv);
+            gost89_key_mesh(t->k, &enc, &dec, iv);
+            gost89_key_mesh(t->k, &enc, &dec, iv);
             CT_PUBLIC(enc.rk, sizeof(enc.rk));
             CT_PUBLIC(dec.rk, sizeof(dec.rk));
             CT_PUBLIC(iv, sizeof(iv));
@@ -517,9 +517,9 @@ static void run_gost(const target *t, size_t e, size_t n)
         }
         switch (t->kind) {
         default:
-            /* rk is first in GOST_KEY (src/gost89_x86.c asserts it) */
-            run_block_entry(t->k, &gost_kernel_c, e, &enc, &dec,
-                            sizeof(enc.rk), GOST_BLOCK_SIZE, n);
+            /* rk is first in GOST89_KEY (src/gost89_x86.c asserts it) */
+            run_block_entry(t->k, &gost89_kernel_c, e, &enc, &dec,
+                            sizeof(enc.rk), GOST89_BLOCK_SIZE, n);
         }
     }
 }
@@ -966,12 +966,12 @@ static int sweep_sm4_keysched(int ct)
 }
 
 /*
- * Meshing ahead (gost_period_ahead) with this level's GOST table, where it
+ * Meshing ahead (gost89_period_ahead) with this level's GOST table, where it
  * runs, over 1..6 periods of CNT and CFB decryption.
  */
 static int sweep_ahead(int ct)
 {
-    const SMG_BLOCK_KERNEL *k = gost_kernel(ct);
+    const SMG_BLOCK_KERNEL *k = gost89_kernel(ct);
     size_t e, n;
 
     for (e = 0; e < 2; e++)
@@ -990,7 +990,7 @@ static int sweep_ahead(int ct)
 }
 
 /*
- * IMIT as the provider runs it at this level (gost_imit_blocks; gost-mac's
+ * IMIT as the provider runs it at this level (gost89_imit_blocks; gost-mac's
  * meshing every 1024 bytes through this level's table's ECB) against the
  * portable IMIT and meshing: a random key per length, both byte orders,
  * CryptoPro-A and TC26 Z, every length up to SWEEP_BLOCKS blocks in one
@@ -998,24 +998,24 @@ static int sweep_ahead(int ct)
  */
 static int sweep_imit(int ct)
 {
-    const SMG_BLOCK_KERNEL *k = gost_kernel(ct);
-    unsigned char key[GOST_KEY_SIZE], state[8], ref[8];
-    GOST_KEY enc, dec, renc, rdec;
+    const SMG_BLOCK_KERNEL *k = gost89_kernel(ct);
+    unsigned char key[GOST89_KEY_SIZE], state[8], ref[8];
+    GOST89_KEY enc, dec, renc, rdec;
     size_t n, done, m;
     int be, mesh;
 
     for (mesh = 0; mesh < 2; mesh++) {
         for (be = 0; be < 2; be++) {
             for (n = 1; n <= SWEEP_BLOCKS && tu_failures == 0; n++) {
-                const GOST_PARAMSET *ps =
-                    n & 1 ? &gost_paramset_cpa : &gost_paramset_z;
+                const GOST89_PARAMSET *ps =
+                    n & 1 ? &gost89_paramset_cpa : &gost89_paramset_z;
 
                 fill(key, sizeof(key), (uint32_t)(n * 977 + 2 * be + mesh));
-                TU_CHECK(gost_set_key(key, ps, be, &enc, &dec),
-                         "gost_set_key");
+                TU_CHECK(gost89_set_key(key, ps, be, &enc, &dec),
+                         "gost89_set_key");
                 renc = enc;
                 rdec = dec;
-                fill(in_buf, n * GOST_BLOCK_SIZE, (uint32_t)n * 7u);
+                fill(in_buf, n * GOST89_BLOCK_SIZE, (uint32_t)n * 7u);
                 fill(state, sizeof(state), (uint32_t)n);
                 memcpy(ref, state, sizeof(ref));
                 for (done = 0; done < n; done += m) {
@@ -1023,13 +1023,13 @@ static int sweep_imit(int ct)
                     if (mesh && m > PERIOD_BLOCKS)
                         m = PERIOD_BLOCKS;
                     if (done > 0) {
-                        gost_key_mesh(&gost_kernel_c, &renc, &rdec, NULL);
-                        gost_key_mesh(k, &enc, &dec, NULL);
+                        gost89_key_mesh(&gost89_kernel_c, &renc, &rdec, NULL);
+                        gost89_key_mesh(k, &enc, &dec, NULL);
                     }
-                    gost_imit_blocks_c(&renc, ref,
-                                       in_buf + done * GOST_BLOCK_SIZE, m);
-                    gost_imit_blocks(ct, &enc, state,
-                                     in_buf + done * GOST_BLOCK_SIZE, m);
+                    gost89_imit_blocks_c(&renc, ref,
+                                       in_buf + done * GOST89_BLOCK_SIZE, m);
+                    gost89_imit_blocks(ct, &enc, state,
+                                     in_buf + done * GOST89_BLOCK_SIZE, m);
                 }
                 TU_CHECK_MEM("IMIT matches the portable one", state,
                              sizeof(state), ref, sizeof(ref));
@@ -1061,7 +1061,7 @@ static int sweep(void)
               NULL },
             { T_SM4_COMPOSED, sm4_kernel(ct), NULL, "composed", SWEEP_BLOCKS,
               NULL },
-            { T_GOST, gost_kernel(ct), NULL, NULL, SWEEP_BLOCKS, NULL },
+            { T_GOST, gost89_kernel(ct), NULL, NULL, SWEEP_BLOCKS, NULL },
         };
 
         snprintf(aead_name, sizeof(aead_name), "%s+%s", sm4_kernel(ct)->name,

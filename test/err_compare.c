@@ -27,7 +27,7 @@
  * from SMGOST_GOSTPROV).  On a difference each side's call result, output
  * length and queue are printed.
  */
-#include "gost_test.h"
+#include "gost89_test.h"
 
 #include <openssl/core_names.h>
 #include <openssl/params.h>
@@ -1401,33 +1401,33 @@ static void group_gost(void)
     static const struct {
         const char *name;
         int mode;
-    } gost_ciphers[] = {
+    } gost89_ciphers[] = {
         { "gost89-cbc", M_BLOCK },
         { "magma-cbc", M_BLOCK },
         { "gost89", M_STREAM },
         { "gost89-cnt", M_STREAM },
         { "magma-ctr", M_STREAM },
     };
-    OSSL_LIB_CTX *gost_lc = gost_gostprov_libctx();
+    OSSL_LIB_CTX *gost89_lc = gost89_gostprov_libctx();
     size_t i, j;
 
-    if (!TU_CHECK(gost_lc != NULL, "gostprov: no library context"))
+    if (!TU_CHECK(gost89_lc != NULL, "gostprov: no library context"))
         return;
-    for (i = 0; i < sizeof(gost_ciphers) / sizeof(gost_ciphers[0]); i++) {
+    for (i = 0; i < sizeof(gost89_ciphers) / sizeof(gost89_ciphers[0]); i++) {
         /* gostprov's algorithms carry no provider= property */
-        SIDE ours = { "smgost", gost_ciphers[i].name, "provider=smgost",
+        SIDE ours = { "smgost", gost89_ciphers[i].name, "provider=smgost",
                       NULL };
-        SIDE ref = { "gostprov", gost_ciphers[i].name, NULL, gost_lc };
+        SIDE ref = { "gostprov", gost89_ciphers[i].name, NULL, gost89_lc };
 
         printf("# %s against gostprov's\n", ours.name);
         for (j = 0; j < sizeof(cipher_cases) / sizeof(cipher_cases[0]); j++)
-            if ((cipher_cases[j].modes & gost_ciphers[i].mode) != 0
+            if ((cipher_cases[j].modes & gost89_ciphers[i].mode) != 0
                 && (cipher_cases[j].modes & M_NO_GOST) == 0)
                 compare(cipher_cases[j].what, cipher_cases[j].fn, &ours,
                         &ref, (cipher_cases[j].modes & M_GOSTPROV) != 0
                               ? FOLLOW : OWN);
     }
-    gost_gostprov_libctx_free(gost_lc);
+    gost89_gostprov_libctx_free(gost89_lc);
 }
 
 int main(int argc, char **argv)

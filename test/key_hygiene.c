@@ -7,7 +7,7 @@
  * The allocator hook (memhook.h) scans every block as it is freed for
  * windows of the secrets registered below: the raw keys, their schedules
  * as src/sm4.h and src/gost89.h lay them out (computed with the module's
- * own sm4_set_key, gost_set_key and gost_key_mesh from libsmgost.a), SM3's
+ * own sm4_set_key, gost89_set_key and gost89_key_mesh from libsmgost.a), SM3's
  * chaining values after HMAC's padded key blocks, secret data hashed with
  * SM3, and SM4-GCM's GHASH tables.
  *
@@ -234,10 +234,10 @@ static void add_sm4(const KEY *k)
 
 /*
  * A GOST schedule's windows, pairs of round keys, but for the one over
- * rk[23] and rk[24]: K7 twice (gost_schedule, src/gost89.c), so 32 bits of
+ * rk[23] and rk[24]: K7 twice (gost89_schedule, src/gost89.c), so 32 bits of
  * the key, not 64.
  */
-static void gost_windows(int g)
+static void gost89_windows(int g)
 {
     add_windows(g, 0, 24 * 4, 8, 4);
     add_windows(g, 24 * 4, 32 * 4, 8, 4);
@@ -251,28 +251,28 @@ static void gost_windows(int g)
  */
 static int add_gost(const KEY *k)
 {
-    GOST_KEY enc, dec;
+    GOST89_KEY enc, dec;
     int be, i, m, first_mesh = -1;
 
     for (be = 0; be < 2; be++) {
-        if (!gost_set_key(k->key, &gost_paramset_z, be, &enc, &dec)) {
-            fprintf(stderr, "gost_set_key failed\n");
+        if (!gost89_set_key(k->key, &gost89_paramset_z, be, &enc, &dec)) {
+            fprintf(stderr, "gost89_set_key failed\n");
             exit(2);
         }
-        gost_windows(new_group(k->id, enc.rk, sizeof(enc.rk),
+        gost89_windows(new_group(k->id, enc.rk, sizeof(enc.rk),
                                "GOST %s schedule of key %d",
                                be ? "Magma-order" : "28147-89", k->id));
     }
-    for (i = 0; gost_paramsets[i] != NULL; i++) {
-        gost_set_key(k->key, gost_paramsets[i], 0, &enc, &dec);
+    for (i = 0; gost89_paramsets[i] != NULL; i++) {
+        gost89_set_key(k->key, gost89_paramsets[i], 0, &enc, &dec);
         for (m = 1; m <= MESHES; m++) {
             int g;
 
-            gost_key_mesh(&gost_kernel_c, &enc, &dec, NULL);
+            gost89_key_mesh(&gost89_kernel_c, &enc, &dec, NULL);
             g = new_group(k->id, enc.rk, sizeof(enc.rk),
                           "key %d meshed %d times under %s", k->id, m,
-                          gost_paramsets[i]->short_name);
-            gost_windows(g);
+                          gost89_paramsets[i]->short_name);
+            gost89_windows(g);
             if (first_mesh < 0)
                 first_mesh = g;
         }
@@ -508,7 +508,7 @@ static void copy_reset_free(EVP_CIPHER_CTX *ctx, const char *name, int key)
 static const char *const sm4_names[] = {
     "SM4-ECB", "SM4-CBC", "SM4-CFB", "SM4-OFB", "SM4-CTR", NULL
 };
-static const char *const gost_names[] = {
+static const char *const gost89_names[] = {
     "gost89", "gost89-cnt", "gost89-cnt-12", "gost89-cbc", "gost89-ecb", NULL
 };
 static const char *const magma_names[] = {
@@ -525,7 +525,7 @@ static void cipher_scenario(const char *name, int family)
 {
     EVP_CIPHER *ci = EVP_CIPHER_fetch(lib, name, PROPQ);
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
-    size_t keylen = family == 0 ? SM4_KEY_SIZE : GOST_KEY_SIZE;
+    size_t keylen = family == 0 ? SM4_KEY_SIZE : GOST89_KEY_SIZE;
     KEY k1 = new_key(&rng, keylen), k2;
     unsigned char iv[16], *out = tu_malloc(MAX_OUT);
     int mesh_from = -1, mesh_to = -1, meshes = family == 1
@@ -702,7 +702,7 @@ static void mac_scenario(const char *name)
     EVP_MAC_CTX *ctx = mac != NULL ? EVP_MAC_CTX_new(mac) : NULL, *dup;
     OSSL_PARAM params[3], *p = params;
     /* HMAC: a key within one SM3 block, then one hashed first. */
-    KEY k1 = new_key(&rng, hmac ? 40 : GOST_KEY_SIZE), k2;
+    KEY k1 = new_key(&rng, hmac ? 40 : GOST89_KEY_SIZE), k2;
     unsigned char out[64], again[64];
     size_t outl = 0, againl = 0;
     int mesh_from = -1, mesh_to = -1;
@@ -746,7 +746,7 @@ static void mac_scenario(const char *name)
              "%s: the message again", name);
     TU_CHECK_MEM("the same MAC after a restart", again, againl, out, outl);
 
-    k2 = new_key(&rng, hmac ? 100 : GOST_KEY_SIZE);
+    k2 = new_key(&rng, hmac ? 100 : GOST89_KEY_SIZE);
     if (hmac)
         add_hmac(&k2);
     else
@@ -871,13 +871,13 @@ int main(int argc, char **argv)
     if (strcmp(group, "sm4") == 0)
         names = sm4_names;
     else if (strcmp(group, "gost") == 0)
-        names = gost_names;
+        names = gost89_names;
     else if (strcmp(group, "magma") == 0)
         names = magma_names;
     if (names != NULL) {
         for (i = 0; names[i] != NULL; i++)
             cipher_scenario(names[i], names == sm4_names ? 0
-                                      : names == gost_names ? 1 : 2);
+                                      : names == gost89_names ? 1 : 2);
     } else if (strcmp(group, "aead") == 0) {
         aead_scenario("SM4-GCM");
         aead_scenario("SM4-CCM");

@@ -188,17 +188,17 @@ static int run_sm3(const char *kname, size_t len)
 
 static int run_imit(const char *impl, size_t len)
 {
-    static const unsigned char key[GOST_KEY_SIZE] =
+    static const unsigned char key[GOST89_KEY_SIZE] =
         "0123456789abcdef0123456789abcde";
     unsigned char state[8] = { 0 };
-    GOST_KEY enc, dec;
+    GOST89_KEY enc, dec;
 
     if (len > MAX_BYTES
-        || !gost_set_key(key, &gost_paramset_cpa, 0, &enc, &dec))
+        || !gost89_set_key(key, &gost89_paramset_cpa, 0, &enc, &dec))
         return 2;
     if (strcmp(impl, "c") == 0)
-        gost_imit_blocks_c(&enc, state, buf, len / 8);
-#ifdef GOST_ARM_SIMD
+        gost89_imit_blocks_c(&enc, state, buf, len / 8);
+#ifdef GOST89_ARM_SIMD
     else if (strcmp(impl, "neon") == 0)
         gost89_neon_imit(&enc, state, buf, len / 8);
 #endif

@@ -52,14 +52,14 @@ use warnings;
 # Memory that is public although loaded through an argument: [function
 # name pattern, argument register, first byte, end byte, what it is].
 my @public = (
-    # GOST_KEY.tab (a pointer to the parameter set's tables, which are
-    # public) and GOST_KEY.big_endian (the byte order), for the functions
-    # whose first argument is a GOST_KEY (the assembly kernels gost89_*, the
-    # portable ones gost_*); src/gost89_x86.c asserts these offsets.
-    [ qr/^gost(?:89)?_/, 'rdi', 128, 144, 'GOST_KEY.tab, GOST_KEY.big_endian' ],
-    # GOST_SIDE.enc and .dec (src/gost89_x86.h), the pointers to the next
+    # GOST89_KEY.tab (a pointer to the parameter set's tables, which are
+    # public) and GOST89_KEY.big_endian (the byte order), for the functions
+    # whose first argument is a GOST89_KEY (the assembly and portable kernels,
+    # all gost89_*); src/gost89_x86.c asserts these offsets.
+    [ qr/^gost89_/, 'rdi', 128, 144, 'GOST89_KEY.tab, GOST89_KEY.big_endian' ],
+    # GOST89_SIDE.enc and .dec (src/gost89_x86.h), the pointers to the next
     # key's schedules, of the entries that run a side pass beside a batch
-    [ qr/^gost89_\w+_side_avx512$/, 'r9', 0, 16, 'GOST_SIDE.enc, GOST_SIDE.dec' ],
+    [ qr/^gost89_\w+_side_avx512$/, 'r9', 0, 16, 'GOST89_SIDE.enc, GOST89_SIDE.dec' ],
 );
 
 my ($roots_re, $trace);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * What the GOST test programs (gost_kat.c, gost_diff.c, gost_bad.c) share
+ * What the GOST test programs (gost89_kat.c, gost89_diff.c, gost89_bad.c) share
  * beyond testutil.h: the GOST 28147-89 parameter sets as the tests know them
  * (names from RFC 4357 and RFC 7836, OIDs and their DER bodies), the
  * RFC 4357 Gost28147-89-Parameters encoding that `alg_id_param` carries,
@@ -20,9 +20,9 @@ typedef struct {
     const char *short_name;
     const char *oid;
     const char *oid_der;        /* hex of the OID's content octets */
-} GOST_SET;
+} GOST89_SET;
 
-static const GOST_SET gost_sets[] = {
+static const GOST89_SET gost89_sets[] = {
     { "id-Gost28147-89-TestParamSet", "Test", "1.2.643.2.2.31.0",
       "2a850302021f00" },
     { "id-Gost28147-89-CryptoPro-A-ParamSet", "CryptoPro-A",
@@ -36,23 +36,23 @@ static const GOST_SET gost_sets[] = {
     { "id-tc26-gost-28147-param-Z", "Z", "1.2.643.7.1.2.5.1.1",
       "2a8503070102050101" },
 };
-#define GOST_NSETS (sizeof(gost_sets) / sizeof(gost_sets[0]))
+#define GOST89_NSETS (sizeof(gost89_sets) / sizeof(gost89_sets[0]))
 
 /* By any of its names or its OID; NULL if the tests do not know it. */
-static inline const GOST_SET *gost_set(const char *name)
+static inline const GOST89_SET *gost89_set(const char *name)
 {
     size_t i;
 
-    for (i = 0; name != NULL && i < GOST_NSETS; i++)
-        if (strcmp(name, gost_sets[i].name) == 0
-            || strcmp(name, gost_sets[i].short_name) == 0
-            || strcmp(name, gost_sets[i].oid) == 0)
-            return &gost_sets[i];
+    for (i = 0; name != NULL && i < GOST89_NSETS; i++)
+        if (strcmp(name, gost89_sets[i].name) == 0
+            || strcmp(name, gost89_sets[i].short_name) == 0
+            || strcmp(name, gost89_sets[i].oid) == 0)
+            return &gost89_sets[i];
     return NULL;
 }
 
 /* One of the three spellings the `paramset` parameter accepts. */
-static inline const char *gost_set_spelling(const GOST_SET *s, unsigned which)
+static inline const char *gost89_set_spelling(const GOST89_SET *s, unsigned which)
 {
     switch (which % 3) {
     case 0:
@@ -64,20 +64,20 @@ static inline const char *gost_set_spelling(const GOST_SET *s, unsigned which)
     }
 }
 
-#define GOST_ALG_ID_MAX 64
+#define GOST89_ALG_ID_MAX 64
 
 /*
  * RFC 4357 10.1: Gost28147-89-Parameters ::= SEQUENCE { iv OCTET STRING
  * (SIZE (8)), encryptionParamSet OBJECT IDENTIFIER }, DER.
  */
-static inline size_t gost_alg_id(const GOST_SET *s, const unsigned char iv[8],
-                                 unsigned char out[GOST_ALG_ID_MAX])
+static inline size_t gost89_alg_id(const GOST89_SET *s, const unsigned char iv[8],
+                                 unsigned char out[GOST89_ALG_ID_MAX])
 {
     size_t oidlen = 0;
     unsigned char *oid = tu_unhex(s->oid_der, &oidlen);
 
     if (oid == NULL) {
-        fprintf(stderr, "malformed OID in gost_sets: %s\n", s->oid_der);
+        fprintf(stderr, "malformed OID in gost89_sets: %s\n", s->oid_der);
         exit(2);
     }
     out[0] = 0x30;
@@ -98,18 +98,18 @@ static inline size_t gost_alg_id(const GOST_SET *s, const unsigned char iv[8],
  * unset or the module does not load.  gostprov's algorithms carry no
  * provider= property: fetch them with a NULL property query.
  */
-static OSSL_PROVIDER *gost_gostprov_provs[2];
+static OSSL_PROVIDER *gost89_gostprov_provs[2];
 
-/* Unloads what gost_gostprov_libctx() loaded (as tu_libctx_free()). */
-static inline void gost_gostprov_libctx_free(OSSL_LIB_CTX *libctx)
+/* Unloads what gost89_gostprov_libctx() loaded (as tu_libctx_free()). */
+static inline void gost89_gostprov_libctx_free(OSSL_LIB_CTX *libctx)
 {
-    OSSL_PROVIDER_unload(gost_gostprov_provs[1]);
-    OSSL_PROVIDER_unload(gost_gostprov_provs[0]);
-    gost_gostprov_provs[0] = gost_gostprov_provs[1] = NULL;
+    OSSL_PROVIDER_unload(gost89_gostprov_provs[1]);
+    OSSL_PROVIDER_unload(gost89_gostprov_provs[0]);
+    gost89_gostprov_provs[0] = gost89_gostprov_provs[1] = NULL;
     OSSL_LIB_CTX_free(libctx);
 }
 
-static inline OSSL_LIB_CTX *gost_gostprov_libctx(void)
+static inline OSSL_LIB_CTX *gost89_gostprov_libctx(void)
 {
     const char *dir = getenv("SMGOST_GOSTPROV");
     OSSL_LIB_CTX *libctx;
@@ -121,20 +121,20 @@ static inline OSSL_LIB_CTX *gost_gostprov_libctx(void)
     }
     if ((libctx = OSSL_LIB_CTX_new()) == NULL
         || !OSSL_PROVIDER_set_default_search_path(libctx, dir)
-        || (gost_gostprov_provs[0] = OSSL_PROVIDER_load(libctx, "gostprov"))
+        || (gost89_gostprov_provs[0] = OSSL_PROVIDER_load(libctx, "gostprov"))
            == NULL
-        || (gost_gostprov_provs[1] = OSSL_PROVIDER_load(libctx, "default"))
+        || (gost89_gostprov_provs[1] = OSSL_PROVIDER_load(libctx, "default"))
            == NULL) {
         printf("# cannot load gostprov from %s\n", dir);
         ERR_print_errors_fp(stdout);
-        gost_gostprov_libctx_free(libctx);
+        gost89_gostprov_libctx_free(libctx);
         return NULL;
     }
     return libctx;
 }
 
 /* Prints the kernels smgost chose, so that a log tells which one ran. */
-static inline void gost_note_kernels(OSSL_LIB_CTX *libctx)
+static inline void gost89_note_kernels(OSSL_LIB_CTX *libctx)
 {
     OSSL_PROVIDER *prov = OSSL_PROVIDER_load(libctx, tu_target());
     const char *kernels = NULL;

@@ -28,113 +28,113 @@
 #include "modes.h"
 #include "prov.h"
 
-#define GOST_MESH_PERIOD 1024
-#define GOST_PARAM_KEY_MESH "key-mesh"
+#define GOST89_MESH_PERIOD 1024
+#define GOST89_PARAM_KEY_MESH "key-mesh"
 /*
  * The AlgorithmIdentifier parameters under OpenSSL 3.0's name (3.4's
  * OSSL_CIPHER_PARAM_ALGORITHM_ID_PARAMS_OLD) and 3.4's; OpenSSL 3.4's whole
  * AlgorithmIdentifier.  Spelled out: the macros' meaning depends on the
  * headers built against, the module must answer all three everywhere.
  */
-#define GOST_PARAM_ALG_ID "alg_id_param"
-#define GOST_PARAM_ALG_ID_PARAMS "algorithm-id-params"
-#define GOST_PARAM_ALGORITHM_ID "algorithm-id"
+#define GOST89_PARAM_ALG_ID "alg_id_param"
+#define GOST89_PARAM_ALG_ID_PARAMS "algorithm-id-params"
+#define GOST89_PARAM_ALGORITHM_ID "algorithm-id"
 
 static const char *const alg_id_keys[] = {
-    GOST_PARAM_ALG_ID, GOST_PARAM_ALG_ID_PARAMS
+    GOST89_PARAM_ALG_ID, GOST89_PARAM_ALG_ID_PARAMS
 };
 
-_Static_assert(sizeof(GOST_KEY) <= SMG_KS_MAX, "GOST schedule too large");
+_Static_assert(sizeof(GOST89_KEY) <= SMG_KS_MAX, "GOST schedule too large");
 
-typedef struct gost_variant {
-    const GOST_PARAMSET *paramset;   /* default parameter set */
+typedef struct gost89_variant {
+    const GOST89_PARAMSET *paramset;   /* default parameter set */
     int big_endian;                  /* Magma */
     int mesh;                        /* CryptoPro meshing by default */
     const char *oid;                 /* the algorithm's OID, or NULL */
-} GOST_VARIANT;
+} GOST89_VARIANT;
 
-typedef struct gost_cipher_ctx {
+typedef struct gost89_cipher_ctx {
     SMG_CIPHER_CTX base;
-    const GOST_PARAMSET *paramset;
-    unsigned char key[GOST_KEY_SIZE];  /* to undo meshing at re-init */
+    const GOST89_PARAMSET *paramset;
+    unsigned char key[GOST89_KEY_SIZE];  /* to undo meshing at re-init */
     int meshed;                        /* schedules differ from key */
-    GOST_MESH_AHEAD ahead;             /* the next meshing, prepared */
-} GOST_CIPHER_CTX;
+    GOST89_MESH_AHEAD ahead;             /* the next meshing, prepared */
+} GOST89_CIPHER_CTX;
 
-static const GOST_VARIANT *variant_of(const SMG_CIPHER_CTX *ctx)
+static const GOST89_VARIANT *variant_of(const SMG_CIPHER_CTX *ctx)
 {
     return ctx->alg->variant;
 }
 
-static void gost_init_ctx(SMG_CIPHER_CTX *ctx)
+static void gost89_init_ctx(SMG_CIPHER_CTX *ctx)
 {
-    GOST_CIPHER_CTX *g = (GOST_CIPHER_CTX *)ctx;
+    GOST89_CIPHER_CTX *g = (GOST89_CIPHER_CTX *)ctx;
 
     g->paramset = variant_of(ctx)->paramset;
-    ctx->mesh_period = variant_of(ctx)->mesh ? GOST_MESH_PERIOD : 0;
+    ctx->mesh_period = variant_of(ctx)->mesh ? GOST89_MESH_PERIOD : 0;
 }
 
-static int gost_expand(GOST_CIPHER_CTX *g)
+static int gost89_expand(GOST89_CIPHER_CTX *g)
 {
-    if (!gost_set_key(g->key, g->paramset, variant_of(&g->base)->big_endian,
-                      (GOST_KEY *)g->base.ks_enc, (GOST_KEY *)g->base.ks_dec)) {
+    if (!gost89_set_key(g->key, g->paramset, variant_of(&g->base)->big_endian,
+                      (GOST89_KEY *)g->base.ks_enc, (GOST89_KEY *)g->base.ks_dec)) {
         SMG_RAISE(g->base.provctx, SMG_R_OUT_OF_MEMORY);
         return 0;
     }
     g->meshed = 0;
-    gost_mesh_ahead_reset(&g->ahead);
+    gost89_mesh_ahead_reset(&g->ahead);
     return 1;
 }
 
-static int gost_family_set_key(SMG_CIPHER_CTX *ctx, const unsigned char *key)
+static int gost89_family_set_key(SMG_CIPHER_CTX *ctx, const unsigned char *key)
 {
-    GOST_CIPHER_CTX *g = (GOST_CIPHER_CTX *)ctx;
+    GOST89_CIPHER_CTX *g = (GOST89_CIPHER_CTX *)ctx;
 
     memcpy(g->key, key, sizeof(g->key));
-    ctx->kernel = gost_kernel(smg_prov_constant_time(ctx->provctx));
-    return gost_expand(g);
+    ctx->kernel = gost89_kernel(smg_prov_constant_time(ctx->provctx));
+    return gost89_expand(g);
 }
 
-static int gost_restore_key(SMG_CIPHER_CTX *ctx)
+static int gost89_restore_key(SMG_CIPHER_CTX *ctx)
 {
-    GOST_CIPHER_CTX *g = (GOST_CIPHER_CTX *)ctx;
+    GOST89_CIPHER_CTX *g = (GOST89_CIPHER_CTX *)ctx;
 
     if (g->meshed)
-        return gost_expand(g);
-    gost_mesh_ahead_rewind(&g->ahead);
+        return gost89_expand(g);
+    gost89_mesh_ahead_rewind(&g->ahead);
     return 1;
 }
 
-static void gost_mesh(SMG_CIPHER_CTX *ctx)
+static void gost89_mesh(SMG_CIPHER_CTX *ctx)
 {
-    GOST_CIPHER_CTX *g = (GOST_CIPHER_CTX *)ctx;
+    GOST89_CIPHER_CTX *g = (GOST89_CIPHER_CTX *)ctx;
 
-    gost_key_mesh_ahead(ctx->kernel, &g->ahead, (GOST_KEY *)ctx->ks_enc,
-                        (GOST_KEY *)ctx->ks_dec, ctx->iv);
+    gost89_key_mesh_ahead(ctx->kernel, &g->ahead, (GOST89_KEY *)ctx->ks_enc,
+                        (GOST89_KEY *)ctx->ks_dec, ctx->iv);
     g->meshed = 1;
 }
 
 /* CNT and CFB decryption: a period with the next meshing alongside. */
-static int gost_period_blocks(SMG_CIPHER_CTX *ctx, const unsigned char *in,
+static int gost89_period_blocks(SMG_CIPHER_CTX *ctx, const unsigned char *in,
                               unsigned char *out, size_t nblocks)
 {
     smg_mode m = ctx->alg->mode;
 
     if (m != SMG_MODE_CNT && (m != SMG_MODE_CFB || ctx->enc))
         return 0;
-    return gost_period_ahead(ctx->kernel, m == SMG_MODE_CNT,
-                             &((GOST_CIPHER_CTX *)ctx)->ahead,
-                             (GOST_KEY *)ctx->ks_enc, (GOST_KEY *)ctx->ks_dec,
+    return gost89_period_ahead(ctx->kernel, m == SMG_MODE_CNT,
+                             &((GOST89_CIPHER_CTX *)ctx)->ahead,
+                             (GOST89_KEY *)ctx->ks_enc, (GOST89_KEY *)ctx->ks_dec,
                              in, out, nblocks, ctx->iv);
 }
 
-static int use_paramset(GOST_CIPHER_CTX *g, const GOST_PARAMSET *ps)
+static int use_paramset(GOST89_CIPHER_CTX *g, const GOST89_PARAMSET *ps)
 {
     g->paramset = ps;
-    gost_mesh_ahead_reset(&g->ahead);
+    gost89_mesh_ahead_reset(&g->ahead);
     if (g->base.key_set
-        && !gost_set_paramset((GOST_KEY *)g->base.ks_enc,
-                              (GOST_KEY *)g->base.ks_dec, ps)) {
+        && !gost89_set_paramset((GOST89_KEY *)g->base.ks_enc,
+                              (GOST89_KEY *)g->base.ks_dec, ps)) {
         SMG_RAISE(g->base.provctx, SMG_R_OUT_OF_MEMORY);
         return 0;
     }
@@ -181,7 +181,7 @@ static size_t oid_der_body(const char *dotted, unsigned char *out, size_t max)
  */
 #define ALG_ID_MAX 48
 
-static size_t alg_id_encode(const GOST_PARAMSET *ps, const unsigned char *iv,
+static size_t alg_id_encode(const GOST89_PARAMSET *ps, const unsigned char *iv,
                             unsigned char *out)
 {
     size_t oidlen = oid_der_body(ps->oid, out + 14, ALG_ID_MAX - 14);
@@ -202,7 +202,7 @@ static size_t alg_id_encode(const GOST_PARAMSET *ps, const unsigned char *iv,
  */
 #define ALGORITHM_ID_MAX (ALG_ID_MAX + 20)
 
-static size_t algorithm_id_encode(const char *oid, const GOST_PARAMSET *ps,
+static size_t algorithm_id_encode(const char *oid, const GOST89_PARAMSET *ps,
                                   const unsigned char *iv,
                                   unsigned char out[ALGORITHM_ID_MAX])
 {
@@ -218,7 +218,7 @@ static size_t algorithm_id_encode(const char *oid, const GOST_PARAMSET *ps,
 }
 
 static int alg_id_decode(const unsigned char *der, size_t len,
-                         const GOST_PARAMSET **ps, const unsigned char **iv)
+                         const GOST89_PARAMSET **ps, const unsigned char **iv)
 {
     unsigned char oid[ALG_ID_MAX];
     size_t i, n;
@@ -228,20 +228,20 @@ static int alg_id_decode(const unsigned char *der, size_t len,
         || der[13] != len - 14)
         return 0;
     *iv = der + 4;
-    for (i = 0; gost_paramsets[i] != NULL; i++) {
-        n = oid_der_body(gost_paramsets[i]->oid, oid, sizeof(oid));
+    for (i = 0; gost89_paramsets[i] != NULL; i++) {
+        n = oid_der_body(gost89_paramsets[i]->oid, oid, sizeof(oid));
         if (n == len - 14 && memcmp(oid, der + 14, n) == 0) {
-            *ps = gost_paramsets[i];
+            *ps = gost89_paramsets[i];
             return 1;
         }
     }
     return 0;
 }
 
-int smg_gost_paramset_param(void *provctx, const OSSL_PARAM *p,
-                            const GOST_PARAMSET **ps)
+int smg_gost89_paramset_param(void *provctx, const OSSL_PARAM *p,
+                            const GOST89_PARAMSET **ps)
 {
-    const GOST_PARAMSET *found;
+    const GOST89_PARAMSET *found;
     const char *name;
 
     if (!OSSL_PARAM_get_utf8_string_ptr(p, &name)) {
@@ -249,7 +249,7 @@ int smg_gost_paramset_param(void *provctx, const OSSL_PARAM *p,
                        p->key);
         return 0;
     }
-    if ((found = gost_paramset_lookup(name)) == NULL) {
+    if ((found = gost89_paramset_lookup(name)) == NULL) {
         SMG_RAISE_DATA(provctx, SMG_R_UNKNOWN_PARAMETER_SET, "%s", name);
         return 0;
     }
@@ -257,18 +257,18 @@ int smg_gost_paramset_param(void *provctx, const OSSL_PARAM *p,
     return 1;
 }
 
-static int gost_get_ctx_params(SMG_CIPHER_CTX *ctx, OSSL_PARAM params[])
+static int gost89_get_ctx_params(SMG_CIPHER_CTX *ctx, OSSL_PARAM params[])
 {
-    GOST_CIPHER_CTX *g = (GOST_CIPHER_CTX *)ctx;
+    GOST89_CIPHER_CTX *g = (GOST89_CIPHER_CTX *)ctx;
     const char *oid = variant_of(ctx)->oid;
     unsigned char der[ALGORITHM_ID_MAX];
     OSSL_PARAM *p;
     size_t i;
 
-    if ((p = OSSL_PARAM_locate(params, GOST_PARAM_PARAMSET)) != NULL
+    if ((p = OSSL_PARAM_locate(params, GOST89_PARAM_PARAMSET)) != NULL
         && !OSSL_PARAM_set_utf8_string(p, g->paramset->name))
         goto fail;
-    if ((p = OSSL_PARAM_locate(params, GOST_PARAM_KEY_MESH)) != NULL
+    if ((p = OSSL_PARAM_locate(params, GOST89_PARAM_KEY_MESH)) != NULL
         && !OSSL_PARAM_set_size_t(p, ctx->mesh_period))
         goto fail;
     for (i = 0; i < 2; i++)
@@ -283,7 +283,7 @@ static int gost_get_ctx_params(SMG_CIPHER_CTX *ctx, OSSL_PARAM params[])
      * "getting AlgorithmIdentifier not supported".
      */
     if (oid != NULL
-        && (p = OSSL_PARAM_locate(params, GOST_PARAM_ALGORITHM_ID)) != NULL
+        && (p = OSSL_PARAM_locate(params, GOST89_PARAM_ALGORITHM_ID)) != NULL
         && !OSSL_PARAM_set_octet_string(p, der,
                                         algorithm_id_encode(oid, g->paramset,
                                                             ctx->oiv, der)))
@@ -295,10 +295,10 @@ static int gost_get_ctx_params(SMG_CIPHER_CTX *ctx, OSSL_PARAM params[])
     return 0;
 }
 
-static int gost_set_ctx_params(SMG_CIPHER_CTX *ctx, const OSSL_PARAM params[])
+static int gost89_set_ctx_params(SMG_CIPHER_CTX *ctx, const OSSL_PARAM params[])
 {
-    GOST_CIPHER_CTX *g = (GOST_CIPHER_CTX *)ctx;
-    const GOST_PARAMSET *algid_ps = NULL;
+    GOST89_CIPHER_CTX *g = (GOST89_CIPHER_CTX *)ctx;
+    const GOST89_PARAMSET *algid_ps = NULL;
     const unsigned char *algid_iv = NULL;
     const OSSL_PARAM *p;
     size_t i;
@@ -331,16 +331,16 @@ static int gost_set_ctx_params(SMG_CIPHER_CTX *ctx, const OSSL_PARAM params[])
         memcpy(ctx->oiv, algid_iv, 8);
         memcpy(ctx->iv, algid_iv, 8);
         ctx->iv_set = 1;
-        ctx->mesh_period = GOST_MESH_PERIOD;
+        ctx->mesh_period = GOST89_MESH_PERIOD;
     }
-    if ((p = OSSL_PARAM_locate_const(params, GOST_PARAM_PARAMSET)) != NULL) {
-        const GOST_PARAMSET *ps;
+    if ((p = OSSL_PARAM_locate_const(params, GOST89_PARAM_PARAMSET)) != NULL) {
+        const GOST89_PARAMSET *ps;
 
-        if (!smg_gost_paramset_param(ctx->provctx, p, &ps)
+        if (!smg_gost89_paramset_param(ctx->provctx, p, &ps)
             || !use_paramset(g, ps))
             return 0;
     }
-    if ((p = OSSL_PARAM_locate_const(params, GOST_PARAM_KEY_MESH)) != NULL) {
+    if ((p = OSSL_PARAM_locate_const(params, GOST89_PARAM_KEY_MESH)) != NULL) {
         size_t v;
 
         if (!OSSL_PARAM_get_size_t(p, &v)) {
@@ -354,7 +354,7 @@ static int gost_set_ctx_params(SMG_CIPHER_CTX *ctx, const OSSL_PARAM params[])
                            "CryptoPro meshing applies to CFB and CNT only");
             return 0;
         }
-        ctx->mesh_period = v != 0 ? GOST_MESH_PERIOD : 0;
+        ctx->mesh_period = v != 0 ? GOST89_MESH_PERIOD : 0;
     }
     return 1;
 }
@@ -367,15 +367,15 @@ static int gost_set_ctx_params(SMG_CIPHER_CTX *ctx, const OSSL_PARAM params[])
  * alg_id_param (OpenSSL 3.0 to 3.3) or algorithm-id-params (3.4 and later).
  */
 #define GOST89_CTX_PARAMS                                                    \
-    OSSL_PARAM_utf8_string(GOST_PARAM_PARAMSET, NULL, 0),                    \
-    OSSL_PARAM_octet_string(GOST_PARAM_ALG_ID, NULL, 0),                     \
-    OSSL_PARAM_octet_string(GOST_PARAM_ALG_ID_PARAMS, NULL, 0),              \
-    OSSL_PARAM_size_t(GOST_PARAM_KEY_MESH, NULL)
+    OSSL_PARAM_utf8_string(GOST89_PARAM_PARAMSET, NULL, 0),                    \
+    OSSL_PARAM_octet_string(GOST89_PARAM_ALG_ID, NULL, 0),                     \
+    OSSL_PARAM_octet_string(GOST89_PARAM_ALG_ID_PARAMS, NULL, 0),              \
+    OSSL_PARAM_size_t(GOST89_PARAM_KEY_MESH, NULL)
 
 static const OSSL_PARAM gost89_gettable_ctx_params[] = {
     SMG_CIPHER_GENERIC_GETTABLE_CTX,
     GOST89_CTX_PARAMS,
-    OSSL_PARAM_octet_string(GOST_PARAM_ALGORITHM_ID, NULL, 0),
+    OSSL_PARAM_octet_string(GOST89_PARAM_ALGORITHM_ID, NULL, 0),
     OSSL_PARAM_END
 };
 
@@ -386,45 +386,45 @@ static const OSSL_PARAM gost89_settable_ctx_params[] = {
 };
 
 static const SMG_CIPHER_FAMILY gost89_family = {
-    .block_size = GOST_BLOCK_SIZE,
-    .key_len = GOST_KEY_SIZE,
-    .ctx_size = sizeof(GOST_CIPHER_CTX),
+    .block_size = GOST89_BLOCK_SIZE,
+    .key_len = GOST89_KEY_SIZE,
+    .ctx_size = sizeof(GOST89_CIPHER_CTX),
     .restart_counter_on_reinit = 1,
     .whole_block_iv = 1,
     .evp_final_errors = 1,
-    .init_ctx = gost_init_ctx,
-    .set_key = gost_family_set_key,
-    .restore_key = gost_restore_key,
-    .mesh = gost_mesh,
-    .period_blocks = gost_period_blocks,
-    .get_ctx_params = gost_get_ctx_params,
-    .set_ctx_params = gost_set_ctx_params,
+    .init_ctx = gost89_init_ctx,
+    .set_key = gost89_family_set_key,
+    .restore_key = gost89_restore_key,
+    .mesh = gost89_mesh,
+    .period_blocks = gost89_period_blocks,
+    .get_ctx_params = gost89_get_ctx_params,
+    .set_ctx_params = gost89_set_ctx_params,
     .gettable_ctx_params = gost89_gettable_ctx_params,
     .settable_ctx_params = gost89_settable_ctx_params,
 };
 
 /* Magma has one fixed S-box (TC26 Z) and no meshing: no family params. */
 static const SMG_CIPHER_FAMILY magma_family = {
-    .block_size = GOST_BLOCK_SIZE,
-    .key_len = GOST_KEY_SIZE,
-    .ctx_size = sizeof(GOST_CIPHER_CTX),
+    .block_size = GOST89_BLOCK_SIZE,
+    .key_len = GOST89_KEY_SIZE,
+    .ctx_size = sizeof(GOST89_CIPHER_CTX),
     .restart_counter_on_reinit = 1,
     .whole_block_iv = 1,
     .evp_final_errors = 1,
-    .init_ctx = gost_init_ctx,
-    .set_key = gost_family_set_key,
+    .init_ctx = gost89_init_ctx,
+    .set_key = gost89_family_set_key,
     .gettable_ctx_params = smg_cipher_generic_gettable_ctx_params,
     .settable_ctx_params = smg_cipher_generic_settable_ctx_params,
 };
 
 /* Of the GOST ciphers only gost89 (CFB) has an OID, RFC 4357's. */
-static const GOST_VARIANT gost89_cfb_z =
-    { &gost_paramset_z, 0, 1, "1.2.643.2.2.21" };
-static const GOST_VARIANT gost89_meshed_z = { &gost_paramset_z, 0, 1, NULL };
-static const GOST_VARIANT gost89_meshed_cpa =
-    { &gost_paramset_cpa, 0, 1, NULL };
-static const GOST_VARIANT gost89_plain_z = { &gost_paramset_z, 0, 0, NULL };
-static const GOST_VARIANT magma = { &gost_paramset_z, 1, 0, NULL };
+static const GOST89_VARIANT gost89_cfb_z =
+    { &gost89_paramset_z, 0, 1, "1.2.643.2.2.21" };
+static const GOST89_VARIANT gost89_meshed_z = { &gost89_paramset_z, 0, 1, NULL };
+static const GOST89_VARIANT gost89_meshed_cpa =
+    { &gost89_paramset_cpa, 0, 1, NULL };
+static const GOST89_VARIANT gost89_plain_z = { &gost89_paramset_z, 0, 0, NULL };
+static const GOST89_VARIANT magma = { &gost89_paramset_z, 1, 0, NULL };
 
 static const SMG_CIPHER_ALG gost89_cfb =
     { &gost89_family, SMG_MODE_CFB, 8, 1, &gost89_cfb_z };

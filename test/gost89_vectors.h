@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Known-answer vectors for GOST 28147-89 and Magma, as data for
- * test/gost_kat.c: hex strings (whitespace ignored), each with its source.
+ * test/gost89_kat.c: hex strings (whitespace ignored), each with its source.
  *
  * The CryptoPro vectors ("Calculated by libcapi10, CryptoPro CSP 3.6R2")
  * come from gost-engine's test_gost2814789.c (github.com/gost-engine/engine,
@@ -16,9 +16,9 @@
 #include <stdint.h>
 
 /* An 8-block key and 2-block plaintext run through every parameter set. */
-#define GOST_ALLSETS_KEY                                                    \
+#define GOST89_ALLSETS_KEY                                                    \
     "8182838485868788 898a8b8c8d8e8f80 d1d2d3d4d5d6d7d8 d9dadbdcdddedfd0"
-#define GOST_ALLSETS_PLAIN "0102030405060708 f1f2f3f4f5f6f7f8"
+#define GOST89_ALLSETS_PLAIN "0102030405060708 f1f2f3f4f5f6f7f8"
 
 /*
  * ECB under each set: the first blocks from libgcrypt tests/basic.c, both
@@ -26,7 +26,7 @@
  */
 static const struct {
     const char *set, *out;
-} gost_allsets[] = {
+} gost89_allsets[] = {
     { "Test", "9856cf8bfcc282f4 3f465801c6539a5c" },
     { "CryptoPro-A", "668184aedc48c917 4164347058845cac" },
     { "CryptoPro-B", "dbee81147b74b0f2 db5ef00eff4bd528" },
@@ -40,14 +40,14 @@ typedef struct {
     const char *source;
     const char *alg, *set;
     const char *key, *iv, *in, *out;
-} GOST_CIPHER_KAT;
+} GOST89_CIPHER_KAT;
 
 /* A MAC vector (4-byte MACs, as all the sources give). */
 typedef struct {
     const char *source;
     const char *alg, *set;
     const char *key, *msg, *mac;
-} GOST_MAC_KAT;
+} GOST89_MAC_KAT;
 
 /* len zero bytes; tail: the last 16 bytes of ciphertext, or the MAC. */
 typedef struct {
@@ -56,14 +56,14 @@ typedef struct {
     const char *key, *iv;
     uint64_t len;
     const char *tail;
-} GOST_LONG_KAT;
+} GOST89_LONG_KAT;
 
 #define MAGMA_KEY                                                           \
     "ffeeddccbbaa9988 7766554433221100 f0f1f2f3f4f5f6f7 f8f9fafbfcfdfeff"
 #define MAGMA_PLAIN                                                         \
     "92def06b3c130a59 db54c704f8189d20 4a98fb2e67a8024c 8912409b17b57e41"
 
-static const GOST_CIPHER_KAT gost_cipher_kats[] = {
+static const GOST89_CIPHER_KAT gost89_cipher_kats[] = {
     /* GOST R 34.12-2015 A.2 (RFC 8891 A.3): one Magma block. */
     { "RFC 8891 A.3", "magma-ecb", NULL, MAGMA_KEY, NULL,
       "fedcba9876543210", "4ee901e5c2d8ca3d" },
@@ -241,7 +241,7 @@ static const GOST_CIPHER_KAT gost_cipher_kats[] = {
       "90e135059b296dba f1f41e232e" },
 };
 
-static const GOST_MAC_KAT gost_mac_kats[] = {
+static const GOST89_MAC_KAT gost89_mac_kats[] = {
     { "test_gost2814789.c testimit1", "gost-mac", "CryptoPro-A",
       "9d05b79e90cad00a 2cdad22ef4e86f5c f5dc37681985b3bf aa18c1c3050a91a2",
       "b5a1f0e3ce2f021d 676194345c41e36e", "f81f08a3" },
@@ -302,7 +302,7 @@ static const GOST_MAC_KAT gost_mac_kats[] = {
 
 #define GIB ((uint64_t)1 << 30)
 
-static const GOST_LONG_KAT gost_long_kats[] = {
+static const GOST89_LONG_KAT gost89_long_kats[] = {
     { "test_gost2814789.c test5Mcfb", "gost89", "CryptoPro-A",
       "6158445a41f6c70f 6bdb51916af68130 8ca798dd38358a60 85b4f0f943a27d9a",
       "0000000000000000", 5242880 + 8, "1c16a0e96394fe38 37a79b70252ed600" },

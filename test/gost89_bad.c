@@ -25,7 +25,7 @@
  * OSSL_PROVIDER_query_operation() as the core finds them, since EVP always
  * passes the cipher's own lengths and always inits before anything else.
  */
-#include "gost_test.h"
+#include "gost89_test.h"
 
 #include <openssl/asn1.h>
 #include <openssl/core_dispatch.h>
@@ -661,11 +661,11 @@ static void raw_early(const char *name)
 {
     RAW r;
     void *ctx;
-    unsigned char der[GOST_ALG_ID_MAX], out[sizeof(msg) + 8], exp[sizeof(msg)];
-    unsigned char got[GOST_ALG_ID_MAX];
+    unsigned char der[GOST89_ALG_ID_MAX], out[sizeof(msg) + 8], exp[sizeof(msg)];
+    unsigned char got[GOST89_ALG_ID_MAX];
     char setname[80] = "";
-    const GOST_SET *b = gost_set("CryptoPro-B");
-    size_t derlen = gost_alg_id(b, iv, der), outl = 0, zero = 0;
+    const GOST89_SET *b = gost89_set("CryptoPro-B");
+    size_t derlen = gost89_alg_id(b, iv, der), outl = 0, zero = 0;
     OSSL_PARAM p[3], g[3];
     EVP_CIPHER *c = fetch(name);
     EVP_CIPHER_CTX *ref = EVP_CIPHER_CTX_new();

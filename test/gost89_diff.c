@@ -41,11 +41,11 @@
  *    IMIT never meshes (its mesh counter never advances): Test/MESH is
  *    compared with smgost's key-mesh 0 and IMIT only up to 1024 bytes.
  *
- * Usage: gost_diff gostprov|gcrypt [seed]; gost_diff has-gcrypt exits 0 if
+ * Usage: gost89_diff gostprov|gcrypt [seed]; gost89_diff has-gcrypt exits 0 if
  * the program was built with libgcrypt.  The seed (else SMGOST_TEST_SEED,
  * else the clock) is printed; SMGOST_TEST_SCALE scales the case counts.
  */
-#include "gost_test.h"
+#include "gost89_test.h"
 
 #include <limits.h>
 #include <openssl/asn1.h>
@@ -134,7 +134,7 @@ static const char *const way_names[NWAYS] = {
 /* One message through one algorithm, as the reference ran it. */
 typedef struct {
     const char *alg;
-    const GOST_SET *set;        /* NULL: the algorithm's default */
+    const GOST89_SET *set;        /* NULL: the algorithm's default */
     int mesh_off;               /* key-mesh 0 */
     int pad;
     int enc;
@@ -169,7 +169,7 @@ static void describe(const CIPHER_CASE *c, const STYLE *s)
             "(%s, \"%s\"), key meshing %s, padding %d\n", c->no, c->ref,
             c->alg, c->enc ? "encrypt" : "decrypt", c->len,
             c->set != NULL ? c->set->short_name : "-", way_names[s->way],
-            c->set != NULL ? gost_set_spelling(c->set, s->spelling) : "",
+            c->set != NULL ? gost89_set_spelling(c->set, s->spelling) : "",
             c->mesh_off ? "off" : "default", c->pad);
     fprintf(stderr, "  %s, copy before piece %zu of %zu", s->inplace
             ? "in place" : "out of place", s->copy_at, s->nchunks);
@@ -224,7 +224,7 @@ static void pick_style(const CIPHER_CASE *c, STYLE *s)
  */
 static void phase_params(const CIPHER_CASE *c, const STYLE *s, int at_init,
                          const unsigned char *iv, OSSL_PARAM p[3],
-                         unsigned char der[GOST_ALG_ID_MAX], size_t *zero)
+                         unsigned char der[GOST89_ALG_ID_MAX], size_t *zero)
 {
     size_t n = 0;
     int set_now = s->way == SET_DEFAULT
@@ -234,10 +234,10 @@ static void phase_params(const CIPHER_CASE *c, const STYLE *s, int at_init,
 
     if (set_now && (s->way == SET_NAME_INIT || s->way == SET_NAME_AFTER))
         p[n++] = OSSL_PARAM_construct_utf8_string(
-            "paramset", (char *)gost_set_spelling(c->set, s->spelling), 0);
+            "paramset", (char *)gost89_set_spelling(c->set, s->spelling), 0);
     if (set_now && (s->way == SET_ALGID_INIT || s->way == SET_ALGID_AFTER))
         p[n++] = OSSL_PARAM_construct_octet_string(
-            "alg_id_param", der, gost_alg_id(c->set, iv, der));
+            "alg_id_param", der, gost89_alg_id(c->set, iv, der));
     if (set_now && c->mesh_off) {
         *zero = 0;
         p[n++] = OSSL_PARAM_construct_size_t("key-mesh", zero);
@@ -265,7 +265,7 @@ static void ours_cipher(const CIPHER_CASE *c, const unsigned char *exp,
     EVP_CIPHER *cipher = EVP_CIPHER_fetch(libctx, c->alg, tu_target_propq());
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new(), *copy = NULL;
     unsigned char *buf = tu_malloc(c->len + 16), *cbuf = tu_malloc(c->len + 16);
-    unsigned char *junk = NULL, der_i[GOST_ALG_ID_MAX], der_a[GOST_ALG_ID_MAX];
+    unsigned char *junk = NULL, der_i[GOST89_ALG_ID_MAX], der_a[GOST89_ALG_ID_MAX];
     const unsigned char *iv0;
     OSSL_PARAM init_p[3], after_p[3];
     size_t i, rd = 0, done = 0, cdone = 0, jdone = 0, z0, z1;
@@ -359,7 +359,7 @@ static int gostprov_encrypt(const CIPHER_CASE *c, const unsigned char *pt,
 {
     EVP_CIPHER *cipher = EVP_CIPHER_fetch(gplibctx, c->alg, NULL);
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
-    unsigned char der[GOST_ALG_ID_MAX];
+    unsigned char der[GOST89_ALG_ID_MAX];
     OSSL_PARAM p[2];
     size_t zero = 0;
     int ok = 0, l1 = 0, l2 = 0;
@@ -369,7 +369,7 @@ static int gostprov_encrypt(const CIPHER_CASE *c, const unsigned char *pt,
         goto end;
     if (c->set != NULL) {
         p[0] = OSSL_PARAM_construct_octet_string(
-            "alg_id_param", der, gost_alg_id(c->set, c->iv, der));
+            "alg_id_param", der, gost89_alg_id(c->set, c->iv, der));
         p[1] = OSSL_PARAM_construct_end();
         if (!EVP_CIPHER_CTX_set_params(ctx, p))
             goto end;
@@ -414,7 +414,7 @@ static size_t gostprov_case(CIPHER_CASE *c, unsigned long no, int *meshes)
     c->no = no;
     c->ref = "gostprov";
     c->alg = algs[a].alg;
-    c->set = algs[a].gost89 && rnd(2) ? &gost_sets[rnd(GOST_NSETS)] : NULL;
+    c->set = algs[a].gost89 && rnd(2) ? &gost89_sets[rnd(GOST89_NSETS)] : NULL;
     c->mesh_off = algs[a].gost89 && !algs[a].block && rnd(5) == 0;
     c->pad = !algs[a].block || rnd(4) != 0;
     if (!c->pad)
@@ -521,8 +521,8 @@ static void gostprov_cms(unsigned long n)
 
     for (no = 0; no < n; no++) {
         const char *alg = algs[rnd(2)];
-        const GOST_SET *set = &gost_sets[rnd(GOST_NSETS)];
-        unsigned char key[32], iv[8], der[GOST_ALG_ID_MAX];
+        const GOST89_SET *set = &gost89_sets[rnd(GOST89_NSETS)];
+        unsigned char key[32], iv[8], der[GOST89_ALG_ID_MAX];
         size_t len = pick_len(), derlen, rl = 0, ol = 0, dl = 0;
         unsigned char *pt = tu_malloc(len), *ref = tu_malloc(len + 16);
         unsigned char *ours = tu_malloc(len + 16);
@@ -532,7 +532,7 @@ static void gostprov_cms(unsigned long n)
         tu_rng_bytes(&rng, key, sizeof(key));
         tu_rng_bytes(&rng, iv, sizeof(iv));
         tu_rng_bytes(&rng, pt, len);
-        derlen = gost_alg_id(set, iv, der);
+        derlen = gost89_alg_id(set, iv, der);
         if (!pad)
             len -= len % 8;
         if (!TU_CHECK(cms_flow(gplibctx, NULL, alg, key, der, derlen, 0, 1,
@@ -578,7 +578,7 @@ static int trace_run(OSSL_LIB_CTX *lc, const char *propq,
 {
     EVP_CIPHER *cipher = EVP_CIPHER_fetch(lc, c->alg, propq);
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
-    unsigned char der[GOST_ALG_ID_MAX];
+    unsigned char der[GOST89_ALG_ID_MAX];
     OSSL_PARAM p[2], m[2], q[2];
     size_t i, rd = 0, zero = 0;
     int ok = 0, l;
@@ -590,7 +590,7 @@ static int trace_run(OSSL_LIB_CTX *lc, const char *propq,
     p[0] = m[0] = OSSL_PARAM_construct_end();
     if (c->set != NULL)
         p[0] = OSSL_PARAM_construct_octet_string(
-            "alg_id_param", der, gost_alg_id(c->set, c->iv, der));
+            "alg_id_param", der, gost89_alg_id(c->set, c->iv, der));
     if (c->mesh_off)
         m[0] = OSSL_PARAM_construct_size_t("key-mesh", &zero);
     p[1] = m[1] = OSSL_PARAM_construct_end();
@@ -728,7 +728,7 @@ static void gostprov_updated_iv(unsigned long n)
 
 typedef struct {
     const char *alg;
-    const GOST_SET *set;        /* NULL: the algorithm's default */
+    const GOST89_SET *set;        /* NULL: the algorithm's default */
     unsigned char key[32];
     const unsigned char *msg;
     size_t len, size;
@@ -750,7 +750,7 @@ static void describe_mac(const MAC_CASE *c, const MAC_STYLE *s)
     fprintf(stderr, "  case %lu against %s: %s, set %s (\"%s\"%s), length "
             "%zu, size %zu (%s), key %s, copy before piece %zu of %zu",
             c->no, c->ref, c->alg, c->set != NULL ? c->set->short_name : "-",
-            c->set != NULL ? gost_set_spelling(c->set, s->spelling) : "",
+            c->set != NULL ? gost89_set_spelling(c->set, s->spelling) : "",
             s->set_before_init ? ", before init" : "", c->len, c->size,
             s->size_at_init ? "in init" : "after init",
             s->key_as_param ? "as param" : "in init", s->copy_at,
@@ -783,7 +783,7 @@ static void ours_mac(const MAC_CASE *c, const unsigned char *exp)
     s->prelude = rnd(4) == 0;
     s->reinit_key = (int)rnd(2);
     s->prelude_len = rnd(3) == 0 ? rnd(3000) : rnd(20);
-    setname = c->set != NULL ? gost_set_spelling(c->set, s->spelling) : NULL;
+    setname = c->set != NULL ? gost89_set_spelling(c->set, s->spelling) : NULL;
     if (ctx == NULL)
         goto end;
     q[0] = OSSL_PARAM_construct_end();
@@ -890,7 +890,7 @@ static void gostprov_macs(unsigned long n)
 
 static void run_gostprov(double scale)
 {
-    gplibctx = gost_gostprov_libctx();
+    gplibctx = gost89_gostprov_libctx();
     if (gplibctx == NULL) {
         TU_CHECK(0, "gostprov is needed for this group");
         return;
@@ -900,7 +900,7 @@ static void run_gostprov(double scale)
     gostprov_cms((unsigned long)(200 * scale));
     gostprov_updated_iv((unsigned long)(3000 * scale));
     gostprov_macs((unsigned long)(1000 * scale));
-    gost_gostprov_libctx_free(gplibctx);
+    gost89_gostprov_libctx_free(gplibctx);
 }
 
 /* ---------------------------------------------------- against libgcrypt */
@@ -921,7 +921,7 @@ static void reverse_groups(unsigned char *p, size_t n, size_t size)
         }
 }
 
-static int gcry_crypt(int algo, int mode, int enc, const GOST_SET *set,
+static int gcry_crypt(int algo, int mode, int enc, const GOST89_SET *set,
                       const unsigned char *key, const unsigned char *iv,
                       const unsigned char *in, unsigned char *out, size_t len)
 {
@@ -943,7 +943,7 @@ static int gcry_crypt(int algo, int mode, int enc, const GOST_SET *set,
     return TU_CHECK(err == 0, "libgcrypt: %s", gcry_strerror(err));
 }
 
-static int gcry_ecb(int enc, const GOST_SET *set, const unsigned char *key,
+static int gcry_ecb(int enc, const GOST89_SET *set, const unsigned char *key,
                     const unsigned char *in, unsigned char *out, size_t len)
 {
     return gcry_crypt(GCRY_CIPHER_GOST28147, GCRY_CIPHER_MODE_ECB, enc, set,
@@ -974,7 +974,7 @@ static void put_le32(unsigned char *p, uint32_t v)
  * becomes D_K(C) and the register E_K'(register).  len bytes of in XORed
  * with the gamma go to out.
  */
-static int gcry_cnt(const GOST_SET *set, int mesh, const unsigned char *k,
+static int gcry_cnt(const GOST89_SET *set, int mesh, const unsigned char *k,
                     const unsigned char *iv, const unsigned char *in,
                     unsigned char *out, size_t len)
 {
@@ -1035,7 +1035,7 @@ static void gcrypt_ciphers(unsigned long n)
         memset(&c, 0, sizeof(c));
         c.no = no;
         c.ref = kind_names[kind];
-        c.set = magma ? gost_set("Z") : &gost_sets[rnd(GOST_NSETS)];
+        c.set = magma ? gost89_set("Z") : &gost89_sets[rnd(GOST89_NSETS)];
         c.pad = block && rnd(4) != 0;
         if (block && !c.pad)
             len -= len % 8;
@@ -1070,7 +1070,7 @@ static void gcrypt_ciphers(unsigned long n)
         case CFB_MESH:
             c.alg = "gost89";
             /* libgcrypt 1.10 meshes every set but Test. */
-            c.mesh_off = c.set == gost_set("Test");
+            c.mesh_off = c.set == gost89_set("Test");
             break;
         case CNT:
             c.alg = rnd(2) ? "gost89-cnt" : "gost89-cnt-12";
@@ -1143,7 +1143,7 @@ static void gcrypt_macs(unsigned long n)
         c.no = no;
         c.ref = "libgcrypt GOST28147_IMIT";
         c.alg = twelve ? "gost-mac-12" : "gost-mac";
-        c.set = &gost_sets[rnd(GOST_NSETS)];
+        c.set = &gost89_sets[rnd(GOST89_NSETS)];
         /* libgcrypt 1.10's IMIT never meshes: stay within one period. */
         c.len = rnd(3) == 0 ? rnd(17) : rnd(1025);
         c.size = 1 + rnd(8);
@@ -1205,7 +1205,7 @@ int main(int argc, char **argv)
     }
     tu_rng_seed(&rng, tu_seed(argc > 2 ? argv[2] : NULL));
     libctx = tu_libctx();
-    gost_note_kernels(libctx);
+    gost89_note_kernels(libctx);
     if (strcmp(group, "gostprov") == 0) {
         run_gostprov(scale);
     } else {

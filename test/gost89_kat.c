@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Known answers for smgost's GOST 28147-89 and Magma through EVP, as users
- * call them.  The vectors and their sources are in gost_vectors.h.
+ * call them.  The vectors and their sources are in gost89_vectors.h.
  *
  * Groups (argument 1):
  *   names    names, aliases, OIDs, key/IV/block lengths and modes
@@ -19,8 +19,8 @@
  *   long     the 5 MiB CryptoPro vectors; those past 2^32 bytes (minutes
  *            of work) only when SMGOST_TEST_SCALE >= 100
  */
-#include "gost_test.h"
-#include "gost_vectors.h"
+#include "gost89_test.h"
+#include "gost89_vectors.h"
 
 static OSSL_LIB_CTX *libctx;
 
@@ -55,12 +55,12 @@ static unsigned char *unhex(const char *hex, size_t *len)
 }
 
 /* The parameter set an algorithm uses when none is chosen (as gostprov). */
-static const GOST_SET *default_set(const char *alg)
+static const GOST89_SET *default_set(const char *alg)
 {
     if (strcmp(alg, "gost89-cnt") == 0 || strcmp(alg, "gost-mac") == 0)
-        return gost_set("CryptoPro-A");
+        return gost89_set("CryptoPro-A");
     if (strncmp(alg, "gost", 4) == 0)
-        return gost_set("Z");
+        return gost89_set("Z");
     return NULL;
 }
 
@@ -158,7 +158,7 @@ typedef struct {
 
 typedef struct {
     const char *alg;
-    const GOST_SET *set;
+    const GOST89_SET *set;
     enum set_way way;
     unsigned spelling;  /* which name of the set paramset uses */
     const unsigned char *key, *iv;
@@ -171,7 +171,7 @@ static void describe_setup(const CIPHER_SETUP *s, int enc, const FEED *f)
     fprintf(stderr, "  %s %s, set %s (%s, \"%s\"), ", s->alg,
             enc ? "encrypt" : "decrypt",
             s->set != NULL ? s->set->short_name : "-", way_names[s->way],
-            s->set != NULL ? gost_set_spelling(s->set, s->spelling) : "");
+            s->set != NULL ? gost89_set_spelling(s->set, s->spelling) : "");
     if (f->oneshot)
         fprintf(stderr, "EVP_Cipher");
     else
@@ -184,7 +184,7 @@ static void describe_setup(const CIPHER_SETUP *s, int enc, const FEED *f)
  * moment (init: 1, after: 0); the DER encoding goes to der.
  */
 static void set_params(const CIPHER_SETUP *s, int at_init, OSSL_PARAM *p,
-                       unsigned char der[GOST_ALG_ID_MAX])
+                       unsigned char der[GOST89_ALG_ID_MAX])
 {
     static const unsigned char zero_iv[8];
     size_t n = 0;
@@ -194,7 +194,7 @@ static void set_params(const CIPHER_SETUP *s, int at_init, OSSL_PARAM *p,
     case SET_NAME_AFTER:
         if ((s->way == SET_NAME_INIT) == at_init)
             p[n++] = OSSL_PARAM_construct_utf8_string(
-                "paramset", (char *)gost_set_spelling(s->set, s->spelling),
+                "paramset", (char *)gost89_set_spelling(s->set, s->spelling),
                 0);
         break;
     case SET_ALGID_INIT:
@@ -202,7 +202,7 @@ static void set_params(const CIPHER_SETUP *s, int at_init, OSSL_PARAM *p,
         if ((s->way == SET_ALGID_INIT) == at_init)
             p[n++] = OSSL_PARAM_construct_octet_string(
                 "alg_id_param", der,
-                gost_alg_id(s->set, s->algid_iv != NULL ? s->algid_iv
+                gost89_alg_id(s->set, s->algid_iv != NULL ? s->algid_iv
                                     : s->ivlen == 8 ? s->iv : zero_iv,
                             der));
         break;
@@ -223,7 +223,7 @@ static int cipher_run(const CIPHER_SETUP *s, int enc, const FEED *f,
     EVP_CIPHER *c = fetch_cipher(s->alg);
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     OSSL_PARAM init_p[2], after_p[2];
-    unsigned char der_init[GOST_ALG_ID_MAX], der_after[GOST_ALG_ID_MAX];
+    unsigned char der_init[GOST89_ALG_ID_MAX], der_after[GOST89_ALG_ID_MAX];
     size_t done = 0, rd = 0;
     int ok = 0, l;
 
@@ -314,7 +314,7 @@ static void cipher_vector(const char *source, const char *alg,
         goto end;
     memset(&s, 0, sizeof(s));
     s.alg = alg;
-    s.set = gost_set(setname);
+    s.set = gost89_set(setname);
     s.key = key;
     s.iv = ivlen > 0 ? iv : NULL;
     s.ivlen = ivlen;
@@ -343,7 +343,7 @@ static void cipher_vector(const char *source, const char *alg,
 
 typedef struct {
     const char *alg;
-    const GOST_SET *set;
+    const GOST89_SET *set;
     enum set_way way;
     unsigned spelling;
     const unsigned char *key;
@@ -373,7 +373,7 @@ static size_t mac_run(const MAC_SETUP *s, const unsigned char *msg,
     size_t n = 0, rd = 0, outl = 0, copyl = 0, size = s->size;
     unsigned char copymac[8];
     const char *name = s->set != NULL
-                       ? gost_set_spelling(s->set, s->spelling) : NULL;
+                       ? gost89_set_spelling(s->set, s->spelling) : NULL;
     int ok = 0;
 
     after[0] = OSSL_PARAM_construct_end();
@@ -431,7 +431,7 @@ static size_t mac_run(const MAC_SETUP *s, const unsigned char *msg,
     return ok ? outl : 0;
 }
 
-static void mac_vector(const GOST_MAC_KAT *v)
+static void mac_vector(const GOST89_MAC_KAT *v)
 {
     static const size_t pieces[] = { 0, 1, 3, 7, 8, 9, 1023, 1025 };
     size_t keylen, len, maclen, i, outl;
@@ -442,7 +442,7 @@ static void mac_vector(const GOST_MAC_KAT *v)
 
     memset(&s, 0, sizeof(s));
     s.alg = v->alg;
-    s.set = gost_set(v->set);
+    s.set = gost89_set(v->set);
     s.key = key;
     for (way = SET_DEFAULT; way < NWAYS; way++) {
         if (way == SET_ALGID_INIT || way == SET_ALGID_AFTER
@@ -477,10 +477,10 @@ static void check_readback(const CIPHER_SETUP *s)
     EVP_CIPHER *c = fetch_cipher(s->alg);
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     OSSL_PARAM init_p[2], after_p[2], get[4];
-    unsigned char der_i[GOST_ALG_ID_MAX], der_a[GOST_ALG_ID_MAX];
-    unsigned char got[GOST_ALG_ID_MAX], want[GOST_ALG_ID_MAX];
+    unsigned char der_i[GOST89_ALG_ID_MAX], der_a[GOST89_ALG_ID_MAX];
+    unsigned char got[GOST89_ALG_ID_MAX], want[GOST89_ALG_ID_MAX];
     char name[80] = "";
-    size_t mesh = 0, wantlen = gost_alg_id(s->set, s->iv, want);
+    size_t mesh = 0, wantlen = gost89_alg_id(s->set, s->iv, want);
 
     set_params(s, 1, init_p, der_i);
     set_params(s, 0, after_p, der_a);
@@ -514,19 +514,19 @@ static void run_allsets(void)
 {
     static const unsigned char zeros[16];
     size_t keylen, ptlen, ctlen, i;
-    unsigned char *key = unhex(GOST_ALLSETS_KEY, &keylen);
-    unsigned char *pt = unhex(GOST_ALLSETS_PLAIN, &ptlen);
+    unsigned char *key = unhex(GOST89_ALLSETS_KEY, &keylen);
+    unsigned char *pt = unhex(GOST89_ALLSETS_PLAIN, &ptlen);
     char src[128];
     int way;
 
-    for (i = 0; i < NELEM(gost_allsets); i++) {
-        unsigned char *ct = unhex(gost_allsets[i].out, &ctlen);
+    for (i = 0; i < NELEM(gost89_allsets); i++) {
+        unsigned char *ct = unhex(gost89_allsets[i].out, &ctlen);
         CIPHER_SETUP s;
         FEED f = { 0, 0, 0 };
         unsigned sp;
 
         memset(&s, 0, sizeof(s));
-        s.set = gost_set(gost_allsets[i].set);
+        s.set = gost89_set(gost89_allsets[i].set);
         s.key = key;
         snprintf(src, sizeof(src), "ECB under %s (libgcrypt, nettle)",
                  s.set->short_name);
@@ -620,7 +620,7 @@ static void tail_append(unsigned char tail[16], const unsigned char *p,
     }
 }
 
-static void long_vector(const GOST_LONG_KAT *v)
+static void long_vector(const GOST89_LONG_KAT *v)
 {
     enum { CHUNK = 1 << 20 };
     unsigned char *zeros = calloc(1, CHUNK), *out = tu_malloc(CHUNK + 16);
@@ -628,7 +628,7 @@ static void long_vector(const GOST_LONG_KAT *v)
     unsigned char *key = unhex(v->key, &keylen), *iv = unhex(v->iv, &ivlen);
     unsigned char *exp = unhex(v->tail, &taillen), tail[16];
     uint64_t left = v->len;
-    const GOST_SET *set = gost_set(v->set);
+    const GOST89_SET *set = gost89_set(v->set);
     OSSL_PARAM p[2];
     int ok = 0, l;
 
@@ -681,14 +681,14 @@ static void run_long(void)
     size_t i;
     double scale = tu_scale();
 
-    for (i = 0; i < NELEM(gost_long_kats); i++) {
-        if (gost_long_kats[i].len > ((uint64_t)1 << 32) / 2 && scale < 100) {
+    for (i = 0; i < NELEM(gost89_long_kats); i++) {
+        if (gost89_long_kats[i].len > ((uint64_t)1 << 32) / 2 && scale < 100) {
             printf("# %s: %llu bytes, skipped below SMGOST_TEST_SCALE=100\n",
-                   gost_long_kats[i].source,
-                   (unsigned long long)gost_long_kats[i].len);
+                   gost89_long_kats[i].source,
+                   (unsigned long long)gost89_long_kats[i].len);
             continue;
         }
-        long_vector(&gost_long_kats[i]);
+        long_vector(&gost89_long_kats[i]);
     }
 }
 
@@ -696,14 +696,14 @@ static void run_vectors(void)
 {
     size_t i;
 
-    for (i = 0; i < NELEM(gost_cipher_kats); i++) {
-        const GOST_CIPHER_KAT *v = &gost_cipher_kats[i];
+    for (i = 0; i < NELEM(gost89_cipher_kats); i++) {
+        const GOST89_CIPHER_KAT *v = &gost89_cipher_kats[i];
 
         cipher_vector(v->source, v->alg, v->set, v->key, v->iv, v->in,
                       v->out);
     }
-    for (i = 0; i < NELEM(gost_mac_kats); i++)
-        mac_vector(&gost_mac_kats[i]);
+    for (i = 0; i < NELEM(gost89_mac_kats); i++)
+        mac_vector(&gost89_mac_kats[i]);
 }
 
 int main(int argc, char **argv)
@@ -715,5 +715,5 @@ int main(int argc, char **argv)
     };
 
     return tu_main(argc, argv, groups, NELEM(groups),
-                   &libctx, gost_note_kernels);
+                   &libctx, gost89_note_kernels);
 }
