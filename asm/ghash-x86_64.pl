@@ -15,16 +15,9 @@
 # table is indexed by H or by the data, and the only branches and masks
 # depend on the block count.
 #
-# Representation (the bit-reflection argument of Gueron and Kounavis,
-# "Intel Carry-Less Multiplication Instruction and its Usage for Computing
-# the GCM Mode", 2010): a block loaded byte-reversed is a 128-bit integer
-# whose bit 127 is the coefficient of x^0, i.e. the bit-reflection of the
-# field element.  The carry-less product of two reflections is the
-# reflection of the product shifted by one bit; storing every power of H
-# premultiplied by x^-1 (R(H) << 1, reduced by 0xc2000000...01, the
-# reflection of x^-1 mod x^128 + x^7 + x^2 + x + 1) absorbs that shift, and
-# the low 128 bits of the 256-bit product are folded into the high ones by
-# two multiplications by 0xc2 << 56 with a swap of the 64-bit halves.
+# The multiply-and-reduce and its constants are util/perlasm/clmul_x86_64.pm's
+# (which gives the representation: blocks byte-reversed, H premultiplied
+# by x^-1); this file owns how the kernels load, aggregate and store.
 # Reduction is linear, so a group of blocks multiplied by descending powers
 # of H is summed first and reduced once.
 #
@@ -55,6 +48,7 @@ use warnings;
 use FindBin qw($Bin);
 use lib "$Bin/../util/perlasm";
 use x86_64;
+use clmul_x86_64;
 
 x86_64::setup(@ARGV);
 
@@ -65,25 +59,11 @@ sub R { my ($w, $n) = @_; return "%${w}mm$n"; }
 my %bpr = (x => 1, y => 2, z => 4);       # blocks per register
 my %group = (x => 8, y => 16, z => 32);   # blocks per reduction
 
-$code .= rodata_begin() . <<'EOT';
-.p2align	6
-# byte reversal of each 128-bit lane
-.Lghash_bswap:
-.byte	15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0
-.byte	15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0
-.byte	15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0
-.byte	15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0
-# the folding constant in both halves of every lane
-.Lghash_poly:
-.quad	0xc200000000000000,0xc200000000000000
-.quad	0xc200000000000000,0xc200000000000000
-.quad	0xc200000000000000,0xc200000000000000
-.quad	0xc200000000000000,0xc200000000000000
-# R(x^-1): what the bit shifted out of R(H) << 1 stands for
-.Lghash_twist:
-.quad	0x0000000000000001,0xc200000000000000
-EOT
-$code .= text_begin();
+# byte reversal and the folding constant in every lane, R(x^-1)
+$code .= rodata_begin() . ".p2align\t6\n"
+    . clmul_rodata(\%GHASH_FIELD, bswap => [ '.Lghash_bswap', 4 ],
+                   fold => [ '.Lghash_poly', 4 ], twist => '.Lghash_twist')
+    . text_begin();
 
 # Register roles, every width (16 registers suffice for VEX): product
 # accumulators lo, mid, hi; the running xi (xmm, upper lanes zero); two
@@ -91,17 +71,6 @@ $code .= text_begin();
 my ($LO, $MID, $HI, $XI) = (0, 1, 2, 3);
 my @TMP = ([4, 5, 6, 7], [8, 9, 10, 11]);
 my ($POLY, $BSW) = (14, 15);
-
-sub x3 {    # d ^= a ^ b
-    my ($w, $d, $a, $b) = @_;
-    return "\tvpternlogq\t\$0x96,$b,$a,$d\n" if $w eq 'z';
-    return "\tvpxor\t$a,$d,$d\n\tvpxor\t$b,$d,$d\n";
-}
-
-sub xor2 {
-    my ($w, $d, $a) = @_;
-    return "\tvpxor" . ($w eq 'z' ? 'q' : '') . "\t$a,$d,$d\n";
-}
 
 # One chunk (a register of blocks) into the accumulators: data from $dmem,
 # powers from $tmem, both loaded with $mask (EVEX) when given.  $first
@@ -118,25 +87,10 @@ sub chunk {
     my ($ld, $lh) = $o{half} ? map { s/ymm/xmm/r } $d, $h : ($d, $h);
     my $s = "\t$mov\t$dmem,$ld$m$z\n\t$mov\t$tmem,$lh$m$z\n";
     $s .= "\tvpshufb\t" . R($w, $BSW) . ",$d,$d\n";
-    $s .= xor2($w, $d, R($w, $XI)) if $o{xi};
-    if ($o{first}) {
-        return $s . <<"EOT" . xor2($w, $mid, $t0);
-	vpclmulqdq	\$0x00,$h,$d,$lo
-	vpclmulqdq	\$0x11,$h,$d,$hi
-	vpclmulqdq	\$0x01,$h,$d,$mid
-	vpclmulqdq	\$0x10,$h,$d,$t0
-EOT
-    }
-    $s .= <<"EOT";
-	vpclmulqdq	\$0x00,$h,$d,$t0
-	vpclmulqdq	\$0x11,$h,$d,$t1
-EOT
-    $s .= xor2($w, $lo, $t0) . xor2($w, $hi, $t1);
-    $s .= <<"EOT";
-	vpclmulqdq	\$0x01,$h,$d,$t0
-	vpclmulqdq	\$0x10,$h,$d,$t1
-EOT
-    return $s . x3($w, $mid, $t0, $t1);
+    $s .= "\tvpxor" . ($w eq 'z' ? 'q' : '') . "\t" . R($w, $XI) . ",$d,$d\n" if $o{xi};
+    return $s . clmul_text(clmul_mul(h => $h, d => $d, lo => $lo, mid => $mid,
+                                     hi => $hi, t => [ $t0, $t1 ],
+                                     $o{first} ? (first => 1) : (pair => 1)));
 }
 
 # lo, mid, hi (width w) -> xi: the 256-bit sums of every lane, reduced,
@@ -144,28 +98,12 @@ EOT
 sub reduce {
     my ($w) = @_;
     my ($lo, $mid, $hi, $p) = map { R($w, $_) } $LO, $MID, $HI, $POLY;
-    my ($t0, $t1) = map { R($w, $_) } @{ $TMP[0] }[2, 3];
-    my $s = <<"EOT";
-	vpslldq	\$8,$mid,$t0
-	vpsrldq	\$8,$mid,$mid
-EOT
-    $s .= xor2($w, $lo, $t0) . xor2($w, $hi, $mid);
-    for my $i (0, 1) {
-        $s .= "\tvpclmulqdq\t\$0x00,$p,$lo,$t0\n\tvpshufd\t\$0x4e,$lo,$lo\n";
-        $s .= $i ? x3($w, $lo, $t0, $hi) : xor2($w, $lo, $t0);
-    }
-    my $xi = R('x', $XI);
-    if ($w eq 'z') {
-        $s .= "\tvextracti64x4\t\$1,$lo," . R('y', $TMP[0][2]) . "\n"
-            . "\tvpxorq\t" . R('y', $TMP[0][2]) . "," . R('y', $LO) . "," . R('y', $LO) . "\n";
-    }
-    if ($w ne 'x') {
-        $s .= "\tvextracti128\t\$1," . R('y', $LO) . "," . R('x', $TMP[0][2]) . "\n"
-            . "\tvpxor\t" . R('x', $TMP[0][2]) . "," . R('x', $LO) . ",$xi\n";
-    } else {
-        $s .= "\tvmovdqa\t" . R('x', $LO) . ",$xi\n";
-    }
-    return $s;
+    my $t0 = R($w, $TMP[0][2]);
+    my $s = clmul_text(clmul_fold($lo, $mid, $hi, $t0),
+                       clmul_reduce(\%GHASH_FIELD, lo => $lo, hi => $hi, t => $t0,
+                                    p => $p, ternary => 1));
+    return $s . "\tvmovdqa\t" . R('x', $LO) . "," . R('x', $XI) . "\n" if $w eq 'x';
+    return $s . clmul_text(clmul_lanes_sum($lo, $t0, R('x', $XI)));
 }
 
 # smg_ghash_<name>(htable=%rdi, xi=%rsi, in=%rdx, nblocks=%rcx)
@@ -258,25 +196,11 @@ EOT
 # reduction constant in each lane of $p.
 sub gf_mul {
     my ($w, $a, $b, $d, $t0, $t1, $t2, $t3, $p) = @_;
-    my $xor = $w eq 'z' ? 'vpxorq' : 'vpxor';
-    return <<"EOT";
-	vpclmulqdq	\$0x00,$a,$b,$t0
-	vpclmulqdq	\$0x11,$a,$b,$t3
-	vpclmulqdq	\$0x01,$a,$b,$t1
-	vpclmulqdq	\$0x10,$a,$b,$t2
-	$xor	$t2,$t1,$t1
-	vpslldq	\$8,$t1,$t2
-	vpsrldq	\$8,$t1,$t1
-	$xor	$t2,$t0,$t0
-	$xor	$t1,$t3,$t3
-	vpclmulqdq	\$0x00,$p,$t0,$t1
-	vpshufd	\$0x4e,$t0,$t0
-	$xor	$t1,$t0,$t0
-	vpclmulqdq	\$0x00,$p,$t0,$t1
-	vpshufd	\$0x4e,$t0,$t0
-	$xor	$t1,$t0,$t0
-	$xor	$t3,$t0,$d
-EOT
+    return clmul_text(
+        clmul_mul(h => $a, d => $b, lo => $t0, mid => $t1, hi => $t3, t => [ $t2 ],
+                  first => 1),
+        clmul_fold($t0, $t1, $t3, $t2),
+        clmul_reduce(\%GHASH_FIELD, lo => $t0, hi => $t3, t => $t1, p => $p, dst => $d));
 }
 
 # smg_ghash_<name>_init(htable=%rdi, h=%rsi): entries 32-G..31, run once

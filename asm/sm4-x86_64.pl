@@ -245,6 +245,7 @@ use warnings;
 use FindBin qw($Bin);
 use lib "$Bin/../util/perlasm";
 use x86_64;
+use clmul_x86_64;
 
 x86_64::setup(@ARGV);
 
@@ -1030,8 +1031,8 @@ sub b_round {
 # the other; measured on the family 6 model 207 Xeon), so a chunk costs
 # its four multiplications, its byte swap and three XORs, no more (before:
 # the middle product folded into the other sums per chunk, 12 operations).
-# The arithmetic is asm/ghash-x86_64.pl's (its header gives the
-# representation).
+# The arithmetic is util/perlasm/clmul_x86_64.pm's (with the
+# representation), as asm/ghash-x86_64.pl's is.
 my $B_XI = $FRAME;
 my $B_MID = $FRAME + 64;
 
@@ -1048,35 +1049,25 @@ sub gh_start {
 sub gh_group {
     my ($g, $at, $gap) = @_;    # $gap->($q): a block after chunk q (q = 7: the group)
     my ($d, $h, $t, $lo, $hi) = map { "%zmm$_" } 24, 25, 26, 29, 31;
-    my ($dy, $dx, $ly, $lx) = ("%ymm24", "%xmm24", "%ymm29", "%xmm29");
+    my $lx = "%xmm29";
     my $bsw = $GH_BSWAP;
     my @ops;
     for my $q (0 .. 7) {
         push @ops, "vmovdqu64\t" . $at->($q) . ",$d", "vpshufb\t$bsw,$d,$d";
         push @ops, "vpxorq\t$B_XI(%rdi),$d,$d" if $q == 0;
         push @ops, "vmovdqu64\t" . (64 * $q) . "(%r12),$h";
-        if ($q == 0) {
-            push @ops, "vpclmulqdq\t\$0x11,$h,$d,$hi", "vpclmulqdq\t\$0x00,$h,$d,$lo",
-                "vpclmulqdq\t\$0x01,$h,$d,$t", "vpclmulqdq\t\$0x10,$h,$d,$d",
-                "vpxorq\t$d,$t,$t";
-        } else {
-            push @ops, "vpclmulqdq\t\$0x11,$h,$d,$t", "vpxorq\t$t,$hi,$hi",
-                "vpclmulqdq\t\$0x00,$h,$d,$t", "vpxorq\t$t,$lo,$lo",
-                "vpclmulqdq\t\$0x01,$h,$d,$t", "vpclmulqdq\t\$0x10,$h,$d,$d",
-                "vpternlogq\t\$0x96,$B_MID(%rdi),$d,$t";
-        }
+        # the middle sum in $t, added to the one in the frame
+        push @ops, clmul_mul(h => $h, d => $d, lo => $lo, hi => $hi, hi_first => 1,
+                             $q == 0 ? (mid => $t, t => [ $d ], first => 1)
+                                     : (mid => "$B_MID(%rdi)", t => [ $t, $d ], mid_in_t => 1));
         # the last chunk's sum stays in $t for the fold
         push @ops, "vmovdqa64\t$t,$B_MID(%rdi)" if $q < 7;
         push @ops, $gap->($q) if $gap && $q < 7;
     }
-    push @ops, "vpslldq\t\$8,$t,$d", "vpsrldq\t\$8,$t,$t",
-        "vpxorq\t$d,$lo,$lo", "vpxorq\t$t,$hi,$hi",
+    push @ops, clmul_fold($lo, $t, $hi, $d),
         "vbroadcasti32x4\t.Lsm4_gh_poly(%rip),$h",
-        "vpclmulqdq\t\$0x00,$h,$lo,$t", "vpshufd\t\$0x4e,$lo,$lo", "vpxorq\t$t,$lo,$lo",
-        "vpclmulqdq\t\$0x00,$h,$lo,$t", "vpshufd\t\$0x4e,$lo,$lo",
-        "vpternlogq\t\$0x96,$hi,$t,$lo",
-        "vextracti64x4\t\$1,$lo,$dy", "vpxorq\t$dy,$ly,$ly",
-        "vextracti32x4\t\$1,$ly,$dx", "vpxorq\t$dx,$lx,$lx";
+        clmul_reduce(\%GHASH_FIELD, lo => $lo, hi => $hi, t => $t, p => $h, ternary => 1),
+        clmul_lanes_sum($lo, $d, $lx);
     push @ops, $g < 3 ? "vmovdqa64\t$lo,$B_XI(%rdi)"
         : ("vpshufb\t$bsw,$lx,$lx", "vmovdqu64\t$lx,(%r13)",
            # zmm29 held A1, which the next pass's entry maps the state with
@@ -1085,10 +1076,10 @@ sub gh_group {
     return @ops;
 }
 
-$code .= rodata_begin() . ".p2align\t6\n.Lsm4_gh_bswap:\n"
-    . ".byte\t" . join(',', reverse 0 .. 15) . "\n" x 1
-    . join('', map { ".byte\t" . join(',', reverse 0 .. 15) . "\n" } 1 .. 3)
-    . ".Lsm4_gh_poly:\n.quad\t0xc200000000000000,0xc200000000000000\n" . text_begin();
+$code .= rodata_begin() . ".p2align\t6\n"
+    . clmul_rodata(\%GHASH_FIELD, bswap => [ '.Lsm4_gh_bswap', 4 ],
+                   fold => [ '.Lsm4_gh_poly', 1 ])
+    . text_begin();
 
 # GCM's E(J0) inside the rounds of a call's first pass (b_rounds with
 # $j0): J0 as one block of the word-sliced core (e_round's operations,
@@ -2369,8 +2360,8 @@ my @ni_tables  = qw(pre_lo pre_hi post_lo post_hi);
         . ".Lsm4_ni_ctr_y:\n.long\t" . join(',', @cy) . "\n"
         . ".Lsm4_ni_nib:\n.long\t0x0f0f0f0f\n"
         # GCM (ni_gcm): byte reversal of a block, GHASH's folding constant
-        . ".Lsm4_ni_gh_rev:\n.byte\t" . join(',', reverse 0 .. 15) . "\n"
-        . ".Lsm4_ni_gh_poly:\n.quad\t0xc200000000000000,0xc200000000000000\n"
+        . clmul_rodata(\%GHASH_FIELD, bswap => [ '.Lsm4_ni_gh_rev', 1 ],
+                       fold => [ '.Lsm4_ni_gh_poly', 1 ])
         # XTS (ni_xts_tweaks): what a doubling adds where a bit leaves a
         # qword, IEEE 1619's and GB/T 17964's
         . ".Lsm4_ni_xts_ieee:\n.long\t0x87,0,1,0\n"
@@ -2633,7 +2624,7 @@ sub ni_ring_core {
 # One loop iteration's hashing in the GCM ring core: blocks (%r14) and
 # 16(%r14), byte-reversed, times their powers at NI_GH + 16 b (%rax), into
 # the iteration's lo, hi, mid at NI_GH + 32, 48, 64; the first block
-# writes them, the second adds (asm/ghash-x86_64.pl's representation).
+# writes them, the second adds (util/perlasm/clmul_x86_64.pm).
 sub ni_gh_lines {
     my ($d, $t) = ('%xmm15', '%xmm10');
     my $s = "";
@@ -2642,16 +2633,9 @@ sub ni_gh_lines {
         my @acc = map { ($NI_GH + $_) . "(%rax)" } 32, 48, 64;
         $s .= "\tvmovdqu\t" . (16 * $b) . "(%r14),$d\n"
             . "\tvpshufb\t.Lsm4_ni_gh_rev(%rip),$d,$d\n";
-        my @prod = ([ '0x00', $acc[0] ], [ '0x11', $acc[1] ]);
-        for my $p (@prod) {
-            $s .= "\tvpclmulqdq\t\$$p->[0],$h,$d,$t\n";
-            $s .= "\tvpxor\t$p->[1],$t,$t\n" if $b;
-            $s .= "\tvmovdqa\t$t,$p->[1]\n";
-        }
-        $s .= "\tvpclmulqdq\t\$0x01,$h,$d,$t\n"
-            . "\tvpclmulqdq\t\$0x10,$h,$d,$d\n\tvpxor\t$d,$t,$t\n";
-        $s .= "\tvpxor\t$acc[2],$t,$t\n" if $b;
-        $s .= "\tvmovdqa\t$t,$acc[2]\n";
+        $s .= clmul_text(clmul_mul(h => $h, d => $d, lo => $acc[0], hi => $acc[1],
+                                   mid => $acc[2], t => [ $t, $d ], mem => 1,
+                                   first => !$b));
     }
     return $s;
 }
@@ -3216,27 +3200,11 @@ EOT
 # call before (decrypting) or after (encrypting).
 sub ni_gh_finish {
     my ($lo, $hi, $mid, $t, $xi, $h8, $poly, $rev) = map { "%xmm$_" } 0 .. 7;
-    my $mul = <<"EOT";
-	vpclmulqdq	\$0x00,$h8,$xi,$t
-	vpxor	$t,$lo,$lo
-	vpclmulqdq	\$0x11,$h8,$xi,$t
-	vpxor	$t,$hi,$hi
-	vpclmulqdq	\$0x01,$h8,$xi,$t
-	vpxor	$t,$mid,$mid
-	vpclmulqdq	\$0x10,$h8,$xi,$t
-	vpxor	$t,$mid,$mid
-	vpslldq	\$8,$mid,$t
-	vpsrldq	\$8,$mid,$mid
-	vpxor	$t,$lo,$lo
-	vpxor	$mid,$hi,$hi
-	vpclmulqdq	\$0x00,$poly,$lo,$t
-	vpshufd	\$0x4e,$lo,$lo
-	vpxor	$t,$lo,$lo
-	vpclmulqdq	\$0x00,$poly,$lo,$t
-	vpshufd	\$0x4e,$lo,$lo
-	vpxor	$t,$lo,$lo
-	vpxor	$hi,$lo,$lo
-EOT
+    my $mul = clmul_text(
+        clmul_mul(h => $h8, d => $xi, lo => $lo, mid => $mid, hi => $hi, t => [ $t ],
+                  mid_split => 1),
+        clmul_fold($lo, $mid, $hi, $t),
+        clmul_reduce(\%GHASH_FIELD, lo => $lo, hi => $hi, t => $t, p => $poly));
     my $sum = sub {
         my ($first) = @_;
         my $s = "";
