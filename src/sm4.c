@@ -20,7 +20,8 @@
 
 /*
  * The S-box of GB/T 32907-2016, table 1, row by row.  Checked against the
- * GFNI affine construction of asm/sm4-x86_64.pl (the matrices of libgcrypt's
+ * GFNI affine construction of util/perlasm/sm4_x86_64.pm (the matrices of
+ * libgcrypt's
  * sm4-gfni-avx2-amd64.S): all 256 inputs agree.  Given as an X-macro so that every table below is derived
  * from these 256 numbers by the compiler, not pasted.
  */
@@ -212,8 +213,8 @@ static inline void sm4_crypt2(const uint32_t *rk, sm4_blk *b)
 
 /*
  * The S-box's first affine map A1 x + c1, the map into the AES field that
- * the gfni-avx512 cores keep their state in (asm/sm4-x86_64.pl's header
- * gives the matrix and the constant, checked there against the S-box).
+ * the gfni-avx512 cores keep their state in (util/perlasm/sm4_x86_64.pm's
+ * header gives the matrix and the constant, checked there against the S-box).
  * Row i of the matrix (output bit i) is byte 7 - i, as GF2P8AFFINEQB takes
  * it (Intel SDM); SM4_A1_COL(j) is column j, the image of bit j.
  */
@@ -247,7 +248,8 @@ static uint64_t sm4_a1_image(uint64_t w)
  * SM4_KEY.ws from the round keys in that image, K_i = A1 rk_i + c1 (k[i],
  * or k[31 - i] reversed): slot 0 c_3, slot 1 + j d_j = c_j ^ c_{j+4},
  * slots 33..35 c_32..c_34, where c_0 = c_1 = c_2 = 0 and c_{i+3} = K_i ^
- * c_{i+1} ^ c_{i+2} (asm/sm4-x86_64.pl, e_round); SM4_KEY.bs the same
+ * c_{i+1} ^ c_{i+2} (asm/sm4-gfni-avx512-x86_64.pl, e_round); SM4_KEY.bs the
+ * same
  * slots, 1..32 as z = d ^ d<<<16 ^ d<<<24, with byte k of each replicated
  * over dword k (b_round).  The gfni-avx512 wide path copies them instead
  * of making them each call; sm4_gfni_avx512_key_tables makes the same for

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * C side of the x86-64 SM4 kernels (asm/sm4-x86_64.pl): the kernel tables
+ * C side of the x86-64 SM4 kernels (asm/sm4-*-x86_64.pl): the kernel tables
  * and the choice among them from the CPU capabilities (src/cpu.h, so that
  * OPENSSL_ia32cap can force every tier).
  */
@@ -224,7 +224,8 @@ int sm4_reads_tables_x86(const SMG_BLOCK_KERNEL *k)
  * Which CCM rounds the gfni-avx512 tables carry depends on the core: on an
  * Intel Xeon of family 6 model 207 (Sapphire/Emerald Rapids class, Golden
  * Cove class cores) a GFNI result reaches the integer vector ALUs late, and
- * the glc rounds (two affine-inverses a round, asm/sm4-x86_64.pl) take CCM
+ * the glc rounds (two affine-inverses a round, util/perlasm/sm4_x86_64.pm)
+ * take CCM
  * at 16 KiB from 1.36x to 1.54x libgcrypt 1.12 in one make bench run, so
  * Intel CPUs take them (no other Intel core was measured); the Zen 4 ones
  * stay on every other CPU.  SMGOST_SM4_CCM=zen4 or glc overrides the vendor

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The x86-64 SM4 kernels (asm/sm4-x86_64.pl) as src/sm4.c and the tests
+ * The x86-64 SM4 kernels (asm/sm4-*-x86_64.pl) as src/sm4.c and the tests
  * see them: the assembly entry points, the kernel tables built from them and
  * the chooser.  Everything here exists only when SM4_X86_ASM is defined.
  */
@@ -41,7 +41,8 @@
                           unsigned char *out, size_t nblocks,               \
                           unsigned char *iv);
 
-/* GFNI + AVX-512 (F, BW, VL): 128-block passes (asm/sm4-x86_64.pl). */
+/* GFNI + AVX-512 (F, BW, VL): 128-block passes
+ * (asm/sm4-gfni-avx512-x86_64.pl). */
 SM4_X86_DECLARE(gfni_avx512)
 /* Its serial modes over the CCM rounds of Intel cores (below). */
 SM4_X86_DECLARE_SERIAL(gfni_avx512_glc)
@@ -58,8 +59,8 @@ extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx512_c;
 extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx2_xmm;
 extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx2_c;
 /* gfni-avx512 with the serial rounds (CCM, CBC/CFB encryption, OFB) tuned
- * on Golden Cove cores (_glc kernels, asm/sm4-x86_64.pl), which Intel CPUs
- * take (src/sm4_x86.c). */
+ * on Golden Cove cores (_glc kernels, util/perlasm/sm4_x86_64.pm), which
+ * Intel CPUs take (src/sm4_x86.c). */
 extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx512_glc;
 extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx512_glc_xmm;
 extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx512_glc_c;
@@ -115,7 +116,7 @@ SM4_X86_DECLARE_GHASH(vpclmul_avx512)
     (SM4_CAPS_GHASH_XMM | SMG_CAP_VPCLMULQDQ | SMG_CAP_AVX512F              \
      | SMG_CAP_AVX512BW | SMG_CAP_AVX512VL)
 
-/* Fused GCM of a tier (asm/sm4-x86_64.pl). */
+/* Fused GCM of a tier (asm/sm4-*-x86_64.pl). */
 # define SM4_X86_DECLARE_GCM(tier)                                           \
     void sm4_##tier##_gcm_enc(const void *ks, const void *htable,           \
                               const unsigned char *in, unsigned char *out,  \
@@ -182,7 +183,8 @@ SM4_X86_DECLARE_CCM(ni)
  */
 const SMG_BLOCK_KERNEL *sm4_kernel_x86(int constant_time);
 
-/* Key schedules through a tier's S-box (asm/sm4-x86_64.pl). */
+/* Key schedules through a tier's S-box (asm/sm4-gfni-avx2-x86_64.pl,
+ * asm/sm4-aesni-x86_64.pl). */
 void sm4_gfni_set_key(const unsigned char key[16], uint32_t rk[32]);
 void sm4_aesni_set_key(const unsigned char key[16], uint32_t rk[32]);
 /*
@@ -191,7 +193,8 @@ void sm4_aesni_set_key(const unsigned char key[16], uint32_t rk[32]);
  */
 int sm4_set_key_x86(const SMG_BLOCK_KERNEL *k,
                     const unsigned char key[16], SM4_KEY *enc);
-/* SM4_KEY.ws and bs from ks->rk (asm/sm4-x86_64.pl; AVX-512 and GFNI). */
+/* SM4_KEY.ws and bs from ks->rk (asm/sm4-gfni-avx512-x86_64.pl; AVX-512
+ * and GFNI). */
 void sm4_gfni_avx512_key_tables(SM4_KEY *ks);
 /* Whether k is one of the gfni-avx512 tables, whose cores read them. */
 int sm4_reads_tables_x86(const SMG_BLOCK_KERNEL *k);
