@@ -71,7 +71,7 @@ use clmul_x86_64;
 
 x86_64::setup(@ARGV);
 
-my $code = sm4_rodata();
+my $code = sm4_rodata(qw(bswap didx));
 
 # Every tier sends calls of 1..4 blocks to the lean AES-NI core (after the
 # cores below), which needs no key table and has a shorter round.

@@ -51,7 +51,8 @@ use sm4_x86_64;
 
 x86_64::setup(@ARGV);
 
-my $code = sm4_rodata() . gf_rodata() . xts_rodata();
+my $code = sm4_rodata(qw(bswap rol8 rol16 rol24 ctr_idx_y ctr_idx_x didx bias aff1_y aff2_y))
+    . gf_rodata() . xts_rodata();
 
 # GFNI + AVX2 tier (AVX2 and the VEX forms of GFNI).
 #

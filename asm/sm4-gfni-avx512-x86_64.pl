@@ -91,7 +91,8 @@ use clmul_x86_64;
 
 x86_64::setup(@ARGV);
 
-my $code = sm4_rodata() . gf_rodata() . xts_rodata();
+my $code = sm4_rodata(qw(bswap rol16 rol24 ctr_idx_z ctr_idx_y ctr_idx_x one aff1 aff1_y))
+    . gf_rodata() . xts_rodata();
 
 # GFNI + AVX-512 tier (AVX512F, AVX512BW for vpshufb/kshift on 64-bit masks,
 # AVX512VL for the ymm/xmm passes, GFNI).
@@ -351,9 +352,6 @@ $code .= lean_body('avx512', 'x', 1) . lean_core('avx512', 'x', 1);
 # 6.6 above.  Entry and exit are one 16x16 byte transpose of each half
 # (64 unpacks), the A1 map and the folded constants.
 $code .= rodata_begin() . ".p2align\t6\n";
-# byte k of dword slot l of the table replicated over dword k of lane l
-$code .= ".Lsm4_bs_rep:\n";
-$code .= ".byte\t" . join(",", map { my $l = $_; map { (4 * $l + $_) x 4 } 0 .. 3 } 0 .. 3) . "\n";
 # CTR's entry: in a lane, dword k gathers byte k of the four native words
 my @bs_t   = map { my $k = $_; map { 4 * $_ + $k } 0 .. 3 } 0 .. 3;
 $code .= ".Lsm4_bs_t:\n.byte\t" . join(",", @bs_t) . "\n";

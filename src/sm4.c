@@ -21,9 +21,9 @@
 /*
  * The S-box of GB/T 32907-2016, table 1, row by row.  Checked against the
  * GFNI affine construction of util/perlasm/sm4_x86_64.pm (the matrices of
- * libgcrypt's
- * sm4-gfni-avx2-amd64.S): all 256 inputs agree.  Given as an X-macro so that every table below is derived
- * from these 256 numbers by the compiler, not pasted.
+ * libgcrypt's sm4-gfni-avx2-amd64.S): all 256 inputs agree.  Given as an
+ * X-macro so that every table below is derived from these 256 numbers by
+ * the compiler, not pasted.
  */
 #define SM4_SBOX_LIST(F)                                                     \
     F(0xd6), F(0x90), F(0xe9), F(0xfe), F(0xcc), F(0xe1), F(0x3d), F(0xb7),  \
@@ -248,10 +248,9 @@ static uint64_t sm4_a1_image(uint64_t w)
  * SM4_KEY.ws from the round keys in that image, K_i = A1 rk_i + c1 (k[i],
  * or k[31 - i] reversed): slot 0 c_3, slot 1 + j d_j = c_j ^ c_{j+4},
  * slots 33..35 c_32..c_34, where c_0 = c_1 = c_2 = 0 and c_{i+3} = K_i ^
- * c_{i+1} ^ c_{i+2} (asm/sm4-gfni-avx512-x86_64.pl, e_round); SM4_KEY.bs the
- * same
- * slots, 1..32 as z = d ^ d<<<16 ^ d<<<24, with byte k of each replicated
- * over dword k (b_round).  The gfni-avx512 wide path copies them instead
+ * c_{i+1} ^ c_{i+2} (asm/sm4-gfni-avx512-x86_64.pl, e_round); SM4_KEY.bs
+ * the same slots, 1..32 as z = d ^ d<<<16 ^ d<<<24, with byte k of each
+ * replicated over dword k (b_round).  The gfni-avx512 wide path copies them instead
  * of making them each call; sm4_gfni_avx512_key_tables makes the same for
  * sm4_set_key_kernel.
  */

@@ -15,10 +15,9 @@
 /*
  * 32 round keys in the order a kernel applies them, then the constants
  * the gfni-avx512 cores fold them into (asm/sm4-gfni-avx512-x86_64.pl,
- * e_table; made
- * with the schedules for the kernels that read them, src/sm4.c): the
- * word-sliced core's (ws) and the byte-sliced core's (bs, every byte
- * replicated over a dword).
+ * e_table; made with the schedules for the kernels that read them,
+ * src/sm4.c): the word-sliced core's (ws) and the byte-sliced core's (bs,
+ * every byte replicated over a dword).
  */
 typedef struct sm4_key {
     uint32_t rk[32];

@@ -225,10 +225,9 @@ int sm4_reads_tables_x86(const SMG_BLOCK_KERNEL *k)
  * Intel Xeon of family 6 model 207 (Sapphire/Emerald Rapids class, Golden
  * Cove class cores) a GFNI result reaches the integer vector ALUs late, and
  * the glc rounds (two affine-inverses a round, util/perlasm/sm4_x86_64.pm)
- * take CCM
- * at 16 KiB from 1.36x to 1.54x libgcrypt 1.12 in one make bench run, so
- * Intel CPUs take them (no other Intel core was measured); the Zen 4 ones
- * stay on every other CPU.  SMGOST_SM4_CCM=zen4 or glc overrides the vendor
+ * take CCM at 16 KiB from 1.36x to 1.54x libgcrypt 1.12 in one make bench
+ * run, so Intel CPUs take them (no other Intel core was measured); the Zen
+ * 4 ones stay on every other CPU.  SMGOST_SM4_CCM=zen4 or glc overrides the vendor
  * (for tests and measurements; any other value is ignored).
  */
 static int sm4_ccm_glc(void)

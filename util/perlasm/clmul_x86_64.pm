@@ -32,12 +32,15 @@
 #                 low 128 bits of the 256-bit product fold into the high
 #                 ones by two multiplications by 0xc2 << 56, each followed
 #                 by a swap of the 64-bit halves.
-# A field in the natural bit order (MGM of RFC 9058: x^0 at the bottom bit
-# of the last byte; x^128 + x^7 + x^2 + x + 1, or x^64 + x^4 + x^3 + x + 1
-# for 64-bit blocks, where clmul_mul's one product is the 0x00 one) reuses
-# clmul_mul and clmul_fold as they are and adds its own reduction (the high
-# half times the polynomial's low terms, folded down twice) as a second
-# order under clmul_reduce.
+# clmul_mul and clmul_fold do not depend on the bit order: the
+# schoolbook products and the middle fold are the same for any field of
+# 128-bit blocks.  A field in the natural bit order (MGM of RFC 9058: x^0
+# at the bottom bit of the last byte, x^128 + x^7 + x^2 + x + 1; for
+# 64-bit blocks x^64 + x^4 + x^3 + x + 1, whose product is the 0x00 one
+# alone, with no fold) is a second descriptor, order => 'natural', with
+# its own branch in clmul_reduce (the high half times the polynomial's low
+# terms, folded down twice) and in clmul_rodata; both die today for an
+# order they do not have.
 package clmul_x86_64;
 
 use strict;

@@ -2,11 +2,11 @@
 #
 # What the x86-64 SM4 tiers share (asm/sm4-gfni-avx512-x86_64.pl,
 # asm/sm4-gfni-avx2-x86_64.pl, asm/sm4-aesni-x86_64.pl): the register
-# naming, the constants every tier reads, the 4x4 word transpose, the
-# S-box as GF(2) affine maps, the lean one-pass rounds of the GFNI tiers
-# (the glc order a parameter) and the cores and serial modes around them,
-# the CTR counter and XTS tweak steps, the call of a GHASH kernel, CCM's
-# driver and the key schedule's loop.  A tier file takes what it needs
+# naming, the constants of more than one tier (sm4_rodata, by name), the
+# 4x4 word transpose, the S-box as GF(2) affine maps, the lean one-pass
+# rounds of the GFNI tiers (the glc order a parameter) and the cores and
+# serial modes around them, the CTR counter and XTS tweak steps, the call
+# of a GHASH kernel, CCM's driver and the key schedule's loop.  A tier file takes what it needs
 # from here and nothing from another tier.
 #
 # Layout shared by all tiers: blocks are byte-swapped into native 32-bit
@@ -42,65 +42,39 @@ our %bpr   = (z => 4, y => 2, x => 1);      # blocks per register
 our %bcast = (z => 16, y => 8, x => 4);     # dwords per register
 
 # ---------------------------------------------------------------------------
-# Constants shared by every tier.
+# Constants the tiers share, by name: sm4_rodata(NAME...) gives the .rodata
+# of the ones a tier reads (label .Lsm4_NAME), each with its alignment.
+my %SM4_CONST = (
+    # per-lane byte swap of the four 32-bit words (4 lanes, so that zmm,
+    # ymm and xmm memory operands can all start here)
+    bswap => [ 6, (".byte\t" . join(',', map { my $w = $_; map { 4 * $w + 3 - $_ } 0 .. 3 } 0 .. 3) . "\n") x 4 ],
+    # rotations by whole bytes of native words, as byte shuffles (2 lanes)
+    (map { my $k = $_;
+           ("rol$k" => [ 5, (".byte\t" . join(',', map { my $w = $_; map { 4 * $w + ($_ - $k / 8) % 4 } 0 .. 3 } 0 .. 3) . "\n") x 2 ]) }
+         8, 16, 24),
+    # CTR: block number of each dword after the 4x4 transpose: dword 4l+k
+    # of a group is block k*bpr+l (l = lane, k = source register)
+    ctr_idx_z => [ 6, map { my $g = $_; ".long\t" . join(',', map { my $l = $_; map { 16 * $g + 4 * $_ + $l } 0 .. 3 } 0 .. 3) . "\n" } 0 .. 3 ],
+    ctr_idx_y => [ 5, map { my $g = $_; ".long\t" . join(',', map { my $l = $_; map { 8 * $g + 2 * $_ + $l } 0 .. 3 } 0 .. 1) . "\n" } 0 .. 2 ],
+    ctr_idx_x => [ 4, ".long\t0,1,2,3\n" ],
+    # AVX2 tail masks: dword d of a pass is live when d < 4 * blocks
+    didx => [ 5, map { ".long\t" . join(",", 8 * $_ .. 8 * $_ + 7) . "\n" } 0 .. 11 ],
+    bias => [ 2, ".long\t0x80000000\n" ],
+    one  => [ 2, ".long\t1\n" ],
+    # A1 and A2 (the S-box's affine maps), one qword, and as ymm memory
+    # operands
+    aff1   => [ 3, ".quad\t0x34ac259e022dbc52\n" ],
+    aff1_y => [ 5, (".quad\t0x34ac259e022dbc52,0x34ac259e022dbc52\n") x 2 ],
+    aff2_y => [ 5, (".quad\t0xd72d8e511e6c8b19,0xd72d8e511e6c8b19\n") x 2 ],
+);
+
 sub sm4_rodata {
-    my $s = rodata_begin() . <<'EOT';
-.p2align	6
-# per-lane byte swap of the four 32-bit words (4 lanes, so that zmm, ymm
-# and xmm memory operands can all start here)
-.Lsm4_bswap:
-.byte	3,2,1,0,7,6,5,4,11,10,9,8,15,14,13,12
-.byte	3,2,1,0,7,6,5,4,11,10,9,8,15,14,13,12
-.byte	3,2,1,0,7,6,5,4,11,10,9,8,15,14,13,12
-.byte	3,2,1,0,7,6,5,4,11,10,9,8,15,14,13,12
-# rotations by whole bytes of native words, as byte shuffles (AVX2 tier)
-.Lsm4_rol8:
-.byte	3,0,1,2,7,4,5,6,11,8,9,10,15,12,13,14
-.byte	3,0,1,2,7,4,5,6,11,8,9,10,15,12,13,14
-.Lsm4_rol16:
-.byte	2,3,0,1,6,7,4,5,10,11,8,9,14,15,12,13
-.byte	2,3,0,1,6,7,4,5,10,11,8,9,14,15,12,13
-.Lsm4_rol24:
-.byte	1,2,3,0,5,6,7,4,9,10,11,8,13,14,15,12
-.byte	1,2,3,0,5,6,7,4,9,10,11,8,13,14,15,12
-# CTR: block number of each dword after the 4x4 transpose: dword 4l+k of a
-# group is block k*bpr+l (l = lane, k = source register)
-.p2align	6
-.Lsm4_ctr_idx_z:
-.long	0,4,8,12,1,5,9,13,2,6,10,14,3,7,11,15
-.long	16,20,24,28,17,21,25,29,18,22,26,30,19,23,27,31
-.long	32,36,40,44,33,37,41,45,34,38,42,46,35,39,43,47
-.long	48,52,56,60,49,53,57,61,50,54,58,62,51,55,59,63
-.Lsm4_ctr_idx_y:
-.long	0,2,4,6,1,3,5,7
-.long	8,10,12,14,9,11,13,15
-.long	16,18,20,22,17,19,21,23
-.Lsm4_ctr_idx_x:
-.long	0,1,2,3
-# AVX2 tail masks: dword d of a pass is live when d < 4 * blocks
-.Lsm4_didx:
-EOT
-    $s .= ".long\t" . join(",", 8 * $_ .. 8 * $_ + 7) . "\n"
-        for 0 .. 11;
-    $s .= <<'EOT';
-.Lsm4_bias:
-.long	0x80000000
-.Lsm4_one:
-.long	1
-.p2align	3
-.Lsm4_aff1:
-.quad	0x34ac259e022dbc52
-# the same matrices as ymm memory operands (AVX2 tier)
-.p2align	5
-.Lsm4_aff1_y:
-.quad	0x34ac259e022dbc52,0x34ac259e022dbc52
-.quad	0x34ac259e022dbc52,0x34ac259e022dbc52
-.Lsm4_aff2_y:
-.quad	0xd72d8e511e6c8b19,0xd72d8e511e6c8b19
-.quad	0xd72d8e511e6c8b19,0xd72d8e511e6c8b19
-.text
-EOT
-    return $s;
+    my $s = rodata_begin();
+    for my $n (@_) {
+        my ($align, @lines) = @{ $SM4_CONST{$n} or die "sm4_rodata: no constant $n\n" };
+        $s .= ".p2align\t$align\n.Lsm4_$n:\n" . join('', @lines);
+    }
+    return $s . text_begin();
 }
 
 # 4x4 transpose of 32-bit words inside each 128-bit lane: afterwards
