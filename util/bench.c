@@ -146,63 +146,19 @@ static const struct alg algs[] = {
 };
 #define N_ALGS (sizeof(algs) / sizeof(algs[0]))
 
-/* A capability level: the value of CAP_VAR that forces it, NULL to inherit. */
+/*
+ * A capability level: the value of CAP_VAR that forces it, NULL to inherit;
+ * alias another name -l takes for it.
+ */
 struct level {
-    const char *name, *value, *what;
+    const char *name, *alias, *value, *what;
     const char *gcrypt_hide;    /* libgcrypt's names of what it hides */
 };
 
-#if defined(__x86_64__)
-/*
- * libcrypto's OPENSSL_ia32cap syntax and bit positions (OPENSSL_ia32cap(3)):
- * A = CPUID.1 EDX | ECX << 32, B = CPUID.7.0 EBX | ECX << 32.
- */
-# define CAP_VAR "OPENSSL_ia32cap"
-/*
- * libgcrypt's feature names are those of its src/hwfeatures.c (1.10 lacks
- * intel-avx512 and intel-gfni; a name it lacks is ignored).
- */
-# define GC_NO_AVX512 "intel-avx512 intel-sm3 intel-sm4 intel-sha512"
-# define GC_NO_GFNI GC_NO_AVX512 " intel-gfni"
-# define GC_NO_AVX2 GC_NO_GFNI " intel-avx2 intel-vaes-vpclmul"
-static const struct level levels[] = {
-    { "all", NULL, "what the CPU has", NULL },
-    { "no-avx512", ":~0x10000", "AVX-512F hidden: GFNI+AVX2", GC_NO_AVX512 },
-    { "no-gfni", ":~0x10000010000", "AVX-512F, GFNI hidden: VAES+AVX2",
-      GC_NO_GFNI },
-    { "no-vaes", ":~0x30000010000",
-      "AVX-512F, GFNI, VAES hidden: AES-NI+AVX2",
-      GC_NO_GFNI " intel-vaes-vpclmul" },
-    { "no-vaes-vpclmul", ":~0x70000010000",
-      "AVX-512F, GFNI, VAES, VPCLMULQDQ hidden: AES-NI+AVX2, PCLMULQDQ",
-      GC_NO_GFNI " intel-vaes-vpclmul" },
-    { "no-avx2", ":~0x10000010020",
-      "AVX-512F, GFNI, AVX2 hidden: AES-NI+AVX", GC_NO_AVX2 },
-    /* A: PCLMULQDQ, SSSE3, AES-NI, AVX; B: BMI1/2, AVX2, AVX-512
-     * F/DQ/BW/VL/VBMI, GFNI, VAES, VPCLMULQDQ */
-    { "c", "~0x1200020200000000:~0x702c0030128", "SIMD, AES-NI hidden: C",
-      GC_NO_AVX2 " intel-avx intel-aesni intel-pclmul intel-ssse3"
-      " intel-sse4.1 intel-bmi2 intel-shaext" },
-};
-#elif defined(__aarch64__)
-/* libcrypto's armcap bits (crypto/arm_arch.h); a value replaces the probe. */
-# define CAP_VAR "OPENSSL_armcap"
-# define GC_NO_SM "arm-sm3 arm-sm4"
-# define GC_NEON GC_NO_SM " arm-aes arm-pmull arm-sha1 arm-sha2 arm-sha3" \
-    " arm-sha512 arm-sve arm-sve2"
-static const struct level levels[] = {
-    { "all", NULL, "what the CPU has", NULL },
-    { "no-sm", "0x1ff", "SM3/SM4 instructions hidden", GC_NO_SM },
-    { "neon", "0x1", "crypto extensions hidden: NEON", GC_NEON },
-    { "c", "0", "everything hidden: C", GC_NEON " arm-neon" },
-};
-#else
-# define CAP_VAR "(none)"
-static const struct level levels[] = {
-    { "all", NULL, "no kernels to choose from", NULL },
-};
-#endif
-#define N_LEVELS (sizeof(levels) / sizeof(levels[0]))
+/* util/KernelLevels.pm's levels for make bench, made by make: CAP_VAR,
+ * N_LEVELS and LEVELS_INIT for this architecture */
+#include "bench-levels.h"
+static const struct level levels[N_LEVELS] = { LEVELS_INIT };
 
 static const size_t default_sizes[] = { 16, 64, 256, 1024, 8192, 16384 };
 
@@ -989,6 +945,13 @@ static int selected(const char *patterns, const struct alg *a)
     return 0;
 }
 
+/* Whether tok names lv, by its name or its alias. */
+static int level_named(const struct level *lv, const char *tok)
+{
+    return strcmp(tok, lv->name) == 0
+           || (lv->alias != NULL && strcmp(tok, lv->alias) == 0);
+}
+
 static int level_selected(const char *names, const struct level *lv)
 {
     char buf[256], *tok, *save = NULL;
@@ -998,7 +961,7 @@ static int level_selected(const char *names, const struct level *lv)
     snprintf(buf, sizeof(buf), "%s", names);
     for (tok = strtok_r(buf, ", ", &save); tok != NULL;
          tok = strtok_r(NULL, ", ", &save))
-        if (strcmp(tok, lv->name) == 0)
+        if (level_named(lv, tok))
             return 1;
     return 0;
 }
@@ -1024,9 +987,12 @@ static void usage(FILE *f)
 "  -l LEVELS   comma-separated smgost capability levels (default: each):\n",
             QUICK_SECONDS, DEFAULT_SECONDS);
     for (i = 0; i < N_LEVELS; i++)
-        fprintf(f, "    %-15s %s%s%s\n", levels[i].name, levels[i].what,
+        fprintf(f, "    %-15s %s%s%s%s%s%s\n", levels[i].name, levels[i].what,
                 levels[i].value != NULL ? ": " CAP_VAR "=" : "",
-                levels[i].value != NULL ? levels[i].value : "");
+                levels[i].value != NULL ? levels[i].value : "",
+                levels[i].alias != NULL ? " (or " : "",
+                levels[i].alias != NULL ? levels[i].alias : "",
+                levels[i].alias != NULL ? ")" : "");
     fprintf(f, "SMGOST_MODULES names smgost.so's folder, SMGOST_GOSTPROV "
                "gostprov.so's (empty: no gostprov).\n"
                "SMGOST_BENCH_GCRYPT: space-separated bench binaries linked "
@@ -1118,7 +1084,7 @@ static int parse_args(struct run *r, int argc, char **argv)
         snprintf(buf, sizeof(buf), "%s", r->levelsel);
         for (tok = strtok_r(buf, ", ", &save); tok != NULL;
              tok = strtok_r(NULL, ", ", &save)) {
-            for (i = 0; i < N_LEVELS && strcmp(tok, levels[i].name) != 0; i++)
+            for (i = 0; i < N_LEVELS && !level_named(&levels[i], tok); i++)
                 ;
             if (i == N_LEVELS) {
                 fprintf(stderr, "bench: no level %s (bench -h lists them)\n",

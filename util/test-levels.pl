@@ -14,46 +14,17 @@
 use strict;
 use warnings;
 use POSIX ();
+use FindBin ();
+use lib $FindBin::Bin;
+use KernelLevels;
 
 my @runner = grep { $_ ne '' } split ' ', $ENV{SMGOST_RUNNER} // '';
 my $arch = ($ENV{SMGOST_RUNNER} // '') =~ /qemu-(\S+)/ ? $1 : (POSIX::uname())[4];
 
-# [level name, variable, mask, emulated CPU]; undef mask: the CPU as
-# probed.  An emulated CPU replaces the runner's "-cpu" (qemu only).
-my @candidates = $arch =~ /^(aarch64|arm64)/ ? (
-    [ 'native', 'OPENSSL_armcap', undef ],
-    # SM3 and SM4 without PMULL: SM4E with the portable GHASH (libcrypto
-    # takes the value as it is, so it names only bits to keep)
-    [ 'no-pmull', 'OPENSSL_armcap', '0x601' ],
-    [ 'neon', 'OPENSSL_armcap', '0x1' ],          # ASIMD only
-    [ 'c', 'OPENSSL_armcap', '0x0' ],
-    # a CPU without SM3/SM4: the probe alone must keep every kernel that
-    # needs them away (qemu stops the run with SIGILL otherwise)
-    [ 'cortex-a57', 'OPENSSL_armcap', undef, 'cortex-a57' ],
-) : $arch =~ /^(x86_64|amd64)$/ ? (
-    [ 'native', 'OPENSSL_ia32cap', undef ],
-    # the narrower GHASH kernels under the widest SM4 tier
-    [ 'no-vpclmul', 'OPENSSL_ia32cap', ':~0x40000000000' ],      # VPCLMULQDQ
-    [ 'no-pclmul', 'OPENSSL_ia32cap', '~0x200000000:~0' ],       # PCLMULQDQ
-    [ 'no-avx512', 'OPENSSL_ia32cap', ':~0x10000' ],             # AVX-512F
-    [ 'no-gfni', 'OPENSSL_ia32cap', ':~0x10000010000' ],         # + GFNI
-    [ 'no-vaes', 'OPENSSL_ia32cap', ':~0x30000010000' ],         # + VAES
-    # + VPCLMULQDQ: AVX2 and AES-NI with PCLMULQDQ alone, as Intel's cores
-    # from Haswell to Comet Lake and AMD's Zen 1 and 2 have them
-    [ 'no-vaes-vpclmul', 'OPENSSL_ia32cap', ':~0x70000010000' ],
-    [ 'no-avx2', 'OPENSSL_ia32cap', ':~0x10000010020' ],         # + AVX2
-    # AES-NI, AVX, SSSE3, PCLMULQDQ off, and every CPUID.7 feature
-    [ 'c', 'OPENSSL_ia32cap', '~0x1200020200000000:0' ],
-    # each SM3 schedule on every CPU that can run it, not only where the
-    # CPUID choice (vendor, family) would take it
-    [ 'sm3-zen4', 'SMGOST_SM3_SCHEDULE', 'zen4' ],
-    [ 'sm3-zen5', 'SMGOST_SM3_SCHEDULE', 'zen5' ],
-    [ 'sm3-glc', 'SMGOST_SM3_SCHEDULE', 'glc' ],
-    # both sets of gfni-avx512 serial rounds (CCM, CBC/CFB encryption, OFB),
-    # not only the one the CPU's vendor takes
-    [ 'sm4-zen4', 'SMGOST_SM4_CCM', 'zen4' ],
-    [ 'sm4-glc', 'SMGOST_SM4_CCM', 'glc' ],
-) : ([ 'native', 'OPENSSL_ia32cap', undef ]);
+# [level name, variable, mask, emulated CPU] from util/KernelLevels.pm,
+# make test's levels there; undef mask: the CPU as probed.
+my @candidates = map { [ @$_{qw(name var mask cpu)} ] }
+    grep { $_->{test} // 1 } KernelLevels::levels($arch);
 @candidates = grep { !defined $_->[3] || grep { $_ eq '-cpu' } @runner } @candidates;
 if (my @only = split ' ', $ENV{SMGOST_LEVELS} // '') {
     my %want = map { $_ => 1 } @only;
