@@ -3,7 +3,7 @@
 # The kernel levels, defined once: per architecture, each level's name,
 # the variable and value that force it, and what make test and make bench
 # need of it.  util/test-levels.pl reads them with levels(); make bench's
-# table util/bench-levels.h is written from them by c_header() at build
+# table util/benchmark/levels.h is written from them by c_header() at build
 # time (`perl util/KernelLevels.pm`), never committed.
 #
 # A level is a hash:
@@ -134,9 +134,9 @@ sub c_string {
     return "\"$s\"";
 }
 
-# make bench's levels as C, for util/bench-levels.h: per architecture, the
+# make bench's levels as C, for util/benchmark/levels.h: per architecture, the
 # one variable they are forced through (CAP_VAR), their count and their
-# struct level initialisers (util/bench.c).
+# struct level initialisers (util/benchmark/bench.h).
 sub c_header {
     my @out = ("/* Written by make from util/KernelLevels.pm: not to be"
                . " edited or committed. */\n");
@@ -147,9 +147,9 @@ sub c_header {
         my ($key, $cond) = @$a;
         my @bench = grep { defined $_->{bench} } @{ $levels{$key} };
         my $var = $key eq 'other' ? '(none)' : $bench[0]{var};
-        for (@bench) {
+        for (grep { $key ne 'other' && $_->{var} ne $var } @bench) {
             die "KernelLevels: bench level $_->{name} is forced through"
-                . " $_->{var}, not $var\n" if $key ne 'other' && $_->{var} ne $var;
+                . " $_->{var}, not $var\n";
         }
         push @out, "$cond\n", "# define CAP_VAR \"$var\"\n",
             '# define N_LEVELS ' . scalar(@bench) . "\n",
