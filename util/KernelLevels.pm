@@ -4,7 +4,8 @@
 # the variable and value that force it, and what make test and make bench
 # need of it.  util/test-levels.pl reads them with levels(); make bench's
 # table util/benchmark/levels.h is written from them by c_header() at build
-# time (`perl util/KernelLevels.pm`), never committed.
+# time (`perl util/KernelLevels.pm`), never committed.  The test recipes
+# (test/lib/SmgostTest.pm) read which variables force a level here too.
 #
 # A level is a hash:
 #   name      what LEVELS= (make test) and -l (make bench) call it
@@ -22,6 +23,7 @@ package KernelLevels;
 
 use strict;
 use warnings;
+use POSIX ();
 
 # libgcrypt's feature names are those of its src/hwfeatures.c (1.10 lacks
 # intel-avx512 and intel-gfni; a name it lacks is ignored).
@@ -32,8 +34,15 @@ my $gc_no_sm = 'arm-sm3 arm-sm4';
 my $gc_neon = "$gc_no_sm arm-aes arm-pmull arm-sha1 arm-sha2 arm-sha3"
     . ' arm-sha512 arm-sve arm-sve2';
 
-my $ia32cap = 'OPENSSL_ia32cap';
-my $armcap = 'OPENSSL_armcap';
+# The variable libcrypto and smgost read a capability mask from, per
+# architecture; with no kernels to mask, x86-64's name.
+my %cap_variable = (x86_64 => 'OPENSSL_ia32cap', aarch64 => 'OPENSSL_armcap',
+                    other => 'OPENSSL_ia32cap');
+my ($ia32cap, $armcap) = @cap_variable{qw(x86_64 aarch64)};
+# smgost's own: the x86-64 SM3 schedule and SM4 serial rounds, chosen from
+# the CPU's vendor and family rather than masked
+my $sm3_schedule = 'SMGOST_SM3_SCHEDULE';
+my $sm4_ccm = 'SMGOST_SM4_CCM';
 
 my %levels = (
     # libcrypto's armcap bits (crypto/arm_arch.h); a value replaces the
@@ -98,20 +107,27 @@ my %levels = (
               . ' intel-ssse3 intel-sse4.1 intel-bmi2 intel-shaext' },
         # each SM3 schedule on every CPU that can run it, not only where the
         # CPUID choice (vendor, family) would take it
-        { name => 'sm3-zen4', var => 'SMGOST_SM3_SCHEDULE', mask => 'zen4' },
-        { name => 'sm3-zen5', var => 'SMGOST_SM3_SCHEDULE', mask => 'zen5' },
-        { name => 'sm3-glc', var => 'SMGOST_SM3_SCHEDULE', mask => 'glc' },
+        { name => 'sm3-zen4', var => $sm3_schedule, mask => 'zen4' },
+        { name => 'sm3-zen5', var => $sm3_schedule, mask => 'zen5' },
+        { name => 'sm3-glc', var => $sm3_schedule, mask => 'glc' },
         # both sets of gfni-avx512 serial rounds (CCM, CBC/CFB encryption,
         # OFB), not only the one the CPU's vendor takes
-        { name => 'sm4-zen4', var => 'SMGOST_SM4_CCM', mask => 'zen4' },
-        { name => 'sm4-glc', var => 'SMGOST_SM4_CCM', mask => 'glc' },
+        { name => 'sm4-zen4', var => $sm4_ccm, mask => 'zen4' },
+        { name => 'sm4-glc', var => $sm4_ccm, mask => 'glc' },
     ],
     # no kernels to choose from: the C code as it is
     other => [
-        { name => 'native', alias => 'all', var => $ia32cap,
+        { name => 'native', alias => 'all', var => $cap_variable{other},
           bench => 'no kernels to choose from' },
     ],
 );
+
+# The machine the programs run on: qemu's name for it when they run through
+# qemu-user (the runner, SMGOST_RUNNER), else uname's.
+sub run_machine {
+    my ($runner) = @_;
+    return ($runner // '') =~ /qemu-(\S+)/ ? $1 : (POSIX::uname())[4];
+}
 
 # The architecture's key above, from uname's machine or qemu's name for it.
 sub arch_key {
@@ -125,6 +141,28 @@ sub arch_key {
 sub levels {
     my ($machine) = @_;
     return @{ $levels{ arch_key($machine) } };
+}
+
+# The capability mask's variable on $machine.
+sub cap_variable {
+    my ($machine) = @_;
+    return $cap_variable{ arch_key($machine) };
+}
+
+# Every variable that forces one of $machine's levels, the capability
+# mask's first.
+sub forcing_variables {
+    my ($machine) = @_;
+    my %seen;
+    return grep { !$seen{$_}++ } cap_variable($machine),
+        map { $_->{var} } levels($machine);
+}
+
+# $machine's level called $name, or undef.
+sub level {
+    my ($machine, $name) = @_;
+    my ($l) = grep { $_->{name} eq $name } levels($machine);
+    return $l;
 }
 
 sub c_string {
@@ -146,7 +184,7 @@ sub c_header {
     for my $a (@arch) {
         my ($key, $cond) = @$a;
         my @bench = grep { defined $_->{bench} } @{ $levels{$key} };
-        my $var = $key eq 'other' ? '(none)' : $bench[0]{var};
+        my $var = $key eq 'other' ? '(none)' : $cap_variable{$key};
         for (grep { $key ne 'other' && $_->{var} ne $var } @bench) {
             die "KernelLevels: bench level $_->{name} is forced through"
                 . " $_->{var}, not $var\n";

@@ -13,13 +13,12 @@
 # recipes of a level at once; the recipes share no files.
 use strict;
 use warnings;
-use POSIX ();
 use FindBin ();
 use lib $FindBin::Bin;
 use KernelLevels;
 
 my @runner = grep { $_ ne '' } split ' ', $ENV{SMGOST_RUNNER} // '';
-my $arch = ($ENV{SMGOST_RUNNER} // '') =~ /qemu-(\S+)/ ? $1 : (POSIX::uname())[4];
+my $arch = KernelLevels::run_machine($ENV{SMGOST_RUNNER});
 
 # [level name, variable, mask, emulated CPU] from util/KernelLevels.pm,
 # make test's levels there; undef mask: the CPU as probed.

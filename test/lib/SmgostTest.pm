@@ -4,7 +4,9 @@
 # programs and the openssl CLI are, how to run a program (through
 # SMGOST_RUNNER, e.g. qemu for cross builds), the -provider-path arguments,
 # and run_env(), the one place that says what a run's environment adds
-# (a capability mask, for running the suite once per kernel).
+# (a capability mask, for running the suite once per kernel).  Which
+# variables force a kernel level, and with what, it reads from
+# util/KernelLevels.pm.
 #
 # The environment comes from `make test` (see Makefile.in): SMGOST_MODULES,
 # SMGOST_TOP, SMGOST_OPENSSL, SMGOST_RUNNER, SMGOST_SANITIZE, SMGOST_PRELOAD,
@@ -21,8 +23,10 @@ use Cwd qw(abs_path);
 use POSIX qw(_exit WNOHANG);
 use Time::HiRes qw(time);
 use Test::More;
+use lib File::Spec->catdir(dirname(abs_path(__FILE__)), '..', '..', 'util');
+use KernelLevels;
 
-our @EXPORT = qw(top_dir modules_dir openssl_cli gostprov_dir program
+our @EXPORT = qw(top_dir modules_dir openssl_cli gostprov_dir program level_env
                  provider_args cap_variable forced_level run_env run_cmd run_program
                  run_openssl program_ok data_file write_config);
 
@@ -102,21 +106,32 @@ sub runner {
     return grep { $_ ne '' } split ' ', $ENV{SMGOST_RUNNER} // '';
 }
 
+# The machine the programs run on (the runner's, under qemu-user).
+sub run_machine {
+    return KernelLevels::run_machine($ENV{SMGOST_RUNNER});
+}
+
 # The variable libcrypto and smgost read capability masks from, for the
 # architecture the programs run on.
 sub cap_variable {
-    my $r = $ENV{SMGOST_RUNNER} // '';
-    my $arch = $r =~ /qemu-(\S+)/ ? $1 : (POSIX::uname())[4];
-    return $arch =~ /^(aarch64|arm64)/ ? 'OPENSSL_armcap' : 'OPENSSL_ia32cap';
+    return KernelLevels::cap_variable(run_machine());
+}
+
+# What forces the kernel level called $name (util/KernelLevels.pm), as an
+# environment { VARIABLE => value }, or undef where the programs run has no
+# such level.  The unmasked level gives an empty one.
+sub level_env {
+    my ($name) = @_;
+    my $l = KernelLevels::level(run_machine(), $name) or return undef;
+    return defined $l->{mask} ? { $l->{var} => $l->{mask} } : {};
 }
 
 # What forces this run's kernels, as 'VARIABLE=value' (a capability mask,
 # an SM3 schedule or a set of SM4 serial rounds, as util/test-levels.pl
-# sets them), or undef at the
-# unmasked level.  Recipes that reach every kernel table themselves run at
-# the unmasked level only.
+# sets them), or undef at the unmasked level.  Recipes that reach every
+# kernel table themselves run at the unmasked level only.
 sub forced_level {
-    for my $v (cap_variable(), 'SMGOST_SM3_SCHEDULE', 'SMGOST_SM4_CCM') {
+    for my $v (KernelLevels::forcing_variables(run_machine())) {
         return "$v=$ENV{$v}" if defined $ENV{$v};
     }
     return undef;
