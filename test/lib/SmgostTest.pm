@@ -10,7 +10,7 @@
 #
 # The environment comes from `make test` (see Makefile.in): SMGOST_MODULES,
 # SMGOST_TOP, SMGOST_OPENSSL, SMGOST_RUNNER, SMGOST_SANITIZE, SMGOST_PRELOAD,
-# SMGOST_GOSTPROV.
+# SMGOST_GOSTPROV, SMGOST_MODULE_OBJS.
 package SmgostTest;
 
 use strict;
