@@ -63,7 +63,7 @@ static int sm3_prov_init(void *vctx, const OSSL_PARAM params[])
     SM3_PROV_CTX *ctx = vctx;
 
     (void)params;               /* SM3 has no settable parameters */
-    sm3_init(&ctx->sm3, ((const SMG_PROV_CTX *)ctx->provctx)->sm3);
+    sm3_init(&ctx->sm3, smg_prov_kernel(ctx->provctx, SMG_FAMILY_SM3));
     ctx->initialised = 1;
     ctx->finalised = 0;
     return 1;

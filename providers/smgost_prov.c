@@ -112,11 +112,7 @@ static const OSSL_PARAM *smg_gettable_params(void *provctx)
  */
 static void describe_kernels(SMG_PROV_CTX *ctx)
 {
-    const SMG_BLOCK_KERNEL *sm4 = sm4_kernel(ctx->constant_time);
-
-    snprintf(ctx->kernels, sizeof(ctx->kernels), "sm4=%s+%s sm3=%s gost=%s",
-             sm4->name, sm4->aead->name, ctx->sm3->name,
-             gost89_kernel(ctx->constant_time)->name);
+    smg_kernel_report(ctx->kernel, ctx->kernels, sizeof(ctx->kernels));
     /*
      * `openssl list -providers -verbose` prints the build info but not our
      * own params, so the kernels are shown there too.
@@ -226,16 +222,19 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle,
 {
     SMG_PROV_CTX *ctx;
     const char *failed;
+    int f;
 
     smg_err_init(in);
     if ((ctx = OPENSSL_zalloc(sizeof(*ctx))) == NULL)
         return 0;
     ctx->handle = handle;
-    ctx->sm3 = sm3_kernel();
     if (!read_config(ctx, in)) {
         OPENSSL_free(ctx);
         return 0;
     }
+    for (f = 0; f < SMG_NFAMILIES; f++)
+        ctx->kernel[f] = smg_kernel_choose(smg_kernel_families[f],
+                                           ctx->constant_time);
     if (!smg_self_test(ctx->constant_time, &failed)) {
         SMG_RAISE_DATA(ctx, SMG_R_SELF_TEST_FAILED,
                        "known-answer test failed: %s", failed);

@@ -2,7 +2,8 @@
 /*
  * GOST 28147-89 / Magma portable core: the six parameter sets, the folded
  * S-box tables (built once per set), key schedules in both byte orders,
- * CryptoPro key meshing, the IMIT rounds and the portable block kernel.
+ * CryptoPro key meshing, the IMIT rounds, the portable block kernel and the
+ * family's list of kernel tables (src/kernel_list.h).
  *
  * Every mode runs on one 64-bit value per block, v, loaded from the bytes
  * little-endian for GOST 28147-89 (RFC 5830 practice) and big-endian for
@@ -11,9 +12,12 @@
  * byte-reversed block with byte-swapped key words.  So the byte order is
  * only a load/store choice, made once per call, never per block.
  */
+#include <stdio.h>
 #include <string.h>
 #include <openssl/crypto.h>
 #include "byteorder.h"
+#include "cpu.h"
+#include "kernel_list.h"
 #include "gost89.h"
 #include "gost89_arm.h"
 #include "gost89_x86.h"
@@ -928,22 +932,46 @@ void gost89_imit_blocks(int constant_time, const GOST89_KEY *enc,
     gost89_imit_blocks_c(enc, state, in, nblocks);
 }
 
-/* ---- Kernel choice ---- */
+/* ---- The kernel list and the choice ---- */
+
+/*
+ * x86-64: the vector kernels take the scalar kernel's serial modes, which
+ * need BMI1; their "-ct" siblings run those through the lean rounds.  The
+ * AVX-512 one is taken without BMI1 too (only a capability mask leaves a
+ * CPU with AVX-512 and without BMI1), the AVX2 one only with
+ * constant-time = yes: otherwise the C kernel runs.  The scalar kernel is
+ * table code, no better than C for constant time.
+ */
+static const SMG_KERNEL_ENTRY gost89_kernels[] = {
+#ifdef GOST89_X86_SIMD
+    { &gost89_kernel_avx512, GOST89_CAPS_AVX512 | SMG_CAP_BMI1, 0, NULL },
+    { &gost89_kernel_avx512_ct, GOST89_CAPS_AVX512, SMG_KERNEL_CT, NULL },
+    { &gost89_kernel_avx2, SMG_CAP_AVX2 | SMG_CAP_BMI1, 0, NULL },
+    { &gost89_kernel_avx2_ct, SMG_CAP_AVX2,
+      SMG_KERNEL_CT | SMG_KERNEL_CT_ONLY, NULL },
+#endif
+#ifdef GOST89_X86_ASM
+    { &gost89_kernel_scalar, SMG_CAP_BMI1, 0, NULL },
+#endif
+#ifdef GOST89_ARM_SIMD
+    { &gost89_kernel_neon, SMG_CAP_ARM_ASIMD, 0, NULL },
+    { &gost89_kernel_neon_ct, SMG_CAP_ARM_ASIMD,
+      SMG_KERNEL_CT | SMG_KERNEL_CT_ONLY, NULL },
+#endif
+    { &gost89_kernel_c, 0, 0, NULL },
+};
+
+static void gost89_describe(const void *table, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", ((const SMG_BLOCK_KERNEL *)table)->name);
+}
+
+const SMG_KERNEL_FAMILY gost89_kernel_family = {
+    "gost", gost89_kernels, sizeof(gost89_kernels) / sizeof(gost89_kernels[0]),
+    gost89_describe, NULL
+};
 
 const SMG_BLOCK_KERNEL *gost89_kernel(int constant_time)
 {
-#ifdef GOST89_X86_ASM
-    const SMG_BLOCK_KERNEL *k = gost89_kernel_x86(constant_time);
-
-    if (k != NULL)
-        return k;
-#endif
-#ifdef GOST89_ARM_SIMD
-    const SMG_BLOCK_KERNEL *k = gost89_kernel_arm(constant_time);
-
-    if (k != NULL)
-        return k;
-#endif
-    (void)constant_time;    /* only the C kernel here: nothing to choose */
-    return &gost89_kernel_c;
+    return smg_kernel_choose(&gost89_kernel_family, constant_time);
 }

@@ -4,7 +4,7 @@
  * S-boxes), key setup, CryptoPro key meshing, the IMIT MAC rounds and the
  * kernel tables that transform whole 8-byte blocks.  The portable kernel
  * lives in src/gost89.c; SIMD kernels (asm/gost89-*.pl) plug in through
- * gost89_kernel().
+ * the family's list there.
  */
 #ifndef SMGOST_GOST89_H
 #define SMGOST_GOST89_H
@@ -124,9 +124,10 @@ void gost89_imit_blocks_c(const GOST89_KEY *enc, unsigned char state[8],
                         const unsigned char *in, size_t nblocks);
 
 /*
- * The fastest kernel the (masked) CPU allows; with constant_time (the
- * provider's "constant-time = yes"), the fastest whose every entry is
- * constant-time, if the CPU has one (the portable kernel is not).
+ * The first table of gost89_kernel_family's list (src/kernel_list.h) that
+ * the (masked) CPU runs; with constant_time (the provider's "constant-time =
+ * yes"), the first whose every entry is constant-time, if the CPU has one
+ * (the portable kernel is not).
  */
 const SMG_BLOCK_KERNEL *gost89_kernel(int constant_time);
 extern const SMG_BLOCK_KERNEL gost89_kernel_c;

@@ -3,8 +3,9 @@
  * C side of the AArch64 GOST 28147-89 / Magma vector kernel
  * (asm/gost89-armv8.pl): the layout of GOST89_SBOX_TABLES.simd and its
  * builder, the kernel tables (serial modes go to the C kernel but with
- * constant-time = yes), the choice from the CPU capabilities (src/cpu.h, so
- * OPENSSL_armcap can turn it off), and the choice of the IMIT rounds.
+ * constant-time = yes; src/gost89.c lists them with the capabilities they
+ * need, so OPENSSL_armcap can turn them off), and the choice of the IMIT
+ * rounds.
  */
 #include "gost89_arm.h"
 
@@ -105,13 +106,6 @@ int gost89_imit_blocks_arm(int constant_time, const GOST89_KEY *enc,
         return 0;
     gost89_neon_imit(enc, state, in, nblocks);
     return 1;
-}
-
-const SMG_BLOCK_KERNEL *gost89_kernel_arm(int constant_time)
-{
-    if (smg_cpu_has(SMG_CAP_ARM_ASIMD))
-        return constant_time ? &gost89_kernel_neon_ct : &gost89_kernel_neon;
-    return NULL;
 }
 
 #endif

@@ -2,7 +2,7 @@
 /*
  * The vectorised GOST 28147-89 / Magma kernel for AArch64
  * (asm/gost89-armv8.pl) as src/gost89.c and the tests see it: the builder
- * of its per-parameter-set tables, the kernel table and the chooser.  All
+ * of its per-parameter-set tables and the kernel tables.  All
  * of it exists only when GOST89_ARM_SIMD is defined.
  */
 #ifndef SMGOST_GOST89_ARM_H
@@ -18,8 +18,6 @@ void gost89_arm_tables_build(GOST89_SBOX_TABLES *t, const GOST89_PARAMSET *ps);
 /* Advanced SIMD, S-boxes by TBL: 16 blocks per pass. */
 extern const SMG_BLOCK_KERNEL gost89_kernel_neon;
 extern const SMG_BLOCK_KERNEL gost89_kernel_neon_ct;
-/* The vector kernel if the (masked) CPU capabilities allow it, or NULL. */
-const SMG_BLOCK_KERNEL *gost89_kernel_arm(int constant_time);
 /*
  * The IMIT rounds through the NEON S-box if constant_time and the CPU has
  * NEON; 0 if the caller must run them itself (the C kernel).

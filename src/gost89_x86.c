@@ -3,8 +3,8 @@
  * C side of the x86-64 GOST 28147-89 / Magma kernels: the scalar
  * serial-mode kernel (asm/gost89-serial-x86_64.pl: CBC and CFB encryption,
  * OFB, IMIT) and the vector kernels (asm/gost89-x86_64.pl), the builders of
- * their tables, the kernel tables and the choice among them from the CPU
- * capabilities.
+ * their tables and the kernel tables (src/gost89.c lists them with the
+ * capabilities each needs).
  */
 #include "gost89_x86.h"
 
@@ -59,9 +59,8 @@ int gost89_imit_blocks_x86(int constant_time, const GOST89_KEY *enc,
 {
 #ifdef GOST89_X86_SIMD
     if (constant_time || !smg_cpu_has(SMG_CAP_BMI1)) {
-        /* as gost89_kernel_x86 chooses its lean rounds */
-        if (smg_cpu_has(SMG_CAP_AVX512F | SMG_CAP_AVX512BW | SMG_CAP_AVX512VL
-                        | SMG_CAP_AVX512VBMI)) {
+        /* as src/gost89.c's list takes the lean rounds' tables */
+        if (smg_cpu_has(GOST89_CAPS_AVX512)) {
             gost89_imit_avx512(enc, state, in, nblocks);
             return 1;
         }
@@ -264,30 +263,6 @@ void gost89_side_x86(const SMG_BLOCK_KERNEL *k, int cnt, const GOST89_KEY *ks,
     (void)cnt, (void)ks, (void)in, (void)out, (void)nblocks, (void)iv;
     (void)side;
 #endif
-}
-
-const SMG_BLOCK_KERNEL *gost89_kernel_x86(int constant_time)
-{
-#ifdef GOST89_X86_SIMD
-    /* VL: the lean path runs on ymm registers */
-    if (smg_cpu_has(SMG_CAP_AVX512F | SMG_CAP_AVX512BW | SMG_CAP_AVX512VL
-                    | SMG_CAP_AVX512VBMI))
-        return constant_time || !smg_cpu_has(SMG_CAP_BMI1)
-               ? &gost89_kernel_avx512_ct : &gost89_kernel_avx512;
-    if (smg_cpu_has(SMG_CAP_AVX2) && constant_time)
-        return &gost89_kernel_avx2_ct;
-    /*
-     * AVX2's serial modes are the scalar kernel's; every AVX2 CPU has BMI1,
-     * so only a capability mask can leave AVX2 without it, and then the C
-     * kernel runs.
-     */
-    if (smg_cpu_has(SMG_CAP_AVX2 | SMG_CAP_BMI1))
-        return &gost89_kernel_avx2;
-#endif
-    /* the scalar kernel is table code: no better than C for constant time */
-    if (smg_cpu_has(SMG_CAP_BMI1) && !constant_time)
-        return &gost89_kernel_scalar;
-    return NULL;
 }
 
 #endif /* GOST89_X86_ASM */

@@ -4,7 +4,7 @@
  * scalar serial-mode kernel (asm/gost89-serial-x86_64.pl, GOST89_X86_ASM:
  * any x86-64 build with assembly) and the vectorised kernels
  * (asm/gost89-x86_64.pl, GOST89_X86_SIMD: not with no-gost-simd), the
- * builders of their per-parameter-set tables and the kernel chooser.
+ * builders of their per-parameter-set tables and the kernel tables.
  */
 #ifndef SMGOST_GOST89_X86_H
 #define SMGOST_GOST89_X86_H
@@ -46,22 +46,21 @@ void gost89_side_x86(const SMG_BLOCK_KERNEL *k, int cnt, const GOST89_KEY *ks,
 const SMG_BLOCK_KERNEL *gost89_mesh_kernel_x86(const SMG_BLOCK_KERNEL *k);
 /* The C parallel modes with the scalar serial modes (CPUs without AVX2). */
 extern const SMG_BLOCK_KERNEL gost89_kernel_scalar;
-/*
- * The best kernel the CPU allows among the x86-64 ones, or NULL; with
- * constant_time, the best whose every entry is constant-time.
- */
-const SMG_BLOCK_KERNEL *gost89_kernel_x86(int constant_time);
 
 # if !defined(SMG_NO_GOST_SIMD)
 #  define GOST89_X86_SIMD 1
 
 /* Fills t->simd for the parameter set ps (layout at the definition). */
 void gost_simd_tables_build(GOST89_SBOX_TABLES *t, const GOST89_PARAMSET *ps);
-/* The vector kernel tables (for the chooser and for tests, as for SM4). */
+/* The vector kernel tables (src/gost89.c lists them) and what they need:
+ * VL for the lean path on ymm registers. */
 extern const SMG_BLOCK_KERNEL gost89_kernel_avx512;
 extern const SMG_BLOCK_KERNEL gost89_kernel_avx512_ct;
 extern const SMG_BLOCK_KERNEL gost89_kernel_avx2;
 extern const SMG_BLOCK_KERNEL gost89_kernel_avx2_ct;
+#  define GOST89_CAPS_AVX512                                                 \
+    (SMG_CAP_AVX512F | SMG_CAP_AVX512BW | SMG_CAP_AVX512VL                  \
+     | SMG_CAP_AVX512VBMI)
 void gost89_imit_avx512(const GOST89_KEY *ks, unsigned char state[8],
                         const unsigned char *in, size_t nblocks);
 void gost89_imit_avx2(const GOST89_KEY *ks, unsigned char state[8],

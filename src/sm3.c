@@ -2,11 +2,15 @@
 /*
  * SM3 (GB/T 32905-2016) in portable C: the unrolled compression function
  * (kernel sm3_kernel_c), the streaming init/update/final API over any
- * kernel, and sm3_kernel(), the chooser that the assembly kernels extend.
+ * kernel, and the family's list of kernel tables (src/kernel_list.h), the
+ * assembly ones included, with sm3_kernel() over it.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "byteorder.h"
+#include "cpu.h"
+#include "kernel_list.h"
 #include "sm3.h"
 #include "sm3_x86.h"
 #include "sm3_arm.h"
@@ -197,20 +201,41 @@ void sm3_final(SM3_CTX *c, unsigned char md[SM3_DIGEST_LENGTH])
     sm3_memset(c, 0, sizeof(*c));
 }
 
-/* Kernel choice: the best assembly kernel the CPU allows, else portable C. */
-const SM3_KERNEL *sm3_kernel(void)
-{
+/*
+ * The kernel list: every table is constant-time (no tables, no
+ * data-dependent branches).  x86-64's schedules by the core each is tuned
+ * on (src/sm3_x86.c); the AVX one, tuned on Zen 4, is kept wherever the
+ * AVX-512 ones are not taken.
+ */
+static const SMG_KERNEL_ENTRY sm3_kernels[] = {
 #ifdef SM3_X86_ASM
-    const SM3_KERNEL *k = sm3_kernel_x86();
-
-    if (k != NULL)
-        return k;
+    { &sm3_kernel_avx512_bmi2, SM3_CAPS_AVX512_BMI2, SMG_KERNEL_CT, "zen5" },
+    { &sm3_kernel_avx512_bmi2_glc, SM3_CAPS_AVX512_BMI2, SMG_KERNEL_CT,
+      "glc" },
+    { &sm3_kernel_avx_bmi2, SM3_CAPS_AVX_BMI2, SMG_KERNEL_CT, NULL },
 #endif
 #ifdef SM3_ARM_ASM
-    const SM3_KERNEL *ka = sm3_kernel_arm();
-
-    if (ka != NULL)
-        return ka;
+    { &sm3_kernel_ce, SM3_CAPS_CE, SMG_KERNEL_CT, NULL },
 #endif
-    return &sm3_kernel_c;
+    { &sm3_kernel_c, 0, SMG_KERNEL_CT, NULL },
+};
+
+static void sm3_describe(const void *table, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", ((const SM3_KERNEL *)table)->name);
+}
+
+const SMG_KERNEL_FAMILY sm3_kernel_family = {
+    "sm3", sm3_kernels, sizeof(sm3_kernels) / sizeof(sm3_kernels[0]),
+    sm3_describe,
+#ifdef SM3_X86_ASM
+    sm3_schedule_x86,
+#else
+    NULL,
+#endif
+};
+
+const SM3_KERNEL *sm3_kernel(void)
+{
+    return smg_kernel_choose(&sm3_kernel_family, 0);
 }

@@ -2,7 +2,7 @@
 /*
  * SM3 (GB/T 32905-2016): streaming state and the compression kernels.
  * The portable compression function lives in src/sm3.c; assembly kernels
- * plug in through sm3_kernel().
+ * plug in through the family's list (src/sm3.c).
  */
 #ifndef SMGOST_SM3_H
 #define SMGOST_SM3_H
@@ -34,6 +34,7 @@ void sm3_init(SM3_CTX *c, const SM3_KERNEL *k);
 void sm3_update(SM3_CTX *c, const unsigned char *p, size_t len);
 void sm3_final(SM3_CTX *c, unsigned char md[SM3_DIGEST_LENGTH]);
 
+/* The first table of sm3_kernel_family's list the CPU runs. */
 const SM3_KERNEL *sm3_kernel(void);
 extern const SM3_KERNEL sm3_kernel_c;
 

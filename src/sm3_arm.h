@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The AArch64 SM3 kernel (asm/sm3-armv8.pl) as src/sm3.c and the tests see
- * it: the assembly entry point, its kernel table and the chooser.
+ * it: the assembly entry point and its kernel table.
  * Everything here exists only when SM3_ARM_ASM is defined.
  */
 #ifndef SMGOST_SM3_ARM_H
@@ -18,8 +18,6 @@ void sm3_ce_blocks(uint32_t state[8], const unsigned char *p, size_t nblocks);
 extern const SM3_KERNEL sm3_kernel_ce;
 # define SM3_CAPS_CE (SMG_CAP_ARM_ASIMD | SMG_CAP_ARM_SM3)
 
-/* The best assembly kernel the (masked) CPU capabilities allow, or NULL. */
-const SM3_KERNEL *sm3_kernel_arm(void);
 #endif
 
 #endif

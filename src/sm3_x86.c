@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * C side of the x86-64 SM3 kernel (asm/sm3-x86_64.pl): its three schedules'
- * kernel tables and the choice among them, from the CPU capabilities
- * (src/cpu.h, so that OPENSSL_ia32cap can hide them and force the portable
- * kernel) and the CPU's vendor and family.
+ * kernel tables and which schedule the CPU's vendor and family take (the
+ * capabilities each needs are in src/sm3.c's list).
  */
 #include <string.h>
 
@@ -21,9 +20,6 @@ const SM3_KERNEL sm3_kernel_avx512_bmi2_glc = {
     "sm3-avx512-bmi2-glc", sm3_avx512_bmi2_glc_blocks
 };
 
-/* The schedules, by the core each was tuned on. */
-enum sm3_schedule { SM3_ZEN4, SM3_ZEN5, SM3_GLC };
-
 /*
  * Which schedule is faster depends on the core, not on the features: on
  * Zen 5 (AMD family 26) every vector operation takes two cycles and the
@@ -38,38 +34,19 @@ enum sm3_schedule { SM3_ZEN4, SM3_ZEN5, SM3_GLC };
  * and family (for tests and measurements; any other value is ignored); the
  * capability mask still applies.
  */
-static enum sm3_schedule sm3_schedule(void)
+const char *sm3_schedule_x86(void)
 {
     const struct smg_cpu_id *id = smg_cpu_id();
 
-    if (strcmp(id->sm3_schedule, "zen4") == 0)
-        return SM3_ZEN4;
-    if (strcmp(id->sm3_schedule, "zen5") == 0)
-        return SM3_ZEN5;
-    if (strcmp(id->sm3_schedule, "glc") == 0)
-        return SM3_GLC;
+    if (strcmp(id->sm3_schedule, "zen4") == 0
+        || strcmp(id->sm3_schedule, "zen5") == 0
+        || strcmp(id->sm3_schedule, "glc") == 0)
+        return id->sm3_schedule;
     if (strcmp(id->vendor, "AuthenticAMD") == 0 && id->family == 0x1a)
-        return SM3_ZEN5;
+        return "zen5";
     if (strcmp(id->vendor, "GenuineIntel") == 0)
-        return SM3_GLC;
-    return SM3_ZEN4;
-}
-
-const SM3_KERNEL *sm3_kernel_x86(void)
-{
-    if (smg_cpu_has(SM3_CAPS_AVX512_BMI2)) {
-        switch (sm3_schedule()) {
-        case SM3_ZEN5:
-            return &sm3_kernel_avx512_bmi2;
-        case SM3_GLC:
-            return &sm3_kernel_avx512_bmi2_glc;
-        case SM3_ZEN4:
-            break;
-        }
-    }
-    if (smg_cpu_has(SM3_CAPS_AVX_BMI2))
-        return &sm3_kernel_avx_bmi2;
-    return NULL;
+        return "glc";
+    return "zen4";
 }
 
 #endif

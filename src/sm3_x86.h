@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The x86-64 SM3 kernel (asm/sm3-x86_64.pl) as src/sm3.c and the tests see
- * it: the assembly entry point, its kernel table and the chooser.
+ * it: the assembly entry points, their kernel tables and the schedule choice.
  * Everything here exists only when SM3_X86_ASM is defined.
  */
 #ifndef SMGOST_SM3_X86_H
@@ -34,8 +34,11 @@ extern const SM3_KERNEL sm3_kernel_avx512_bmi2_glc;
 # define SM3_CAPS_AVX512_BMI2 \
     (SM3_CAPS_AVX_BMI2 | SMG_CAP_AVX512F | SMG_CAP_AVX512VL)
 
-/* The best assembly kernel the (masked) CPU capabilities allow, or NULL. */
-const SM3_KERNEL *sm3_kernel_x86(void);
+/*
+ * The schedule this CPU takes, "zen4", "zen5" or "glc" (sm3_kernel_family's
+ * schedule, src/sm3.c).
+ */
+const char *sm3_schedule_x86(void);
 #endif
 
 #endif

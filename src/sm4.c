@@ -2,18 +2,21 @@
 /*
  * SM4 (GB/T 32907-2016) in portable C: the key schedule, the portable
  * whole-block kernel sm4_kernel_c (every chaining mode of kernel.h), one-block
- * encryption for self-tests, and sm4_kernel(), the chooser that the assembly
- * kernels extend.
+ * encryption for self-tests, and the family's list of kernel tables
+ * (src/kernel_list.h), the assembly ones included, with sm4_kernel() over it.
  *
  * The round function is table driven: SM4_T0..T3[j] hold L(Sbox(j)) rotated
  * left by 0, 8, 16 and 24 bits, so a round is four loads and XORs.  Table
  * lookups are indexed by secret data (as in OpenSSL's and libgcrypt's C
  * code); the assembly kernels exist for constant-time, fast S-boxes.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "byteorder.h"
+#include "cpu.h"
 #include "ghash.h"
+#include "kernel_list.h"
 #include "sm4.h"
 #include "sm4_x86.h"
 #include "sm4_arm.h"
@@ -633,21 +636,61 @@ const SMG_BLOCK_KERNEL sm4_kernel_c = {
     NULL
 };
 
-/* Kernel choice: an assembly kernel when the CPU allows one. */
-const SMG_BLOCK_KERNEL *sm4_kernel(int constant_time)
-{
-    (void)constant_time;        /* only the x86-64 tiers have "-ct" tables */
-#ifdef SM4_X86_ASM
-    const SMG_BLOCK_KERNEL *k = sm4_kernel_x86(constant_time);
+/* ---- The kernel list and the choice ---- */
 
-    if (k != NULL)
-        return k;
+/*
+ * x86-64: a tier's tables, one per GHASH the CPU may have (the widest it
+ * has is taken: zmm on gfni-avx512, ymm on the others, then xmm, then the
+ * portable one), each table of an AES-NI tier beside its "-ct" sibling.
+ * The tiers in speed order, the AES-NI ones below GFNI.
+ */
+#define SM4_X86_WIDTHS(t, caps, flags, schedule, widest)                          { &sm4_kernel_##t, (caps) | (widest), flags, schedule },                     { &sm4_kernel_##t##_xmm, (caps) | SM4_CAPS_GHASH_XMM, flags, schedule },      { &sm4_kernel_##t##_c, caps, flags, schedule }
+#define SM4_X86_NI_TIER(t, caps)                                                  { &sm4_kernel_##t, (caps) | SM4_CAPS_GHASH_YMM, 0, NULL },                   { &sm4_kernel_##t##_ct, (caps) | SM4_CAPS_GHASH_YMM,                           SMG_KERNEL_CT | SMG_KERNEL_CT_ONLY, NULL },                                { &sm4_kernel_##t##_xmm, (caps) | SM4_CAPS_GHASH_XMM, 0, NULL },             { &sm4_kernel_##t##_ct_xmm, (caps) | SM4_CAPS_GHASH_XMM,                       SMG_KERNEL_CT | SMG_KERNEL_CT_ONLY, NULL },                                { &sm4_kernel_##t##_c, caps, 0, NULL },                                      { &sm4_kernel_##t##_ct_c, caps, SMG_KERNEL_CT | SMG_KERNEL_CT_ONLY, NULL }
+
+static const SMG_KERNEL_ENTRY sm4_kernels[] = {
+#ifdef SM4_X86_ASM
+    /* the serial rounds tuned on Zen 4, and on Golden Cove (src/sm4_x86.c) */
+    SM4_X86_WIDTHS(gfni_avx512, SM4_CAPS_GFNI_AVX512, SMG_KERNEL_CT, "zen4",
+                   SM4_CAPS_GHASH_ZMM),
+    SM4_X86_WIDTHS(gfni_avx512_glc, SM4_CAPS_GFNI_AVX512, SMG_KERNEL_CT, "glc",
+                   SM4_CAPS_GHASH_ZMM),
+    SM4_X86_WIDTHS(gfni_avx2, SM4_CAPS_GFNI_AVX2, SMG_KERNEL_CT, NULL,
+                   SM4_CAPS_GHASH_YMM),
+    SM4_X86_NI_TIER(vaes_avx2, SM4_CAPS_VAES_AVX2),
+    SM4_X86_NI_TIER(aesni_avx2, SM4_CAPS_AESNI_AVX2),
+    SM4_X86_NI_TIER(aesni_avx, SM4_CAPS_AESNI_AVX),
 #endif
 #ifdef SM4_ARM_ASM
-    const SMG_BLOCK_KERNEL *ka = sm4_kernel_arm(); /* constant-time throughout */
-
-    if (ka != NULL)
-        return ka;
+    /* constant-time throughout; with PMULL and without */
+    { &sm4_kernel_sm4e_pmull, SM4_CAPS_SM4E | SM4_CAPS_PMULL, SMG_KERNEL_CT,
+      NULL },
+    { &sm4_kernel_sm4e, SM4_CAPS_SM4E, SMG_KERNEL_CT, NULL },
+    { &sm4_kernel_neon_pmull, SM4_CAPS_NEON | SM4_CAPS_PMULL, SMG_KERNEL_CT,
+      NULL },
+    { &sm4_kernel_neon, SM4_CAPS_NEON, SMG_KERNEL_CT, NULL },
 #endif
-    return &sm4_kernel_c;
+    { &sm4_kernel_c, 0, 0, NULL },
+};
+
+/* A table is reported by its block and AEAD names: "gfni-avx2+clmul-avx". */
+static void sm4_describe(const void *table, char *buf, size_t len)
+{
+    const SMG_BLOCK_KERNEL *k = table;
+
+    snprintf(buf, len, "%s+%s", k->name, k->aead->name);
+}
+
+const SMG_KERNEL_FAMILY sm4_kernel_family = {
+    "sm4", sm4_kernels, sizeof(sm4_kernels) / sizeof(sm4_kernels[0]),
+    sm4_describe,
+#ifdef SM4_X86_ASM
+    sm4_schedule_x86,
+#else
+    NULL,
+#endif
+};
+
+const SMG_BLOCK_KERNEL *sm4_kernel(int constant_time)
+{
+    return smg_kernel_choose(&sm4_kernel_family, constant_time);
 }

@@ -2,7 +2,7 @@
 /*
  * SM4 (GB/T 32907-2016): key schedule and the kernel tables that encrypt
  * whole blocks.  The portable kernel lives in src/sm4.c; assembly kernels
- * (asm/sm4-*.pl) plug in through sm4_kernel().
+ * (asm/sm4-*.pl) plug in through the family's list (src/sm4.c).
  */
 #ifndef SMGOST_SM4_H
 #define SMGOST_SM4_H
@@ -77,8 +77,12 @@ void sm4_encrypt_block(const SM4_KEY *ks, const unsigned char in[16],
         NULL                                                                 \
     }
 
+/*
+ * The first table of sm4_kernel_family's list (src/kernel_list.h) that the
+ * CPU runs; with constant_time, the first whose every entry is
+ * constant-time, or the portable one.
+ */
 const SMG_BLOCK_KERNEL *sm4_kernel(int constant_time);
-/* Every kernel this build has, fastest first, for tests and reporting. */
 extern const SMG_BLOCK_KERNEL sm4_kernel_c;
 /* The portable AEAD table (C GHASH, composed modes), which tables without
  * AEAD kernels of their own point to. */

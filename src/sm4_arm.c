@@ -64,15 +64,4 @@ int sm4_set_key_arm(const SMG_BLOCK_KERNEL *k, const unsigned char key[16],
     return 0;
 }
 
-const SMG_BLOCK_KERNEL *sm4_kernel_arm(void)
-{
-    int pmull = smg_cpu_has(SM4_CAPS_PMULL);
-
-    if (smg_cpu_has(SM4_CAPS_SM4E))
-        return pmull ? &sm4_kernel_sm4e_pmull : &sm4_kernel_sm4e;
-    if (smg_cpu_has(SM4_CAPS_NEON))
-        return pmull ? &sm4_kernel_neon_pmull : &sm4_kernel_neon;
-    return NULL;
-}
-
 #endif

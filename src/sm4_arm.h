@@ -85,8 +85,6 @@ extern const SMG_BLOCK_KERNEL sm4_kernel_neon;
 # define SM4_CAPS_NEON SMG_CAP_ARM_ASIMD
 # define SM4_CAPS_PMULL (SMG_CAP_ARM_ASIMD | SMG_CAP_ARM_PMULL)
 
-/* The best assembly kernel the (masked) CPU capabilities allow, or NULL. */
-const SMG_BLOCK_KERNEL *sm4_kernel_arm(void);
 
 /*
  * The encryption key schedules of asm/sm4-armv8.pl: by SM4EKEY, and

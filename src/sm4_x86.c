@@ -96,16 +96,6 @@ SM4_NI_AEAD(vaes_avx2, SM4_GCM, SM4_NO_GCM_OF)
 SM4_NI_AEAD(aesni_avx2, SM4_GCM, SM4_NO_GCM_OF)
 SM4_NI_AEAD(aesni_avx, SM4_NO_GCM_OF, SM4_GCM)
 
-/* The GHASH the CPU allows: 3 zmm (if zmm_ok), 2 ymm, 1 xmm, 0 portable. */
-static int ghash_width(int zmm_ok)
-{
-    if (zmm_ok && smg_cpu_has(SM4_CAPS_GHASH_ZMM))
-        return 3;
-    if (!zmm_ok && smg_cpu_has(SM4_CAPS_GHASH_YMM))
-        return 2;
-    return smg_cpu_has(SM4_CAPS_GHASH_XMM) ? 1 : 0;
-}
-
 /* ---- GFNI tiers (a table per GHASH: suffix none = widest, _xmm, _c) ---- */
 
 SM4_CORE_BLOCK_TABLE(sm4_kernel_gfni_avx512, "gfni-avx512", gfni_avx512,
@@ -212,13 +202,7 @@ int sm4_reads_tables_x86(const SMG_BLOCK_KERNEL *k)
     return k->ecb == sm4_gfni_avx512_ecb;
 }
 
-/* ---- Choice (tiers in speed order; the AES-NI tiers rank below GFNI) ---- */
-
-/*
- * A tier's tables by GHASH width (0..3 as ghash_width()); the AVX-512 tier
- * takes zmm and the others ymm as their widest.
- */
-#define SM4_BY_WIDTH(t) { &t##_c, &t##_xmm, &t, &t }
+/* ---- Schedule ---- */
 
 /*
  * Which CCM rounds the gfni-avx512 tables carry depends on the core: on an
@@ -230,46 +214,15 @@ int sm4_reads_tables_x86(const SMG_BLOCK_KERNEL *k)
  * 4 ones stay on every other CPU.  SMGOST_SM4_CCM=zen4 or glc overrides the vendor
  * (for tests and measurements; any other value is ignored).
  */
-static int sm4_ccm_glc(void)
+const char *sm4_schedule_x86(void)
 {
     const struct smg_cpu_id *id = smg_cpu_id();
 
     if (strcmp(id->sm4_ccm, "zen4") == 0)
-        return 0;
+        return "zen4";
     if (strcmp(id->sm4_ccm, "glc") == 0)
-        return 1;
-    return strcmp(id->vendor, "GenuineIntel") == 0;
-}
-
-const SMG_BLOCK_KERNEL *sm4_kernel_x86(int constant_time)
-{
-    static const SMG_BLOCK_KERNEL *const gfni_avx512[2][4] = {
-        SM4_BY_WIDTH(sm4_kernel_gfni_avx512),
-        SM4_BY_WIDTH(sm4_kernel_gfni_avx512_glc),
-    };
-    static const SMG_BLOCK_KERNEL *const gfni_avx2[4] =
-        SM4_BY_WIDTH(sm4_kernel_gfni_avx2);
-    static const SMG_BLOCK_KERNEL *const ni[3][2][4] = {
-        { SM4_BY_WIDTH(sm4_kernel_vaes_avx2),
-          SM4_BY_WIDTH(sm4_kernel_vaes_avx2_ct) },
-        { SM4_BY_WIDTH(sm4_kernel_aesni_avx2),
-          SM4_BY_WIDTH(sm4_kernel_aesni_avx2_ct) },
-        { SM4_BY_WIDTH(sm4_kernel_aesni_avx),
-          SM4_BY_WIDTH(sm4_kernel_aesni_avx_ct) },
-    };
-    int w = ghash_width(0), ct = constant_time != 0;
-
-    if (smg_cpu_has(SM4_CAPS_GFNI_AVX512))
-        return gfni_avx512[sm4_ccm_glc()][ghash_width(1)];
-    if (smg_cpu_has(SM4_CAPS_GFNI_AVX2))
-        return gfni_avx2[w];
-    if (smg_cpu_has(SM4_CAPS_VAES_AVX2))
-        return ni[0][ct][w];
-    if (smg_cpu_has(SM4_CAPS_AESNI_AVX2))
-        return ni[1][ct][w];
-    if (smg_cpu_has(SM4_CAPS_AESNI_AVX))
-        return ni[2][ct][w];
-    return NULL;
+        return "glc";
+    return strcmp(id->vendor, "GenuineIntel") == 0 ? "glc" : "zen4";
 }
 
 #endif

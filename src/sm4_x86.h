@@ -49,7 +49,7 @@ SM4_X86_DECLARE_SERIAL(gfni_avx512_glc)
 /* GFNI + AVX2: 24-block passes. */
 SM4_X86_DECLARE(gfni_avx2)
 
-/* The tables, fastest first, and the capabilities each one needs. */
+/* The tables (src/sm4.c lists them) and the capabilities each needs. */
 extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx512;
 extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx2;
 /* The same tiers with the narrower GHASH (src/sm4_x86.c): PCLMULQDQ on xmm,
@@ -178,10 +178,10 @@ SM4_X86_DECLARE_CCM(gfni_avx2)
 SM4_X86_DECLARE_CCM(ni)
 
 /*
- * The best assembly kernel the (masked) CPU capabilities allow, or NULL;
- * with constant_time, the best whose every entry is constant-time.
+ * The core the gfni-avx512 tables' serial rounds are taken for, "glc" or
+ * "zen4" (sm4_kernel_family's schedule, src/sm4.c).
  */
-const SMG_BLOCK_KERNEL *sm4_kernel_x86(int constant_time);
+const char *sm4_schedule_x86(void);
 
 /* Key schedules through a tier's S-box (asm/sm4-gfni-avx2-x86_64.pl,
  * asm/sm4-aesni-x86_64.pl). */
