@@ -46,9 +46,11 @@
 
 #include "aead.h"
 #include "byteorder.h"
+#include "cpu.h"
 #include "ghash.h"
 #include "gost89.h"
 #include "gost89_x86.h"
+#include "kernel_list.h"
 #include "sm3.h"
 #include "sm3_x86.h"
 #include "sm4.h"
@@ -106,80 +108,19 @@ typedef struct {
                  size_t);
 } target;
 
-static const target targets[] = {
-    { T_SM4, &sm4_kernel_c, NULL, NULL, MAX_BLOCKS, NULL },
-#ifdef SM4_X86_ASM
-    { T_SM4, &sm4_kernel_gfni_avx512, NULL, NULL, MAX_BLOCKS, NULL },
-    /* its serial modes over the glc rounds, which Intel CPUs take */
-    { T_SM4, &sm4_kernel_gfni_avx512_glc, NULL, NULL, MAX_BLOCKS, NULL },
-    { T_SM4, &sm4_kernel_gfni_avx2, NULL, NULL, MAX_BLOCKS, NULL },
-    { T_SM4, &sm4_kernel_vaes_avx2, NULL, NULL, MAX_BLOCKS, NULL },
-    { T_SM4, &sm4_kernel_aesni_avx2, NULL, NULL, MAX_BLOCKS, NULL },
-    { T_SM4, &sm4_kernel_aesni_avx, NULL, NULL, MAX_BLOCKS, NULL },
-    { T_SM4, &sm4_kernel_vaes_avx2_ct, NULL, NULL, MAX_BLOCKS, NULL },
-    { T_SM4, &sm4_kernel_aesni_avx2_ct, NULL, NULL, MAX_BLOCKS, NULL },
-    { T_SM4, &sm4_kernel_aesni_avx_ct, NULL, NULL, MAX_BLOCKS, NULL },
-#endif
-    /* the AEAD tables: each GHASH and each tier's fused entries (the
-     * AES-NI tiers share theirs) */
-    { T_SM4_AEAD, &sm4_kernel_c, NULL, "sm4-c+ghash-c", MAX_BLOCKS, NULL },
-    /* GCM, CCM and XTS as the mode layer composes them (src/aead.c) from a
-     * block table and the portable GHASH: over the C kernel, and over a
-     * constant-time table valgrind runs */
+/*
+ * What the families' lists of kernel tables (src/kernel_list.h) do not
+ * hold: GCM, CCM and XTS as the mode layer composes them (src/aead.c) from
+ * a block table and the portable GHASH, over the C kernel and over a
+ * constant-time table valgrind runs; the key schedules, one per
+ * implementation; the IMIT rounds; GOST's meshing a period ahead.
+ */
+static const target pseudo_targets[] = {
     { T_SM4_COMPOSED, &sm4_kernel_c, NULL, "composed-sm4-c", MAX_BLOCKS,
       NULL },
 #ifdef SM4_X86_ASM
     { T_SM4_COMPOSED, &sm4_kernel_aesni_avx_ct, NULL, "composed-aesni-avx-ct",
       MAX_BLOCKS, NULL },
-#endif
-#ifdef SM4_X86_ASM
-    { T_SM4_AEAD, &sm4_kernel_gfni_avx512, NULL,
-      "gfni-avx512+vpclmul-avx512", MAX_BLOCKS, NULL },
-    { T_SM4_AEAD, &sm4_kernel_gfni_avx512_xmm, NULL, "gfni-avx512+clmul-avx",
-      MAX_BLOCKS, NULL },
-    { T_SM4_AEAD, &sm4_kernel_gfni_avx512_c, NULL, "gfni-avx512+ghash-c",
-      MAX_BLOCKS, NULL },
-    /* the same with the CCM rounds Intel CPUs take (src/sm4_x86.c) */
-    { T_SM4_AEAD, &sm4_kernel_gfni_avx512_glc, NULL,
-      "gfni-avx512-glc+vpclmul-avx512", MAX_BLOCKS, NULL },
-    { T_SM4_AEAD, &sm4_kernel_gfni_avx512_glc_xmm, NULL,
-      "gfni-avx512-glc+clmul-avx", MAX_BLOCKS, NULL },
-    { T_SM4_AEAD, &sm4_kernel_gfni_avx512_glc_c, NULL,
-      "gfni-avx512-glc+ghash-c", MAX_BLOCKS, NULL },
-    { T_SM4_AEAD, &sm4_kernel_gfni_avx2, NULL, "gfni-avx2+vpclmul-avx2",
-      MAX_BLOCKS, NULL },
-    { T_SM4_AEAD, &sm4_kernel_gfni_avx2_xmm, NULL, "gfni-avx2+clmul-avx",
-      MAX_BLOCKS, NULL },
-    { T_SM4_AEAD, &sm4_kernel_gfni_avx2_c, NULL, "gfni-avx2+ghash-c",
-      MAX_BLOCKS, NULL },
-    /* the AES-NI tiers' -ct tables: CCM, and vaes-avx2's and aesni-avx2's
-     * fused GCM over the ymm GHASH */
-    { T_SM4_AEAD, &sm4_kernel_vaes_avx2_ct, NULL,
-      "vaes-avx2-ct+vpclmul-avx2", MAX_BLOCKS, NULL },
-    { T_SM4_AEAD, &sm4_kernel_aesni_avx2_ct, NULL,
-      "aesni-avx2-ct+vpclmul-avx2", MAX_BLOCKS, NULL },
-    { T_SM4_AEAD, &sm4_kernel_aesni_avx_ct, NULL, "aesni-avx-ct+vpclmul-avx2",
-      MAX_BLOCKS, NULL },
-    { T_SM4_AEAD, &sm4_kernel_aesni_avx_ct_xmm, NULL, "aesni-avx-ct+clmul-avx",
-      MAX_BLOCKS, NULL },
-    { T_SM4_AEAD, &sm4_kernel_aesni_avx_ct_c, NULL, "aesni-avx-ct+ghash-c",
-      MAX_BLOCKS, NULL },
-#endif
-    { T_GOST, &gost89_kernel_c, NULL, NULL, MAX_BLOCKS, NULL },
-#ifdef GOST89_X86_ASM
-    { T_GOST, &gost89_kernel_scalar, NULL, NULL, MAX_BLOCKS, NULL },
-#endif
-#ifdef GOST89_X86_SIMD
-    { T_GOST, &gost89_kernel_avx512, NULL, NULL, MAX_BLOCKS, NULL },
-    { T_GOST, &gost89_kernel_avx512_ct, NULL, NULL, MAX_BLOCKS, NULL },
-    { T_GOST, &gost89_kernel_avx2, NULL, NULL, MAX_BLOCKS, NULL },
-    { T_GOST, &gost89_kernel_avx2_ct, NULL, NULL, MAX_BLOCKS, NULL },
-#endif
-    { T_SM3, NULL, &sm3_kernel_c, NULL, 6, NULL },
-#ifdef SM3_X86_ASM
-    { T_SM3, NULL, &sm3_kernel_avx_bmi2, NULL, 6, NULL },
-    { T_SM3, NULL, &sm3_kernel_avx512_bmi2, NULL, 6, NULL },
-    { T_SM3, NULL, &sm3_kernel_avx512_bmi2_glc, NULL, 6, NULL },
 #endif
     { T_SM4_KEYSCHED, &sm4_kernel_c, NULL, "sm4-keysched-c", 3, NULL },
 #ifdef SM4_X86_ASM
@@ -202,7 +143,14 @@ static const target targets[] = {
     { T_GOST_IMIT, NULL, NULL, "gost89-imit-avx2", 20, gost89_imit_avx2 },
 #endif
 };
-#define NTARGETS (sizeof(targets) / sizeof(targets[0]))
+#define NPSEUDO (sizeof(pseudo_targets) / sizeof(pseudo_targets[0]))
+
+/* The tables of the lists and the pseudo tables (build_targets()). */
+#define MAX_TARGETS 128
+static target targets[MAX_TARGETS];
+static char aead_names[MAX_TARGETS][64];
+static size_t ntargets;
+#define NTARGETS ntargets
 
 static const char *target_name(const target *t)
 {
@@ -1088,11 +1036,143 @@ static int sweep(void)
     return tu_report("sweep");
 }
 
+/* ---- the targets, from the families' lists ---- */
+
+/*
+ * aarch64's tables run here only under emulation, where valgrind does not;
+ * util/ct-asm-check-arm64.pl proves them (80-ct.t).
+ */
+#define ARM_CAPS                                                             \
+    (SMG_CAP_ARM_ASIMD | SMG_CAP_ARM_AES | SMG_CAP_ARM_PMULL                 \
+     | SMG_CAP_ARM_SHA2 | SMG_CAP_ARM_SM3 | SMG_CAP_ARM_SM4)
+
+static int ctgrind_table(const SMG_KERNEL_ENTRY *ke)
+{
+    return (ke->caps & ARM_CAPS) == 0;
+}
+
+static int same_block_entries(const SMG_BLOCK_KERNEL *a,
+                              const SMG_BLOCK_KERNEL *b)
+{
+    size_t e;
+
+    if (a->ecb != b->ecb || a->ecb_lone != b->ecb_lone)
+        return 0;
+    for (e = 1; e < LONE_ENTRY; e++)
+        if (chain_entry(a, e) != chain_entry(b, e))
+            return 0;
+    return 1;
+}
+
+static int add_target(const target *t)
+{
+    if (ntargets == MAX_TARGETS) {
+        fprintf(stderr, "ct_check: more than %d targets\n", MAX_TARGETS);
+        return 0;
+    }
+    targets[ntargets++] = *t;
+    return 1;
+}
+
+/* Whether the AEAD entries of SM4 table i of the list are scanned. */
+static int aead_scanned(size_t i)
+{
+    const SMG_KERNEL_ENTRY *ke = &sm4_kernel_family.kernels[i];
+
+    return ctgrind_table(ke) && ((ke->flags & SMG_KERNEL_CT) != 0
+                                 || i + 1 == sm4_kernel_family.nkernels);
+}
+
+/*
+ * Every table of the SM4, GOST and SM3 lists that ctgrind is for:
+ *  - SM4 block entries once per table name (a tier's tables, one per
+ *    GHASH, share them: checked);
+ *  - SM4 AEAD entries of every constant-time table and of the portable
+ *    one; any other table's (an AES-NI tier's default table: its "-ct"
+ *    sibling's but CCM) must each be some scanned table's (checked);
+ *  - every GOST and SM3 table;
+ * then the pseudo tables.  0 (said why) if the lists break those rules.
+ */
+static int build_targets(void)
+{
+    const SMG_KERNEL_FAMILY *sm4 = &sm4_kernel_family,
+        *gost = &gost89_kernel_family, *sm3 = &sm3_kernel_family;
+    size_t i, j, e, first_aead;
+
+    for (i = 0; i < sm4->nkernels; i++) {
+        const SMG_BLOCK_KERNEL *k = sm4->kernels[i].table;
+        const target t = { T_SM4, k, NULL, NULL, MAX_BLOCKS, NULL };
+
+        if (!ctgrind_table(&sm4->kernels[i]))
+            continue;
+        for (j = 0; j < ntargets && strcmp(targets[j].k->name, k->name); j++)
+            continue;
+        if (j == ntargets) {
+            if (!add_target(&t))
+                return 0;
+        } else if (!same_block_entries(targets[j].k, k)) {
+            fprintf(stderr, "ct_check: the tables named %s differ in their "
+                    "block entries\n", k->name);
+            return 0;
+        }
+    }
+    first_aead = ntargets;
+    for (i = 0; i < sm4->nkernels; i++) {
+        target t = { T_SM4_AEAD, sm4->kernels[i].table, NULL, NULL,
+                     MAX_BLOCKS, NULL };
+
+        if (!aead_scanned(i) || ntargets == MAX_TARGETS)
+            continue;
+        sm4->describe(t.k, aead_names[ntargets], sizeof(aead_names[0]));
+        t.name = aead_names[ntargets];
+        if (!add_target(&t))
+            return 0;
+    }
+    for (i = 0; i < sm4->nkernels; i++) {
+        const SMG_BLOCK_KERNEL *k = sm4->kernels[i].table;
+
+        if (aead_scanned(i) || !ctgrind_table(&sm4->kernels[i]))
+            continue;
+        for (e = 0; e < NAEAD_ENTRIES; e++) {
+            const void *fn = aead_entry(k->aead, e);
+
+            for (j = first_aead; fn != NULL && j < ntargets
+                 && aead_entry(targets[j].k->aead, e) != fn; j++)
+                continue;
+            if (fn != NULL && j == ntargets) {
+                fprintf(stderr, "ct_check: %s+%s: %s is no scanned table's\n",
+                        k->name, k->aead->name, aead_entries[e]);
+                return 0;
+            }
+        }
+    }
+    for (i = 0; i < gost->nkernels; i++) {
+        const target t = { T_GOST, gost->kernels[i].table, NULL, NULL,
+                           MAX_BLOCKS, NULL };
+
+        if (ctgrind_table(&gost->kernels[i]) && !add_target(&t))
+            return 0;
+    }
+    for (i = 0; i < sm3->nkernels; i++) {
+        const target t = { T_SM3, NULL, sm3->kernels[i].table, NULL, 6,
+                           NULL };
+
+        if (ctgrind_table(&sm3->kernels[i]) && !add_target(&t))
+            return 0;
+    }
+    for (i = 0; i < NPSEUDO; i++)
+        if (!add_target(&pseudo_targets[i]))
+            return 0;
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     size_t i, e;
     const char *en;
 
+    if (!build_targets())
+        return 1;
     if (argc == 2 && strcmp(argv[1], "targets") == 0) {
         for (i = 0; i < NTARGETS; i++) {
             const target *t = &targets[i];
