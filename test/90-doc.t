@@ -4,7 +4,9 @@
 # a warning in it, its algorithm entries match what the loaded provider
 # registers, as `openssl list` reports it, and its KERNELS section names
 # every kernel the provider reports at this level (make test runs the
-# recipe at every level), with and without constant-time = yes.
+# recipe at every level), with and without constant-time = yes, and every
+# kernel table of this build's families' lists (src/kernel_list.h, read
+# through test/kernels), chosen here or not.
 #
 # An algorithm entry is an "=item B<name>, ..." under "=head1 OPERATIONS AND
 # ALGORITHMS": its names are the B<> words, its OID the dotted number after
@@ -117,6 +119,16 @@ SKIP: {
     my @undocumented = grep { $sec !~ /(?<![\w-])\Q$_\E(?![\w-])/ } sort keys %kernels;
     ok(!@undocumented, 'KERNELS names the kernels of this level: ' . join(' ', sort keys %kernels))
         or diag("reported by the provider, not named under =head1 KERNELS: @undocumented");
+}
+
+{
+    my $r = run_program('kernels');
+    my %listed = map { $_ => 1 } map { split /\+/ } $r->{out} =~ /^table \S+ (\S+) /mg;
+    my $sec = kernels_section();
+    my @undocumented = sort grep { $sec !~ /(?<![\w-])\Q$_\E(?![\w-])/ } keys %listed;
+    ok($r->{exit} == 0 && keys %listed > 0 && !@undocumented,
+       'KERNELS names every kernel of the lists: ' . join(' ', sort keys %listed))
+        or diag("$r->{cmd}: exit $r->{exit}\n$r->{err}\nlisted, not named under =head1 KERNELS: @undocumented");
 }
 
 done_testing();

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The AEAD entries (src/kernel.h, SMG_AEAD_KERNEL) of the SM4 kernel table
- * this level's CPU capabilities choose, each against the mode layer's
+ * The AEAD entries (src/kernel.h, SMG_AEAD_KERNEL) of every SM4 kernel
+ * table of the family's list (src/kernel_list.h) that this level's CPU
+ * capabilities run, each AEAD table once, each against the mode layer's
  * composition over the portable tables (smg_*_composed over sm4_kernel_c and
  * sm4_aead_c, src/aead.h), whose GHASH is checked first against libcrypto's
  * AES-GCM (with key K and H = AES_K(0), a tag over AAD alone is
@@ -21,6 +22,8 @@
 
 #include "aead.h"
 #include "byteorder.h"
+#include "cpu.h"
+#include "kernel_list.h"
 #include "sm4.h"
 
 #define MAXB 340
@@ -89,9 +92,10 @@ static void near_wrap(TU_RNG *r, unsigned char ctr[16], size_t n)
     ctr[15] = (unsigned char)(0xff - tu_rng_below(r, n + 1));
 }
 
-int main(int argc, char **argv)
+/* Every AEAD entry of table k against the references. */
+static void check_table(TU_RNG *r, const SMG_BLOCK_KERNEL *k)
 {
-    const SMG_BLOCK_KERNEL *k = sm4_kernel(0), *c = &sm4_kernel_c;
+    const SMG_BLOCK_KERNEL *c = &sm4_kernel_c;
     const SMG_AEAD_KERNEL *a = k->aead;
     static unsigned char htable[SMG_GHASH_TABLE_SIZE]
         __attribute__((aligned(64)));
@@ -100,25 +104,21 @@ int main(int argc, char **argv)
         e1[16], e2[16];
     const unsigned char *src;
     SM4_KEY enc, dec;
-    TU_RNG r;
     size_t n, cut;
     int inplace, dir, gb;
 
-    tu_rng_seed(&r, tu_seed(argc > 1 ? argv[1] : NULL));
-    printf("# kernels: %s+%s\n", k->name, a->name);
-    check_reference(&r);
     for (n = 0; n <= MAXB; n++) {
         for (inplace = 0; inplace <= 1; inplace++) {
-            tu_rng_bytes(&r, key, 16);
+            tu_rng_bytes(r, key, 16);
             sm4_set_key(key, &enc, &dec);
             memset(h, 0, 16);
             c->ecb(&enc, h, h, 1);
             a->ghash_init(htable, h);
             sm4_aead_c.ghash_init(ref_htable, h);
-            cut = tu_rng_below(&r, n + 1);
-            tu_rng_bytes(&r, in, 16 * n);
+            cut = tu_rng_below(r, n + 1);
+            tu_rng_bytes(r, in, 16 * n);
 
-            tu_rng_bytes(&r, x1, 16);
+            tu_rng_bytes(r, x1, 16);
             memcpy(x2, x1, 16);
             sm4_aead_c.ghash(ref_htable, x1, in, n);
             a->ghash(htable, x2, in, cut);
@@ -131,10 +131,10 @@ int main(int argc, char **argv)
                 smg_ccm_fn ccm = dir ? a->ccm_dec : a->ccm_enc;
 
                 if (gcm != NULL) {
-                    tu_rng_bytes(&r, s1, 16);
-                    if (tu_rng_below(&r, 2))
-                        near_wrap(&r, s1, n);
-                    tu_rng_bytes(&r, x1, 16);
+                    tu_rng_bytes(r, s1, 16);
+                    if (tu_rng_below(r, 2))
+                        near_wrap(r, s1, n);
+                    tu_rng_bytes(r, x1, 16);
                     memcpy(s2, s1, 16);
                     memcpy(x2, x1, 16);
                     smg_gcm_composed(c, &sm4_aead_c, !dir, &enc, ref_htable,
@@ -152,10 +152,10 @@ int main(int argc, char **argv)
                 }
                 if (gcm_j0 != NULL) {
                     /* s1 is J0, its next counter the composition's start */
-                    tu_rng_bytes(&r, s1, 16);
-                    if (tu_rng_below(&r, 2))
-                        near_wrap(&r, s1, n + 1);
-                    tu_rng_bytes(&r, x1, 16);
+                    tu_rng_bytes(r, s1, 16);
+                    if (tu_rng_below(r, 2))
+                        near_wrap(r, s1, n + 1);
+                    tu_rng_bytes(r, x1, 16);
                     memcpy(s2, s1, 16);
                     memcpy(x2, x1, 16);
                     c->ecb(&enc, s1, e1, 1);
@@ -180,10 +180,10 @@ int main(int argc, char **argv)
                              inplace ? "in place" : "out of place");
                 }
                 if (ccm != NULL) {
-                    tu_rng_bytes(&r, s1, 16);
-                    if (tu_rng_below(&r, 2))
-                        near_wrap(&r, s1, n);
-                    tu_rng_bytes(&r, x1, 16);
+                    tu_rng_bytes(r, s1, 16);
+                    if (tu_rng_below(r, 2))
+                        near_wrap(r, s1, n);
+                    tu_rng_bytes(r, x1, 16);
                     memcpy(s2, s1, 16);
                     memcpy(x2, x1, 16);
                     smg_ccm_composed(c, !dir, &enc, in, want, n, s1, x1);
@@ -204,7 +204,7 @@ int main(int argc, char **argv)
 
                     if (xts == NULL)
                         continue;
-                    tu_rng_bytes(&r, s1, 16);
+                    tu_rng_bytes(r, s1, 16);
                     memcpy(s2, s1, 16);
                     smg_xts_composed(c, !gb, ks, in, want, n, s1);
                     src = source(in, got, n, inplace);
@@ -218,6 +218,35 @@ int main(int argc, char **argv)
                 }
             }
         }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const SMG_KERNEL_FAMILY *f = &sm4_kernel_family;
+    const SMG_AEAD_KERNEL *done[64];
+    size_t ndone = 0, i, j;
+    TU_RNG r;
+
+    tu_rng_seed(&r, tu_seed(argc > 1 ? argv[1] : NULL));
+    printf("# kernels: %s+%s\n", sm4_kernel(0)->name,
+           sm4_kernel(0)->aead->name);
+    check_reference(&r);
+    for (i = 0; i < f->nkernels; i++) {
+        const SMG_BLOCK_KERNEL *k = f->kernels[i].table;
+
+        if (!smg_cpu_has(f->kernels[i].caps))
+            continue;
+        for (j = 0; j < ndone && done[j] != k->aead; j++)
+            continue;
+        if (j < ndone)
+            continue;
+        if (!TU_CHECK(ndone < sizeof(done) / sizeof(done[0]),
+                      "more than %zu AEAD tables", ndone))
+            break;
+        done[ndone++] = k->aead;
+        check_table(&r, k);
+        printf("# checked %s+%s\n", k->name, k->aead->name);
     }
     return tu_report("aead kernels");
 }

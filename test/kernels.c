@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The families' lists of kernel tables (src/kernel_list.h) as the test
+ * recipes read them, so that a table added to a list reaches the ISA check
+ * (test/15-isa.t) and the manual's check (test/90-doc.t) with no edit of
+ * theirs.  One line a table, in list order:
+ *
+ *   table FAMILY NAME isa=ISA ct=0|1 ct-only=0|1 schedule=S runs=0|1
+ *         chosen=C
+ *
+ * NAME as the provider's kernel report gives it; ISA what the capabilities
+ * the table needs let its code use on x86-64: avx512 (AVX-512F), avx2, avx
+ * (any other x86-64 feature), or "-" (none: the portable table, or
+ * aarch64's); S the core its schedule is tuned on, or "-"; runs: whether
+ * this (masked) CPU has those capabilities; C the constant-time settings
+ * with which the family's chooser takes it ("no", "yes", "no,yes" or "-").
+ * Then, for each table, one line per entry point it holds:
+ *
+ *   entry NAME OFFSET
+ *
+ * OFFSET the entry's address less main's, in hex, so that `nm` of this
+ * program names the function.
+ *
+ * Usage: kernels
+ */
+#include "testutil.h"
+
+#include "cpu.h"
+#include "kernel_list.h"
+#include "sm3.h"
+#include "sm4.h"
+
+#define X86_CAPS                                                             \
+    (SMG_CAP_SSSE3 | SMG_CAP_AESNI | SMG_CAP_PCLMUL | SMG_CAP_AVX            \
+     | SMG_CAP_AVX2 | SMG_CAP_BMI1 | SMG_CAP_BMI2 | SMG_CAP_AVX512F          \
+     | SMG_CAP_AVX512BW | SMG_CAP_AVX512VL | SMG_CAP_AVX512DQ                \
+     | SMG_CAP_AVX512VBMI | SMG_CAP_GFNI | SMG_CAP_VAES                      \
+     | SMG_CAP_VPCLMULQDQ | SMG_CAP_X86_SM3 | SMG_CAP_X86_SM4)
+
+static const char *isa(uint32_t caps)
+{
+    if (caps & SMG_CAP_AVX512F)
+        return "avx512";
+    if (caps & SMG_CAP_AVX2)
+        return "avx2";
+    return (caps & X86_CAPS) != 0 ? "avx" : "-";
+}
+
+int main(void);
+
+static void entry(const char *name, void (*fn)(void))
+{
+    if (fn != NULL)
+        printf("entry %s %lx\n", name,
+               (unsigned long)((uintptr_t)fn - (uintptr_t)main));
+}
+
+/* Every entry point of a block table and of its AEAD table. */
+static void block_entries(const char *name, const SMG_BLOCK_KERNEL *k)
+{
+    const SMG_AEAD_KERNEL *a = k->aead;
+    void (*const fns[])(void) = {
+        (void (*)(void))k->ecb, (void (*)(void))k->cbc_enc,
+        (void (*)(void))k->cbc_dec, (void (*)(void))k->cfb_enc,
+        (void (*)(void))k->cfb_dec, (void (*)(void))k->ofb,
+        (void (*)(void))k->ctr, (void (*)(void))k->cnt,
+        (void (*)(void))k->ecb_lone,
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+        entry(name, fns[i]);
+    if (a != NULL) {
+        void (*const afns[])(void) = {
+            (void (*)(void))a->ghash_init, (void (*)(void))a->ghash,
+            (void (*)(void))a->gcm_enc, (void (*)(void))a->gcm_dec,
+            (void (*)(void))a->ccm_enc, (void (*)(void))a->ccm_dec,
+            (void (*)(void))a->xts_enc_ieee, (void (*)(void))a->xts_dec_ieee,
+            (void (*)(void))a->xts_enc_gb, (void (*)(void))a->xts_dec_gb,
+            (void (*)(void))a->gcm_enc_j0, (void (*)(void))a->gcm_dec_j0,
+        };
+
+        for (i = 0; i < sizeof(afns) / sizeof(afns[0]); i++)
+            entry(name, afns[i]);
+    }
+}
+
+int main(void)
+{
+    int f;
+    size_t i;
+
+    for (f = 0; f < SMG_NFAMILIES; f++) {
+        const SMG_KERNEL_FAMILY *fam = smg_kernel_families[f];
+        const void *chosen[2] = {
+            smg_kernel_choose(fam, 0), smg_kernel_choose(fam, 1)
+        };
+
+        for (i = 0; i < fam->nkernels; i++) {
+            const SMG_KERNEL_ENTRY *e = &fam->kernels[i];
+            char name[96];
+
+            fam->describe(e->table, name, sizeof(name));
+            printf("table %s %s isa=%s ct=%d ct-only=%d schedule=%s runs=%d "
+                   "chosen=%s\n", fam->name, name, isa(e->caps),
+                   (e->flags & SMG_KERNEL_CT) != 0,
+                   (e->flags & SMG_KERNEL_CT_ONLY) != 0,
+                   e->schedule != NULL ? e->schedule : "-",
+                   smg_cpu_has(e->caps),
+                   chosen[0] == e->table
+                   ? (chosen[1] == e->table ? "no,yes" : "no")
+                   : chosen[1] == e->table ? "yes" : "-");
+            if (f == SMG_FAMILY_SM3)
+                entry(name, (void (*)(void))((const SM3_KERNEL *)e->table)
+                                ->blocks);
+            else
+                block_entries(name, e->table);
+        }
+    }
+    return 0;
+}
