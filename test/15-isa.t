@@ -281,7 +281,7 @@ my (%list_tier, %list_tables);
     for (split /\n/, $r->{out}) {
         if (/^table \S+ (\S+) isa=(\S+)/) {
             $isa{$1} = $2;
-        } elsif (/^entry (\S+) ([0-9a-f]+)$/ && defined $main && $isa{$1} ne '-') {
+        } elsif (/^entry (\S+) \S+ ([0-9a-f]+)$/ && defined $main && $isa{$1} ne '-') {
             my $fn = $at{ $main + hex $2 } // next;
             my $t = $isa{$1};
             $list_tier{$fn} = $t if !defined $list_tier{$fn} || $rank{$t} > $rank{ $list_tier{$fn} };

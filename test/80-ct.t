@@ -728,60 +728,55 @@ sub cg_verdict {
     return $all ? 'yes' : undef;
 }
 
-# The assembly function behind entry $e of table $t, if there is one.
+# The assembly function behind each entry of each kernel table, from the
+# families' lists (test/kernels, whose addresses nm names): { table =>
+# { entry => function } }, the tables named as ct_check names its targets:
+# an SM4 table's block entries under its block table's name (the tables of
+# one name share them, ct_check checks), its AEAD entries under TIER+GHASH.
+my %list_fn;
+SKIP: {
+    skip('the assembly functions are x86-64\'s; this is not an x86-64 build', 1) unless $x86;
+    my $r = run_program('kernels');
+    my $sy = run_cmd([ 'nm', program('kernels') ], host => 1);
+    my %at;
+    for (split /\n/, $sy->{out}) {
+        $at{ hex $1 } //= $2 if /^([0-9a-f]+) [Tt] (\w+)$/;
+    }
+    my ($main) = grep { $at{$_} eq 'main' } keys %at;
+    my %family;
+    for (split /\n/, $r->{out}) {
+        $family{$2} = $1 if /^table (\S+) (\S+) /;
+        next unless /^entry (\S+) (\S+) ([0-9a-f]+)$/ && defined $main;
+        my ($t, $e, $fn) = ($1, $2, $at{ $main + hex $3 });
+        next unless defined $fn;
+        my $aead = $e =~ /^(?:ghash|gcm|ccm|xts)/;
+        $t =~ s/\+.*// if $family{$t} eq 'sm4' && !$aead;
+        $list_fn{$t}{$e} = $fn;
+    }
+    ok($r->{exit} == 0 && defined $main && keys %list_fn > 0,
+       'the kernel lists name the functions of ' . scalar(keys %list_fn) . ' tables')
+        or diag("$r->{cmd}: exit $r->{exit}\n$r->{err}\n$sy->{cmd}: exit $sy->{exit}\n$sy->{err}");
+}
+# The pseudo tables' functions (test/ct_check.c), which no list holds.
 my %asm_name = (
-    'gfni-avx512' => sub { "sm4_gfni_avx512_$_[0]" },
-    # gfni-avx512's parallel modes, its own serial ones
-    'gfni-avx512-glc' => sub { ("sm4_gfni_avx512_glc_$_[0]", "sm4_gfni_avx512_$_[0]") },
-    'gfni-avx2' => sub { "sm4_gfni_avx2_$_[0]" },
-    'vaes-avx2' => sub { "sm4_vaes_avx2_$_[0]" },
-    'aesni-avx2' => sub { "sm4_aesni_avx2_$_[0]" },
-    'aesni-avx' => sub { "sm4_aesni_avx_$_[0]" },
-    'vaes-avx2-ct' => sub { "sm4_vaes_avx2_$_[0]" },
-    'aesni-avx2-ct' => sub { "sm4_aesni_avx2_$_[0]" },
-    'aesni-avx-ct' => sub { "sm4_aesni_avx_$_[0]" },
-    # AVX-512's serial modes are the scalar kernel's, its -ct sibling's the
-    # lean vector rounds
-    'gost89-avx512vbmi' => sub { ("gost89_$_[0]_" . ($_[0] =~ /^(?:cbc_enc|cfb_enc|ofb)$/ ? 'scalar' : 'avx512')) },
-    'gost89-avx512vbmi-ct' => sub { "gost89_$_[0]_avx512" },
-    # AVX2's serial modes are the scalar kernel's
-    'gost89-avx2' => sub { ("gost89_$_[0]_avx2", "gost89_$_[0]_scalar") },
-    'gost89-avx2-ct' => sub { "gost89_$_[0]_avx2" },
-    'gost89-scalar-bmi1' => sub { "gost89_$_[0]_scalar" },
     'gost89-mesh-ahead' => sub { "gost89_$_[0]_side_avx512" },
     'gost89-imit-scalar' => sub { 'gost89_imit_scalar' },
     'gost89-imit-avx512' => sub { 'gost89_imit_avx512' },
     'gost89-imit-avx2' => sub { 'gost89_imit_avx2' },
-    'sm3-avx-bmi2' => sub { 'sm3_avx_bmi2_blocks' },
     'sm4-keysched-gfni' => sub { 'sm4_gfni_set_key' },
     'sm4-keysched-gfni-avx512' => sub { 'sm4_gfni_avx512_key_tables' },
     'sm4-keysched-aesni' => sub { 'sm4_aesni_set_key' },
-    'sm3-avx512-bmi2' => sub { 'sm3_avx512_bmi2_blocks' },
-    'sm3-avx512-bmi2-glc' => sub { 'sm3_avx512_bmi2_glc_blocks' },
 );
-# AEAD targets are named TIER+GHASH (test/ct_check.c): the GHASH entries
-# are GHASH's functions, the others the tier's (CCM: the AES-NI tiers share
-# sm4_ni_ccm_*; gfni-avx512-glc is gfni-avx512 with its own CCM).
-sub aead_fns {
-    my ($t, $e) = @_;
-    my ($tier, $gh) = map { tr/-/_/r } split /\+/, $t =~ s/-ct\+/+/r;
-    return "smg_ghash_$gh" . ($e eq 'ghash_init' ? '_init' : '') if $e =~ /^ghash/;
-    my ($m, $dir, $std) = $e =~ /^(gcm|ccm|xts)_(enc|dec)(?:_(\w+))?$/ or return ();
-    $tier =~ s/_glc$// unless $m eq 'ccm';
-    return "sm4_${tier}_xts_$std" if $m eq 'xts';
-    # GCM's J0 entries (gcm_enc_j0, gcm_dec_j0)
-    return "sm4_${tier}_gcm_${dir}_$std" if $m eq 'gcm' && defined $std;
-    return ("sm4_${tier}_${m}_$dir", $m eq 'ccm' ? "sm4_ni_ccm_$dir" : ());
-}
 my %asm_fns = map { $_ => 1 } map { slurp($_) =~ /^\.globl\s+(\w+)/mg } @asm;
+# The assembly function behind entry $e of table $t, if there is one.
 sub asm_fn {
     my ($t, $e) = @_;
-    my $f = $asm_name{$t} // ($t =~ /\+/ ? sub { aead_fns($t, @_) } : undef)
-        or return undef;
     # key meshing runs in the table's ECB, the default AVX2 table's in the
     # C kernel's (src/gost89_x86.h, gost89_mesh_kernel_x86)
     return undef if $e eq 'mesh' && $t eq 'gost89-avx2';
-    my ($fn) = grep { $asm_fns{$_} } $f->($e eq 'mesh' ? 'ecb' : $e);
+    $e = 'ecb' if $e eq 'mesh';
+    my @fns = $list_fn{$t} ? ($list_fn{$t}{$e} // ()) : $asm_name{$t} ? $asm_name{$t}->($e) : ();
+    my ($fn) = grep { $asm_fns{$_} } @fns;
     return $fn;
 }
 

@@ -2,8 +2,9 @@
 /*
  * The families' lists of kernel tables (src/kernel_list.h) as the test
  * recipes read them, so that a table added to a list reaches the ISA check
- * (test/15-isa.t) and the manual's check (test/90-doc.t) with no edit of
- * theirs.  One line a table, in list order:
+ * (test/15-isa.t), the constant-time check (test/80-ct.t), the AEAD kernel
+ * test (test/23-aead-kernels.t) and the manual's check (test/90-doc.t) with
+ * no edit of theirs.  One line a table, in list order:
  *
  *   table FAMILY NAME isa=ISA ct=0|1 ct-only=0|1 schedule=S runs=0|1
  *         chosen=C
@@ -16,10 +17,12 @@
  * with which the family's chooser takes it ("no", "yes", "no,yes" or "-").
  * Then, for each table, one line per entry point it holds:
  *
- *   entry NAME OFFSET
+ *   entry NAME SLOT OFFSET
  *
- * OFFSET the entry's address less main's, in hex, so that `nm` of this
- * program names the function.
+ * SLOT the entry's member (src/kernel.h, src/sm3.h), named as
+ * test/ct_check names its entries; OFFSET its address less main's, in hex,
+ * so that `nm` of this program names the function (test/15-isa.t, the
+ * tiers of the functions; test/80-ct.t, the function behind each path).
  *
  * Usage: kernels
  */
@@ -48,10 +51,12 @@ static const char *isa(uint32_t caps)
 
 int main(void);
 
-static void entry(const char *name, void (*fn)(void))
+typedef void (*any_fn)(void);
+
+static void entry(const char *name, const char *slot, any_fn fn)
 {
     if (fn != NULL)
-        printf("entry %s %lx\n", name,
+        printf("entry %s %s %lx\n", name, slot,
                (unsigned long)((uintptr_t)fn - (uintptr_t)main));
 }
 
@@ -59,30 +64,30 @@ static void entry(const char *name, void (*fn)(void))
 static void block_entries(const char *name, const SMG_BLOCK_KERNEL *k)
 {
     const SMG_AEAD_KERNEL *a = k->aead;
-    void (*const fns[])(void) = {
-        (void (*)(void))k->ecb, (void (*)(void))k->cbc_enc,
-        (void (*)(void))k->cbc_dec, (void (*)(void))k->cfb_enc,
-        (void (*)(void))k->cfb_dec, (void (*)(void))k->ofb,
-        (void (*)(void))k->ctr, (void (*)(void))k->cnt,
-        (void (*)(void))k->ecb_lone,
-    };
-    size_t i;
 
-    for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
-        entry(name, fns[i]);
-    if (a != NULL) {
-        void (*const afns[])(void) = {
-            (void (*)(void))a->ghash_init, (void (*)(void))a->ghash,
-            (void (*)(void))a->gcm_enc, (void (*)(void))a->gcm_dec,
-            (void (*)(void))a->ccm_enc, (void (*)(void))a->ccm_dec,
-            (void (*)(void))a->xts_enc_ieee, (void (*)(void))a->xts_dec_ieee,
-            (void (*)(void))a->xts_enc_gb, (void (*)(void))a->xts_dec_gb,
-            (void (*)(void))a->gcm_enc_j0, (void (*)(void))a->gcm_dec_j0,
-        };
-
-        for (i = 0; i < sizeof(afns) / sizeof(afns[0]); i++)
-            entry(name, afns[i]);
-    }
+    entry(name, "ecb", (any_fn)k->ecb);
+    entry(name, "cbc_enc", (any_fn)k->cbc_enc);
+    entry(name, "cbc_dec", (any_fn)k->cbc_dec);
+    entry(name, "cfb_enc", (any_fn)k->cfb_enc);
+    entry(name, "cfb_dec", (any_fn)k->cfb_dec);
+    entry(name, "ofb", (any_fn)k->ofb);
+    entry(name, "ctr", (any_fn)k->ctr);
+    entry(name, "cnt", (any_fn)k->cnt);
+    entry(name, "ecb_lone", (any_fn)k->ecb_lone);
+    if (a == NULL)
+        return;
+    entry(name, "ghash_init", (any_fn)a->ghash_init);
+    entry(name, "ghash", (any_fn)a->ghash);
+    entry(name, "gcm_enc", (any_fn)a->gcm_enc);
+    entry(name, "gcm_dec", (any_fn)a->gcm_dec);
+    entry(name, "ccm_enc", (any_fn)a->ccm_enc);
+    entry(name, "ccm_dec", (any_fn)a->ccm_dec);
+    entry(name, "xts_enc_ieee", (any_fn)a->xts_enc_ieee);
+    entry(name, "xts_dec_ieee", (any_fn)a->xts_dec_ieee);
+    entry(name, "xts_enc_gb", (any_fn)a->xts_enc_gb);
+    entry(name, "xts_dec_gb", (any_fn)a->xts_dec_gb);
+    entry(name, "gcm_enc_j0", (any_fn)a->gcm_enc_j0);
+    entry(name, "gcm_dec_j0", (any_fn)a->gcm_dec_j0);
 }
 
 int main(void)
@@ -111,8 +116,8 @@ int main(void)
                    ? (chosen[1] == e->table ? "no,yes" : "no")
                    : chosen[1] == e->table ? "yes" : "-");
             if (f == SMG_FAMILY_SM3)
-                entry(name, (void (*)(void))((const SM3_KERNEL *)e->table)
-                                ->blocks);
+                entry(name, "blocks",
+                      (any_fn)((const SM3_KERNEL *)e->table)->blocks);
             else
                 block_entries(name, e->table);
         }
