@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * C side of the AArch64 SM4 kernels (asm/sm4-armv8.pl, with GHASH from
- * asm/ghash-armv8.pl): the kernel tables and the choice among them from the
- * CPU capabilities (src/cpu.h, so that OPENSSL_armcap can force every tier,
+ * asm/ghash-armv8.pl): the kernel tables (src/sm4.c lists them with the CPU
+ * capabilities each needs, so that OPENSSL_armcap can force every tier,
  * PMULL included).
  */
 #include <stddef.h>
@@ -11,7 +11,6 @@
 
 #ifdef SM4_ARM_ASM
 
-#include "cpu.h"
 #include "ghash.h"
 
 /* The assembly reads the 32 round keys at offset 0, 4 bytes apart. */

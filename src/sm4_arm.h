@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The AArch64 SM4 kernels (asm/sm4-armv8.pl) as src/sm4.c and the tests see
- * them: the assembly entry points, the kernel tables built from them and
- * the chooser.  Everything here exists only when SM4_ARM_ASM is defined.
+ * them: the assembly entry points and the kernel tables built from them
+ * (src/sm4.c lists them).  Everything here exists only when SM4_ARM_ASM is
+ * defined.
  */
 #ifndef SMGOST_SM4_ARM_H
 #define SMGOST_SM4_ARM_H
@@ -73,7 +74,7 @@ void ghash_pmull(const void *htable, unsigned char xi[16],
                  const unsigned char *in, size_t nblocks);
 
 /*
- * The tables, fastest first, and the capabilities each one needs.  Each
+ * The tables and the capabilities each one needs.  Each
  * core has two, the same but for their AEAD entries (GHASH and GCM): with
  * PMULL and without.
  */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * C side of the x86-64 SM4 kernels (asm/sm4-*-x86_64.pl): the kernel tables
- * and the choice among them from the CPU capabilities (src/cpu.h, so that
- * OPENSSL_ia32cap can force every tier).
+ * (src/sm4.c lists them with the CPU capabilities each needs, so that
+ * OPENSSL_ia32cap can force every tier) and the schedule the CPU takes.
  */
 #include <stddef.h>
 #include <string.h>

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The x86-64 SM4 kernels (asm/sm4-*-x86_64.pl) as src/sm4.c and the tests
- * see them: the assembly entry points, the kernel tables built from them and
- * the chooser.  Everything here exists only when SM4_X86_ASM is defined.
+ * see them: the assembly entry points, the kernel tables built from them
+ * (src/sm4.c lists them) and the CPU's schedule.  Everything here exists
+ * only when SM4_X86_ASM is defined.
  */
 #ifndef SMGOST_SM4_X86_H
 #define SMGOST_SM4_X86_H
