@@ -38,28 +38,6 @@ static OSSL_LIB_CTX *libctx;
 
 static const unsigned char key[] = "0123456789abcdef0123456789abcdef";
 
-static EVP_CIPHER *fetch(const char *name, const char *propq)
-{
-    EVP_CIPHER *c = EVP_CIPHER_fetch(libctx, name, propq);
-
-    if (!TU_CHECK(c != NULL, "fetch %s (%s)", name, propq)) {
-        fprintf(stderr, "cannot go on without %s\n", name);
-        exit(1);
-    }
-    return c;
-}
-
-static unsigned char *unhex(const char *hex, size_t *len)
-{
-    unsigned char *p = tu_unhex(hex, len);
-
-    if (p == NULL) {
-        fprintf(stderr, "malformed hex in this file: %s\n", hex);
-        exit(2);
-    }
-    return p;
-}
-
 /*
  * EVP_CIPHER_param_to_asn1()'s result, and its DER in *der (*len 0 when
  * it fails).
@@ -272,7 +250,8 @@ static void gost89_take(EVP_CIPHER *c, int i, const GOST89_SET *set,
 static void gost89_one(int i, const GOST89_SET *set, const unsigned char iv[8])
 {
     static const unsigned char zeros[8];
-    EVP_CIPHER *c = fetch(gost89_algs[i].alg, tu_target_propq());
+    EVP_CIPHER *c = tu_fetch_cipher_or_die(libctx, gost89_algs[i].alg,
+                                           tu_target_propq());
     EVP_CIPHER_CTX *ctx = gost89_ctx(c, set, iv, 1), *ref;
     const unsigned char *div = gost89_algs[i].has_iv ? iv : zeros;
     unsigned char exp[GOST89_ALG_ID_MAX], aid[GOST89_ALG_ID_MAX + 16], *der;
@@ -317,7 +296,7 @@ static void magma_one(const char *alg, size_t ivlen)
 {
     static const unsigned char iv[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
     static const unsigned char iv2[8] = { 9, 10, 11, 12, 13, 14, 15, 16 };
-    EVP_CIPHER *c = fetch(alg, tu_target_propq());
+    EVP_CIPHER *c = tu_fetch_cipher_or_die(libctx, alg, tu_target_propq());
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     unsigned char exp[10], *der = NULL, got[8];
     size_t derlen;
@@ -362,8 +341,8 @@ static void run_gost(void)
     unsigned char *hand = NULL, *hand_aid = NULL;
     size_t i, s, handlen = 0, hand_aidlen = 0, n;
 
-    hand = unhex(by_hand_a, &handlen);
-    hand_aid = unhex(by_hand_aid, &hand_aidlen);
+    hand = tu_unhex_or_die(by_hand_a, &handlen);
+    hand_aid = tu_unhex_or_die(by_hand_aid, &hand_aidlen);
     n = gost89_alg_id(gost89_set("CryptoPro-A"), iv, built);
     TU_CHECK_MEM("the encoding built here, against RFC 4357 by hand", built,
                  n, hand, handlen);
@@ -414,7 +393,7 @@ static void sm4_one(const char *alg, int plain)
         ERR_clear_error();
         return;
     }
-    cs[0] = fetch(alg, tu_target_propq());
+    cs[0] = tu_fetch_cipher_or_die(libctx, alg, tu_target_propq());
     for (k = 0; k < 2; k++) {
         EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new(), *dec = EVP_CIPHER_CTX_new();
         OSSL_PARAM p[2];

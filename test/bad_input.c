@@ -38,21 +38,10 @@ static const char *const sm4_names[] = {
 static const unsigned char key[] = "0123456789abcdef";
 static const unsigned char iv[] = "fedcba9876543210";
 
-static EVP_CIPHER *fetch(const char *name)
-{
-    EVP_CIPHER *c = EVP_CIPHER_fetch(libctx, name, tu_target_propq());
-
-    if (!TU_CHECK(c != NULL, "fetch %s", name)) {
-        fprintf(stderr, "cannot go on without %s\n", name);
-        exit(1);
-    }
-    return c;
-}
-
 /* A context of cipher name, keyed for encryption (enc) or decryption. */
 static EVP_CIPHER_CTX *keyed(const char *name, int enc)
 {
-    EVP_CIPHER *c = fetch(name);
+    EVP_CIPHER *c = tu_fetch_cipher_or_die(libctx, name, tu_target_propq());
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
 
     if (!TU_CHECK(ctx != NULL && EVP_CipherInit_ex2(ctx, c, key, iv, enc,
@@ -203,7 +192,8 @@ static void group_state(void)
 
     for (m = 0; m < NMODES; m++) {
         for (enc = 0; enc <= 1; enc++) {
-            EVP_CIPHER *c = fetch(sm4_names[m]);
+            EVP_CIPHER *c = tu_fetch_cipher_or_die(libctx, sm4_names[m],
+                                                   tu_target_propq());
             EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
 
             /* The cipher chosen, no key given yet. */
@@ -319,7 +309,7 @@ typedef TU_RAW_CIPHER RAW;
 
 static int raw_get(const char *name, RAW *r)
 {
-    EVP_CIPHER *c = fetch(name);
+    EVP_CIPHER *c = tu_fetch_cipher_or_die(libctx, name, tu_target_propq());
     int found = tu_raw_cipher(c, name, r);
 
     EVP_CIPHER_free(c);

@@ -37,46 +37,24 @@ static size_t rnd(size_t n)
 }
 
 /* Mostly short messages around block edges, some long ones. */
+static const TU_LEN_BAND sm_lens[] = {
+    /* percent, base, unit, count, jitter */
+    { 45, 0, 1, 70, 0 },
+    { 35, 0, 1, 700, 0 },
+    { 20, 0, 1, 40 * 1024, 0 },
+};
+
 static size_t pick_len(void)
 {
-    size_t r = rnd(100);
-
-    if (r < 45)
-        return rnd(70);
-    if (r < 80)
-        return rnd(700);
-    return rnd(40 * 1024);
+    return tu_pick_len(&rng, sm_lens, sizeof(sm_lens) / sizeof(sm_lens[0]));
 }
 
-/* Splits len into update sizes, in one of several styles. */
+/* Update sizes around SM4's 16-byte block. */
+static const TU_CHUNKING sm_chunking = { 40, 8192, 16, 64, 0 };
+
 static size_t make_chunks(size_t len, size_t *chunks, size_t max)
 {
-    size_t n = 0, left = len, style = rnd(len <= 4096 ? 5 : 4), c;
-
-    while (left > 0 && n < max - 1) {
-        switch (style) {
-        case 0:                 /* all at once */
-            c = left;
-            break;
-        case 1:                 /* small pieces, around the block size */
-            c = 1 + rnd(40);
-            break;
-        case 2:                 /* anything */
-            c = 1 + rnd(left < 8192 ? left : 8192);
-            break;
-        case 3:                 /* whole blocks, now and then an odd piece */
-            c = rnd(4) == 0 ? 1 + rnd(15) : 16 * (1 + rnd(64));
-            break;
-        default:                /* byte by byte */
-            c = 1;
-            break;
-        }
-        chunks[n++] = c < left ? c : left;
-        left -= chunks[n - 1];
-    }
-    if (left > 0)
-        chunks[n++] = left;
-    return n;
+    return tu_chunks(&rng, &sm_chunking, len, chunks, max);
 }
 
 struct state {

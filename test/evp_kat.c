@@ -566,24 +566,14 @@ static void names_sm3(void)
     EVP_MD_free(ref);
 }
 
-static unsigned char *hex(const char *s, size_t *len)
-{
-    unsigned char *p = tu_unhex(s, len);
-
-    if (p == NULL) {
-        fprintf(stderr, "bad built-in hex %s\n", s);
-        exit(2);
-    }
-    return p;
-}
-
 /* Runs a built-in vector given in hex (iv may be NULL). */
 static void cipher_hex(const char *name, const char *k, const char *iv,
                        const char *p, const char *c)
 {
     size_t kl, il = 0, pl, cl;
-    unsigned char *kb = hex(k, &kl), *ib = iv ? hex(iv, &il) : NULL;
-    unsigned char *pb = hex(p, &pl), *cb = hex(c, &cl);
+    unsigned char *kb = tu_unhex_or_die(k, &kl);
+    unsigned char *ib = iv ? tu_unhex_or_die(iv, &il) : NULL;
+    unsigned char *pb = tu_unhex_or_die(p, &pl), *cb = tu_unhex_or_die(c, &cl);
 
     cipher_vector(name, kb, kl, ib, il, pb, pl, cb, cl);
     free(kb);
@@ -610,8 +600,8 @@ static void gbt(void)
     cipher_hex("SM4-ECB", k, NULL, k, "681edf34d206965e86b3e94f536e4246");
     if (c == NULL || ctx == NULL)
         goto end;
-    key = hex(k, &kl);
-    exp2 = hex("595298c7c6fd271f0402f804c33d3f66", &el);
+    key = tu_unhex_or_die(k, &kl);
+    exp2 = tu_unhex_or_die("595298c7c6fd271f0402f804c33d3f66", &el);
     for (enc = 1; enc >= 0; enc--) {
         if (!TU_CHECK(EVP_CipherInit_ex2(ctx, c, key, NULL, enc, NULL)
                       && EVP_CIPHER_CTX_set_padding(ctx, 0),
@@ -662,11 +652,11 @@ static void sm3(void)
     unsigned char *md;
     size_t n;
 
-    md = hex("66c7f0f462eeedd9d1f2d46bdc10e4e2"
+    md = tu_unhex_or_die("66c7f0f462eeedd9d1f2d46bdc10e4e2"
              "4167c4875cf2f7a2297da02b8f4ba8e0", &n);
     digest_vector("SM3", (const unsigned char *)"abc", 3, md, n);
     free(md);
-    md = hex("debe9ff92275b8a138604889c18e5a4d"
+    md = tu_unhex_or_die("debe9ff92275b8a138604889c18e5a4d"
              "6fdb70e5387e5765293dcba39c0c5732", &n);
     digest_vector("SM3", (const unsigned char *)abcd16, 64, md, n);
     free(md);

@@ -54,21 +54,10 @@ static int ivlen_of(const char *name)
     return strcmp(name, "magma-ctr") == 0 ? 4 : 8;
 }
 
-static EVP_CIPHER *fetch(const char *name)
-{
-    EVP_CIPHER *c = EVP_CIPHER_fetch(libctx, name, tu_target_propq());
-
-    if (!TU_CHECK(c != NULL, "fetch %s", name)) {
-        fprintf(stderr, "cannot go on without %s\n", name);
-        exit(1);
-    }
-    return c;
-}
-
 /* A context of cipher name, keyed for encryption, padding off. */
 static EVP_CIPHER_CTX *keyed(const char *name)
 {
-    EVP_CIPHER *c = fetch(name);
+    EVP_CIPHER *c = tu_fetch_cipher_or_die(libctx, name, tu_target_propq());
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
 
     if (!TU_CHECK(ctx != NULL && EVP_EncryptInit_ex2(ctx, c, key,
@@ -117,7 +106,7 @@ static void bad_cipher_param(const char *name, OSSL_PARAM p,
                              const char *lib, const char *reason,
                              const char *what)
 {
-    EVP_CIPHER *c = fetch(name);
+    EVP_CIPHER *c = tu_fetch_cipher_or_die(libctx, name, tu_target_propq());
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     unsigned char exp[sizeof(msg)];
     OSSL_PARAM params[2];
@@ -277,12 +266,7 @@ static void run_algid(void)
 
     for (i = 0; i < NELEM(gost89_names); i++) {
         for (j = 0; j < NELEM(bad); j++) {
-            unsigned char *der = tu_unhex(bad[j].der, &len);
-
-            if (der == NULL) {
-                fprintf(stderr, "malformed hex: %s\n", bad[j].der);
-                exit(2);
-            }
+            unsigned char *der = tu_unhex_or_die(bad[j].der, &len);
 
             bad_cipher_param(gost89_names[i],
                              OSSL_PARAM_construct_octet_string(
@@ -397,7 +381,8 @@ static void run_nokey(void)
     size_t i;
 
     for (i = 0; i < NELEM(all_names); i++) {
-        EVP_CIPHER *c = fetch(all_names[i]);
+        EVP_CIPHER *c = tu_fetch_cipher_or_die(libctx, all_names[i],
+                                               tu_target_propq());
         EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
         unsigned char out[sizeof(msg) + 16];
         int enc, l = -1;
@@ -454,7 +439,7 @@ typedef TU_RAW_CIPHER RAW;
 /* The provider's functions for cipher name. */
 static void raw_get(const char *name, RAW *r)
 {
-    EVP_CIPHER *c = fetch(name);
+    EVP_CIPHER *c = tu_fetch_cipher_or_die(libctx, name, tu_target_propq());
 
     tu_raw_cipher(c, name, r);
     EVP_CIPHER_free(c);
@@ -475,7 +460,7 @@ static void raw_get(const char *name, RAW *r)
  */
 static void bad_final_blocks(const char *name)
 {
-    EVP_CIPHER *c = fetch(name);
+    EVP_CIPHER *c = tu_fetch_cipher_or_die(libctx, name, tu_target_propq());
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     const unsigned char *v = ivlen_of(name) ? iv : NULL;
     unsigned char ct[16], out[32];
@@ -667,7 +652,7 @@ static void raw_early(const char *name)
     const GOST89_SET *b = gost89_set("CryptoPro-B");
     size_t derlen = gost89_alg_id(b, iv, der), outl = 0, zero = 0;
     OSSL_PARAM p[3], g[3];
-    EVP_CIPHER *c = fetch(name);
+    EVP_CIPHER *c = tu_fetch_cipher_or_die(libctx, name, tu_target_propq());
     EVP_CIPHER_CTX *ref = EVP_CIPHER_CTX_new();
     unsigned int nopad = 0;
     int l1 = 0, l2 = 0;
@@ -763,7 +748,8 @@ static void run_early(void)
      * with the key must keep them. */
     for (i = 0; i < NELEM(gost89_names); i++) {
         const char *name = gost89_names[i];
-        EVP_CIPHER *c = fetch(name);
+        EVP_CIPHER *c = tu_fetch_cipher_or_die(libctx, name,
+                                               tu_target_propq());
         EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
         unsigned char exp[sizeof(msg)], out[sizeof(msg) + 8];
         OSSL_PARAM p[2];

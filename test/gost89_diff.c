@@ -69,53 +69,26 @@ static size_t rnd(size_t n)
  * Mostly short messages around block edges, many around the 1024-byte
  * meshing period, some long ones and some past several periods.
  */
+static const TU_LEN_BAND gost89_lens[] = {
+    /* percent, base, unit, count, jitter */
+    { 35, 0, 1, 70, 0 },
+    { 25, 0, 1, 1100, 0 },
+    { 15, 1024 - 9, 1024, 6, 19 },
+    { 20, 0, 1, 12 * 1024, 0 },
+    { 5, 0, 1, 48 * 1024, 0 },
+};
+
 static size_t pick_len(void)
 {
-    size_t r = rnd(100);
-
-    if (r < 35)
-        return rnd(70);
-    if (r < 60)
-        return rnd(1100);
-    if (r < 75)
-        return 1024 * (1 + rnd(6)) - 9 + rnd(19);
-    if (r < 95)
-        return rnd(12 * 1024);
-    return rnd(48 * 1024);
+    return tu_pick_len(&rng, gost89_lens, NELEM(gost89_lens));
 }
 
-/* Splits len into update sizes, in one of several styles. */
+/* Update sizes around the 8-byte block and the 1024-byte meshing period. */
+static const TU_CHUNKING gost89_chunking = { 20, 3000, 8, 160, 1024 };
+
 static size_t make_chunks(size_t len, size_t *chunks)
 {
-    size_t n = 0, left = len, style = rnd(len <= 4096 ? 6 : 5), c;
-
-    while (left > 0 && n < MAX_CHUNKS - 1) {
-        switch (style) {
-        case 0:                 /* all at once */
-            c = left;
-            break;
-        case 1:                 /* small pieces around the block size */
-            c = 1 + rnd(20);
-            break;
-        case 2:                 /* anything */
-            c = 1 + rnd(left < 3000 ? left : 3000);
-            break;
-        case 3:                 /* whole blocks, now and then an odd piece */
-            c = rnd(4) == 0 ? 1 + rnd(7) : 8 * (1 + rnd(160));
-            break;
-        case 4:                 /* across the meshing period */
-            c = 1024 - 8 + rnd(17);
-            break;
-        default:                /* byte by byte */
-            c = 1;
-            break;
-        }
-        chunks[n++] = c < left ? c : left;
-        left -= chunks[n - 1];
-    }
-    if (left > 0)
-        chunks[n++] = left;
-    return n;
+    return tu_chunks(&rng, &gost89_chunking, len, chunks, MAX_CHUNKS);
 }
 
 /* ------------------------------------------------------ smgost, ciphers */

@@ -42,18 +42,6 @@ static EVP_MAC *fetch_mac(const char *name)
     return m;
 }
 
-/* Hex that the tables hold; a malformed entry is a bug in this file. */
-static unsigned char *unhex(const char *hex, size_t *len)
-{
-    unsigned char *p = tu_unhex(hex != NULL ? hex : "", len);
-
-    if (p == NULL) {
-        fprintf(stderr, "malformed hex in the vector tables: %s\n", hex);
-        exit(2);
-    }
-    return p;
-}
-
 /* The parameter set an algorithm uses when none is chosen (as gostprov). */
 static const GOST89_SET *default_set(const char *alg)
 {
@@ -304,9 +292,10 @@ static void cipher_vector(const char *source, const char *alg,
                           const char *cthex)
 {
     size_t keylen, ivlen, len, ctlen, i;
-    unsigned char *key = unhex(keyhex, &keylen);
-    unsigned char *iv = unhex(ivhex, &ivlen);
-    unsigned char *pt = unhex(pthex, &len), *ct = unhex(cthex, &ctlen);
+    unsigned char *key = tu_unhex_or_die(keyhex, &keylen);
+    unsigned char *iv = tu_unhex_or_die(ivhex, &ivlen);
+    unsigned char *pt = tu_unhex_or_die(pthex, &len);
+    unsigned char *ct = tu_unhex_or_die(cthex, &ctlen);
     CIPHER_SETUP s;
     int way;
 
@@ -435,8 +424,9 @@ static void mac_vector(const GOST89_MAC_KAT *v)
 {
     static const size_t pieces[] = { 0, 1, 3, 7, 8, 9, 1023, 1025 };
     size_t keylen, len, maclen, i, outl;
-    unsigned char *key = unhex(v->key, &keylen), *msg = unhex(v->msg, &len);
-    unsigned char *exp = unhex(v->mac, &maclen), mac[8];
+    unsigned char *key = tu_unhex_or_die(v->key, &keylen);
+    unsigned char *msg = tu_unhex_or_die(v->msg, &len);
+    unsigned char *exp = tu_unhex_or_die(v->mac, &maclen), mac[8];
     MAC_SETUP s;
     int way;
 
@@ -514,13 +504,13 @@ static void run_allsets(void)
 {
     static const unsigned char zeros[16];
     size_t keylen, ptlen, ctlen, i;
-    unsigned char *key = unhex(GOST89_ALLSETS_KEY, &keylen);
-    unsigned char *pt = unhex(GOST89_ALLSETS_PLAIN, &ptlen);
+    unsigned char *key = tu_unhex_or_die(GOST89_ALLSETS_KEY, &keylen);
+    unsigned char *pt = tu_unhex_or_die(GOST89_ALLSETS_PLAIN, &ptlen);
     char src[128];
     int way;
 
     for (i = 0; i < NELEM(gost89_allsets); i++) {
-        unsigned char *ct = unhex(gost89_allsets[i].out, &ctlen);
+        unsigned char *ct = tu_unhex_or_die(gost89_allsets[i].out, &ctlen);
         CIPHER_SETUP s;
         FEED f = { 0, 0, 0 };
         unsigned sp;
@@ -579,10 +569,10 @@ static void run_allsets(void)
 static void run_magma_cbc(void)
 {
     size_t keylen, ivlen, ptlen, ctlen, chain, i, n;
-    unsigned char *key = unhex(MAGMA_KEY, &keylen);
-    unsigned char *iv = unhex(MAGMA_CBC_IV, &ivlen);
-    unsigned char *pt = unhex(MAGMA_PLAIN, &ptlen);
-    unsigned char *ct = unhex(MAGMA_CBC_OUT, &ctlen);
+    unsigned char *key = tu_unhex_or_die(MAGMA_KEY, &keylen);
+    unsigned char *iv = tu_unhex_or_die(MAGMA_CBC_IV, &ivlen);
+    unsigned char *pt = tu_unhex_or_die(MAGMA_PLAIN, &ptlen);
+    unsigned char *ct = tu_unhex_or_die(MAGMA_CBC_OUT, &ctlen);
     unsigned char cpt[32], cct[32];
     CIPHER_SETUP s;
 
@@ -625,8 +615,9 @@ static void long_vector(const GOST89_LONG_KAT *v)
     enum { CHUNK = 1 << 20 };
     unsigned char *zeros = calloc(1, CHUNK), *out = tu_malloc(CHUNK + 16);
     size_t keylen, ivlen, taillen, outl;
-    unsigned char *key = unhex(v->key, &keylen), *iv = unhex(v->iv, &ivlen);
-    unsigned char *exp = unhex(v->tail, &taillen), tail[16];
+    unsigned char *key = tu_unhex_or_die(v->key, &keylen);
+    unsigned char *iv = tu_unhex_or_die(v->iv, &ivlen);
+    unsigned char *exp = tu_unhex_or_die(v->tail, &taillen), tail[16];
     uint64_t left = v->len;
     const GOST89_SET *set = gost89_set(v->set);
     OSSL_PARAM p[2];

@@ -74,12 +74,8 @@ static inline size_t gost89_alg_id(const GOST89_SET *s, const unsigned char iv[8
                                  unsigned char out[GOST89_ALG_ID_MAX])
 {
     size_t oidlen = 0;
-    unsigned char *oid = tu_unhex(s->oid_der, &oidlen);
+    unsigned char *oid = tu_unhex_or_die(s->oid_der, &oidlen);
 
-    if (oid == NULL) {
-        fprintf(stderr, "malformed OID in gost89_sets: %s\n", s->oid_der);
-        exit(2);
-    }
     out[0] = 0x30;
     out[1] = (unsigned char)(2 + 8 + 2 + oidlen);
     out[2] = 0x04;
@@ -100,13 +96,10 @@ static inline size_t gost89_alg_id(const GOST89_SET *s, const unsigned char iv[8
  */
 static OSSL_PROVIDER *gost89_gostprov_provs[2];
 
-/* Unloads what gost89_gostprov_libctx() loaded (as tu_libctx_free()). */
+/* Frees what gost89_gostprov_libctx() made. */
 static inline void gost89_gostprov_libctx_free(OSSL_LIB_CTX *libctx)
 {
-    OSSL_PROVIDER_unload(gost89_gostprov_provs[1]);
-    OSSL_PROVIDER_unload(gost89_gostprov_provs[0]);
-    gost89_gostprov_provs[0] = gost89_gostprov_provs[1] = NULL;
-    OSSL_LIB_CTX_free(libctx);
+    tu_unload_free(libctx, gost89_gostprov_provs);
 }
 
 static inline OSSL_LIB_CTX *gost89_gostprov_libctx(void)

@@ -7,8 +7,9 @@
  * which smgost raises for the failures the two share), and the choice of a
  * program's group from its command line.
  *
- * Header-only so that each test program stays one .c file linked with
- * -lcrypto; every function is static.
+ * In test/lib/ with the other shared helpers (make gives the programs
+ * -I test/lib).  Header-only so that each test program stays one .c file
+ * linked with -lcrypto; every function is static.
  */
 #ifndef SMGOST_TESTUTIL_H
 #define SMGOST_TESTUTIL_H
@@ -145,6 +146,20 @@ static inline unsigned char *tu_unhex(const char *hex, size_t *len)
     return out;
 }
 
+/* tu_unhex for the hex a program holds itself (NULL reads as empty): a
+ * malformed string is a bug in the program, which stops it. */
+static inline unsigned char *tu_unhex_or_die(const char *hex, size_t *len)
+{
+    unsigned char *p = tu_unhex(hex != NULL ? hex : "", len);
+
+    if (p == NULL) {
+        fprintf(stderr, "malformed hex in the program's own tables: %s\n",
+                hex);
+        exit(2);
+    }
+    return p;
+}
+
 /*
  * The provider under test: smgost, unless SMGOST_TEST_PROVIDER names
  * another one (e.g. "default", to check a test program against the
@@ -166,6 +181,20 @@ static inline const char *tu_target_propq(void)
     return q;
 }
 
+/* A cipher the checks that follow cannot go on without; exits if absent. */
+static inline EVP_CIPHER *tu_fetch_cipher_or_die(OSSL_LIB_CTX *libctx,
+                                                 const char *name,
+                                                 const char *propq)
+{
+    EVP_CIPHER *c = EVP_CIPHER_fetch(libctx, name, propq);
+
+    if (!TU_CHECK(c != NULL, "fetch %s (%s)", name, propq)) {
+        fprintf(stderr, "cannot go on without %s\n", name);
+        exit(1);
+    }
+    return c;
+}
+
 /*
  * A cipher's own dispatch functions, as the core sees them, for tests that
  * must call the provider directly (output sizes and lengths EVP never
@@ -184,20 +213,26 @@ typedef struct tu_raw_cipher {
     void *provctx;
 } TU_RAW_CIPHER;
 
-/* Whether name is one of the colon-separated names, case-insensitively. */
-static inline int tu_names_include(const char *names, const char *name)
+/*
+ * Whether word is one of the entries of list that sep separates, ignoring
+ * case if fold: a provider's colon-separated algorithm names, or
+ * '|'-separated alternatives.
+ */
+static inline int tu_list_has(const char *list, int sep, const char *word,
+                              int fold)
 {
-    size_t n = strlen(name);
+    size_t n = strlen(word);
 
     for (;;) {
-        const char *end = strchr(names, ':');
-        size_t len = end != NULL ? (size_t)(end - names) : strlen(names);
+        const char *end = strchr(list, sep);
+        size_t len = end != NULL ? (size_t)(end - list) : strlen(list);
 
-        if (len == n && strncasecmp(names, name, n) == 0)
+        if (len == n && (fold ? strncasecmp(list, word, n)
+                              : strncmp(list, word, n)) == 0)
             return 1;
         if (end == NULL)
             return 0;
-        names = end + 1;
+        list = end + 1;
     }
 }
 
@@ -226,7 +261,7 @@ static inline int tu_each_function(const OSSL_PROVIDER *prov, int op,
 
     algs = OSSL_PROVIDER_query_operation(prov, op, &no_cache);
     for (a = algs; a != NULL && a->algorithm_names != NULL; a++) {
-        if (!tu_names_include(a->algorithm_names, name))
+        if (!tu_list_has(a->algorithm_names, ':', name, 1))
             continue;
         for (d = a->implementation; d->function_id != 0; d++)
             take(d, r);
@@ -359,39 +394,30 @@ static inline OSSL_LIB_CTX *tu_libctx(void)
 }
 
 /*
- * Frees a tu_libctx() context.  OSSL_LIB_CTX_free() alone leaves the
- * providers OSSL_PROVIDER_load() returned (LeakSanitizer reports them with
- * libcrypto 3.0.22): they are unloaded first.
+ * Frees a library context and the two providers loaded into it.
+ * OSSL_LIB_CTX_free() alone leaves the providers OSSL_PROVIDER_load()
+ * returned (LeakSanitizer reports them with libcrypto 3.0.22): they are
+ * unloaded first.
  */
+static inline void tu_unload_free(OSSL_LIB_CTX *libctx,
+                                  OSSL_PROVIDER *provs[2])
+{
+    OSSL_PROVIDER_unload(provs[1]);
+    OSSL_PROVIDER_unload(provs[0]);
+    provs[0] = provs[1] = NULL;
+    OSSL_LIB_CTX_free(libctx);
+}
+
+/* Frees a tu_libctx() context. */
 static inline void tu_libctx_free(OSSL_LIB_CTX *libctx)
 {
-    OSSL_PROVIDER_unload(tu_provs[1]);
-    OSSL_PROVIDER_unload(tu_provs[0]);
-    tu_provs[0] = tu_provs[1] = NULL;
-    OSSL_LIB_CTX_free(libctx);
+    tu_unload_free(libctx, tu_provs);
 }
 
 /* Name of the provider an algorithm came from, or "(none)". */
 static inline const char *tu_prov_name(const OSSL_PROVIDER *prov)
 {
     return prov != NULL ? OSSL_PROVIDER_get0_name(prov) : "(none)";
-}
-
-/* True if reason is one of the '|'-separated alternatives in list. */
-static inline int tu_reason_in(const char *reason, const char *list)
-{
-    size_t n = strlen(reason);
-
-    for (;;) {
-        const char *end = strchr(list, '|');
-        size_t len = end != NULL ? (size_t)(end - list) : strlen(list);
-
-        if (len == n && strncmp(list, reason, n) == 0)
-            return 1;
-        if (end == NULL)
-            return 0;
-        list = end + 1;
-    }
 }
 
 /*
@@ -430,7 +456,7 @@ static inline int tu_check_err(const char *file, int line,
         if (data == NULL || (flags & ERR_TXT_STRING) == 0)
             data = "";
         if (lib != NULL && rs != NULL && strcmp(lib, want_lib) == 0
-            && tu_reason_in(rs, reasons)
+            && tu_list_has(reasons, '|', rs, 0)
             && (want_data == NULL || strstr(data, want_data) != NULL))
             found = 1;
         if (used < sizeof(seen))
@@ -513,6 +539,78 @@ static inline void tu_rng_bytes(TU_RNG *r, unsigned char *p, size_t n)
         p += k;
         n -= k;
     }
+}
+
+/*
+ * A message length for a random case, from a table of bands that say
+ * which lengths matter to a family (its block edges, its periods): band b
+ * is chosen percent times in 100 (the percents add up to 100) and gives
+ * base + unit * r(count) + r(jitter), where r(n) is uniform in [0, n) and
+ * 0 for n <= 1.
+ */
+typedef struct {
+    unsigned percent;
+    size_t base, unit, count, jitter;
+} TU_LEN_BAND;
+
+static inline size_t tu_rng_upto(TU_RNG *r, size_t n)
+{
+    return n > 1 ? tu_rng_below(r, n) : 0;
+}
+
+static inline size_t tu_pick_len(TU_RNG *r, const TU_LEN_BAND *bands,
+                                 size_t nbands)
+{
+    size_t i = 0, roll = tu_rng_below(r, 100), below = bands[0].percent;
+
+    while (roll >= below && i + 1 < nbands)
+        below += bands[++i].percent;
+    return bands[i].base + bands[i].unit * tu_rng_upto(r, bands[i].count)
+        + tu_rng_upto(r, bands[i].jitter);
+}
+
+/*
+ * How tu_chunks() cuts a message into update sizes, for a family: one
+ * style in pieces of 1 to small bytes, one of 1 to most bytes, one of 1 to
+ * blocks whole blocks with now and then a piece shorter than a block and,
+ * if period is not 0, one of period +- block bytes (a key meshing period).
+ */
+typedef struct {
+    size_t small, most, block, blocks, period;
+} TU_CHUNKING;
+
+/*
+ * Splits len into at most max update sizes (the last takes what is left),
+ * in one of the styles above, all at once, or (up to 4 KiB) byte by byte.
+ */
+static inline size_t tu_chunks(TU_RNG *r, const TU_CHUNKING *how, size_t len,
+                               size_t *chunks, size_t max)
+{
+    size_t nstyles = 4 + (how->period != 0) + (len <= 4096);
+    size_t n = 0, left = len, style = tu_rng_below(r, nstyles), c;
+
+    while (left > 0 && n < max - 1) {
+        if (style == 0)
+            c = left;
+        else if (style == 1)
+            c = 1 + tu_rng_below(r, how->small);
+        else if (style == 2)
+            c = 1 + tu_rng_below(r, left < how->most ? left : how->most);
+        else if (style == 3)
+            c = tu_rng_below(r, 4) == 0
+                ? 1 + tu_rng_below(r, how->block - 1)
+                : how->block * (1 + tu_rng_below(r, how->blocks));
+        else if (style == 4 && how->period != 0)
+            c = how->period - how->block
+                + tu_rng_below(r, 2 * how->block + 1);
+        else
+            c = 1;
+        chunks[n++] = c < left ? c : left;
+        left -= chunks[n - 1];
+    }
+    if (left > 0)
+        chunks[n++] = left;
+    return n;
 }
 
 /*
