@@ -1,21 +1,45 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Known-answer tests for smgost's SM4 and SM3 through EVP, as users call
- * them: OpenSSL's evp_test vector files (GCM, CCM and XTS entries included:
- * RFC 8998, GB/T 17964-2021, IEEE 1619), the GB/T 32907-2016 examples, the
- * draft-ribose-cfrg-sm4 vectors, the GB/T 32905-2016 SM3 examples, and the
- * names, OIDs and metadata compared with OpenSSL's default provider.
+ * Known answers for every smgost family through EVP, as users call them:
+ * vectors in OpenSSL's evp_test format under test/data/ (SM4 with its GCM,
+ * CCM and XTS entries: RFC 8998, GB/T 17964-2021, IEEE 1619; SM3; GOST
+ * 28147-89 and Magma ciphers and the GOST MAC, with the keys GOST adds,
+ * documented at the top of their files), the GB/T 32907-2016 examples, the
+ * draft-ribose-cfrg-sm4 vectors, the GB/T 32905-2016 SM3 examples, and each
+ * family's names, aliases, OIDs and metadata.
  *
- * Usage: evp_kat file <vector file> | names | gbt | ribose | sm3
- * Driven by test/10-kat.t; prints a tally line and exits non-zero on failure.
+ * An entry goes to its family's runner by its algorithm (the case tables
+ * sm_algs and gost89_algs): SM4 one-shot, in chunks and in place, with the
+ * tag flipped for GCM and CCM; SM3 one-shot and byte by byte; GOST with the
+ * parameter set chosen every way the module offers, fed in pieces of 1 to
+ * 1025 bytes, in place, through EVP_Cipher, MACs of size 4 and 8 copied
+ * mid-message.
+ *
+ * Groups (arguments):
+ *   file <path>     every entry of an evp_test file
+ *   allsets <path>  the parameter set of each gost89-ecb entry (two blocks
+ *                   or more) chosen every way (paramset by long name, short
+ *                   name or OID, alg_id_param; in the init call or after
+ *                   it), the first block of CFB and CBC under that set,
+ *                   alg_id_param's IV replacing the init's, the set and
+ *                   encoding read back; every parameter set must be there
+ *   names sm|gost89 names, aliases, OIDs, lengths, modes and flags (SM: as
+ *                   the default provider has them)
+ *   gbt             GB/T 32907-2016 examples 1 and 2 (1,000,000 rounds)
+ *   ribose          draft-ribose-cfrg-sm4 ECB, CBC and CTR examples
+ *   sm3             GB/T 32905-2016 SM3 examples
+ * Driven by test/10-kat.t and test/60-gost-kat.t; prints a tally line and
+ * exits non-zero on failure.
  */
-#include "testutil.h"
+#include "gost89_test.h"
 
 #include <ctype.h>
 #include <strings.h>
 #include <openssl/objects.h>
 
 static OSSL_LIB_CTX *libctx;
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Fetches from the target and checks that the target really answered. */
 static EVP_CIPHER *fetch_cipher(const char *name)
@@ -42,6 +66,45 @@ static EVP_MD *fetch_md(const char *name)
              "%s came from %s", name, tu_prov_name(EVP_MD_get0_provider(md)));
     return md;
 }
+
+static EVP_MAC *fetch_mac(const char *name)
+{
+    EVP_MAC *m = EVP_MAC_fetch(libctx, name, tu_target_propq());
+
+    if (!TU_CHECK(m != NULL, "fetch MAC %s from %s", name, tu_target()))
+        return NULL;
+    TU_CHECK(strcmp(tu_prov_name(EVP_MAC_get0_provider(m)), tu_target())
+             == 0,
+             "%s came from %s", name, tu_prov_name(EVP_MAC_get0_provider(m)));
+    return m;
+}
+
+/* ------------------------------------------------------- a vector entry */
+
+/* One "Key = value" block of an evp_test file; values decoded. */
+enum kat_kind { KAT_CIPHER, KAT_DIGEST, KAT_MAC };
+enum {
+    F_KEY, F_IV, F_PT, F_CT, F_IN, F_OUT, F_AAD, F_TAG, F_CT_TAIL, NFIELDS
+};
+static const char *const fields[NFIELDS] = {
+    "Key", "IV", "Plaintext", "Ciphertext", "Input", "Output", "AAD", "Tag",
+    "CiphertextTail"
+};
+
+typedef struct {
+    char where[300];                    /* file:line, for messages */
+    char alg[64];
+    enum kat_kind kind;
+    unsigned char *v[NFIELDS];
+    size_t len[NFIELDS];
+    char xts_std[8];                    /* XTSStandard, if given */
+    char paramset[64];                  /* ParamSet (GOST), if given */
+    uint64_t zeros;                     /* Zeros (GOST): the message */
+    int has_zeros;
+    int bad;                            /* a field we cannot honour */
+} KAT_ENTRY;
+
+/* ------------------------------------------------------------- SM4, SM3 */
 
 /*
  * Runs a whole message through a cipher, padding off, feeding it chunk
@@ -265,155 +328,41 @@ static void digest_vector(const char *name, const unsigned char *msg,
     EVP_MD_free(d);
 }
 
-/* Our algorithms by canonical name, as the default provider has them. */
-static const char *const cipher_names[] = {
-    "SM4-ECB", "SM4-CBC", "SM4-OFB", "SM4-CFB", "SM4-CTR", "SM4-GCM",
-    "SM4-CCM", "SM4-XTS"
-};
-
-static int supported_cipher(const char *name)
+/* The SM4 block and stream modes' runner; 1 if the entry ran. */
+static int sm4_entry(const KAT_ENTRY *e)
 {
-    size_t i;
-
-    for (i = 0; i < sizeof(cipher_names) / sizeof(cipher_names[0]); i++)
-        if (strcasecmp(name, cipher_names[i]) == 0)
-            return 1;
-    return 0;
+    if (!TU_CHECK(e->v[F_KEY] != NULL && e->v[F_PT] != NULL
+                  && e->v[F_CT] != NULL, "%s: cipher entry incomplete",
+                  e->where))
+        return 0;
+    cipher_vector(e->alg, e->v[F_KEY], e->len[F_KEY], e->v[F_IV],
+                  e->len[F_IV], e->v[F_PT], e->len[F_PT], e->v[F_CT],
+                  e->len[F_CT]);
+    return 1;
 }
 
-/* One "Key = value" block of an evp_test file; values decoded. */
-struct entry {
-    char alg[64];
-    int is_digest;
-    unsigned char *v[8];
-    size_t len[8];
-    char xts_std[8];                    /* XTSStandard, if given */
-    int bad;                            /* a field we cannot honour */
-};
-enum { F_KEY, F_IV, F_PT, F_CT, F_IN, F_OUT, F_AAD, F_TAG, NFIELDS };
-static const char *const fields[NFIELDS] = {
-    "Key", "IV", "Plaintext", "Ciphertext", "Input", "Output", "AAD", "Tag"
-};
-
-static unsigned long ran_ciphers, ran_digests, skipped;
-
-static void run_entry(struct entry *e)
+/* SM4-GCM, CCM and XTS. */
+static int sm4_aead_entry(const KAT_ENTRY *e)
 {
-    int i;
-
-    if (e->alg[0] == '\0')
-        return;
-    if (e->is_digest) {
-        if (strcasecmp(e->alg, "SM3") != 0 || e->bad) {
-            skipped++;
-        } else if (TU_CHECK(e->v[F_IN] != NULL && e->v[F_OUT] != NULL,
-                            "digest entry without Input/Output")) {
-            digest_vector(e->alg, e->v[F_IN], e->len[F_IN], e->v[F_OUT],
-                          e->len[F_OUT]);
-            ran_digests++;
-        }
-    } else if (!supported_cipher(e->alg) || e->bad) {
-        skipped++;
-    } else if (!TU_CHECK(e->v[F_KEY] != NULL && e->v[F_PT] != NULL
-                         && e->v[F_CT] != NULL, "cipher entry incomplete")) {
-        ;
-    } else if (strncasecmp(e->alg, "SM4-GCM", 7) == 0
-               || strncasecmp(e->alg, "SM4-CCM", 7) == 0
-               || strncasecmp(e->alg, "SM4-XTS", 7) == 0) {
-        aead_vector(e->alg, e->v[F_KEY], e->len[F_KEY], e->v[F_IV],
-                    e->len[F_IV], e->v[F_AAD], e->len[F_AAD], e->v[F_TAG],
-                    e->len[F_TAG], e->xts_std[0] ? e->xts_std : NULL,
-                    e->v[F_PT], e->len[F_PT], e->v[F_CT], e->len[F_CT]);
-        ran_ciphers++;
-    } else {
-        cipher_vector(e->alg, e->v[F_KEY], e->len[F_KEY], e->v[F_IV],
-                      e->len[F_IV], e->v[F_PT], e->len[F_PT], e->v[F_CT],
-                      e->len[F_CT]);
-        ran_ciphers++;
-    }
-    for (i = 0; i < NFIELDS; i++)
-        free(e->v[i]);
-    memset(e, 0, sizeof(*e));
+    if (!TU_CHECK(e->v[F_KEY] != NULL && e->v[F_PT] != NULL
+                  && e->v[F_CT] != NULL, "%s: cipher entry incomplete",
+                  e->where))
+        return 0;
+    aead_vector(e->alg, e->v[F_KEY], e->len[F_KEY], e->v[F_IV],
+                e->len[F_IV], e->v[F_AAD], e->len[F_AAD], e->v[F_TAG],
+                e->len[F_TAG], e->xts_std[0] ? e->xts_std : NULL,
+                e->v[F_PT], e->len[F_PT], e->v[F_CT], e->len[F_CT]);
+    return 1;
 }
 
-static char *trim(char *s)
+static int sm3_entry(const KAT_ENTRY *e)
 {
-    char *end;
-
-    while (isspace((unsigned char)*s))
-        s++;
-    end = s + strlen(s);
-    while (end > s && isspace((unsigned char)end[-1]))
-        *--end = '\0';
-    return s;
-}
-
-static void set_field(struct entry *e, const char *key, const char *val,
-                      unsigned long lineno)
-{
-    size_t i, n;
-
-    if (strcmp(key, "Cipher") == 0 || strcmp(key, "Digest") == 0) {
-        snprintf(e->alg, sizeof(e->alg), "%s", val);
-        e->is_digest = key[0] == 'D';
-        return;
-    }
-    if (strcmp(key, "Title") == 0)
-        return;
-    if (strcmp(key, "XTSStandard") == 0) {
-        snprintf(e->xts_std, sizeof(e->xts_std), "%s", val);
-        return;
-    }
-    for (i = 0; i < NFIELDS; i++) {
-        if (strcmp(key, fields[i]) != 0)
-            continue;
-        n = strlen(val);
-        if (n >= 2 && val[0] == '"' && val[n - 1] == '"') {
-            e->v[i] = tu_malloc(n);
-            memcpy(e->v[i], val + 1, n - 2);
-            e->len[i] = n - 2;
-        } else {
-            e->v[i] = tu_unhex(val, &e->len[i]);
-            TU_CHECK(e->v[i] != NULL, "line %lu: bad hex", lineno);
-        }
-        return;
-    }
-    /* Anything else (e.g. Operation, Result) is beyond this runner. */
-    e->bad = 1;
-}
-
-static void run_file(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char line[8192], *p, *eq;
-    unsigned long lineno = 0;
-    struct entry e;
-
-    if (!TU_CHECK(f != NULL, "cannot open %s", path))
-        return;
-    memset(&e, 0, sizeof(e));
-    while (fgets(line, sizeof(line), f) != NULL) {
-        lineno++;
-        if (!TU_CHECK(strchr(line, '\n') != NULL || feof(f),
-                      "%s:%lu: line too long", path, lineno))
-            break;
-        p = trim(line);
-        if (*p == '#')
-            continue;
-        if (*p == '\0') {
-            run_entry(&e);
-            continue;
-        }
-        if (!TU_CHECK((eq = strchr(p, '=')) != NULL, "%s:%lu: no '='", path,
-                      lineno))
-            continue;
-        *eq = '\0';
-        set_field(&e, trim(p), trim(eq + 1), lineno);
-    }
-    run_entry(&e);
-    fclose(f);
-    printf("# %s: %lu cipher entries, %lu digest entries run, %lu skipped\n",
-           path, ran_ciphers, ran_digests, skipped);
+    if (!TU_CHECK(e->v[F_IN] != NULL && e->v[F_OUT] != NULL,
+                  "%s: digest entry without Input/Output", e->where))
+        return 0;
+    digest_vector(e->alg, e->v[F_IN], e->len[F_IN], e->v[F_OUT],
+                  e->len[F_OUT]);
+    return 1;
 }
 
 /* Collects an algorithm's names, sorted and joined, for comparison. */
@@ -662,27 +611,886 @@ static void sm3(void)
     free(md);
 }
 
+/* ---------------------------------------------------- GOST 28147-89, Magma */
+
+/* The parameter set an algorithm uses when none is chosen (as gostprov). */
+static const GOST89_SET *default_set(const char *alg)
+{
+    if (strcmp(alg, "gost89-cnt") == 0 || strcmp(alg, "gost-mac") == 0)
+        return gost89_set("CryptoPro-A");
+    if (strncmp(alg, "gost", 4) == 0)
+        return gost89_set("Z");
+    return NULL;
+}
+
+static void gost89_names(void)
+{
+    static const struct {
+        const char *name, *alias;
+        int keylen, ivlen, blocksize;
+        unsigned long mode;
+    } ciphers[] = {
+        { "gost89", "GOST 28147-89", 32, 8, 1, EVP_CIPH_CFB_MODE },
+        { "gost89", "1.2.643.2.2.21", 32, 8, 1, EVP_CIPH_CFB_MODE },
+        /* gost-engine declares CNT as OFB, a stream mode of block size 1 */
+        { "gost89-cnt", NULL, 32, 8, 1, EVP_CIPH_OFB_MODE },
+        { "gost89-cnt-12", NULL, 32, 8, 1, EVP_CIPH_OFB_MODE },
+        { "gost89-cbc", NULL, 32, 8, 8, EVP_CIPH_CBC_MODE },
+        { "gost89-ecb", NULL, 32, 0, 8, EVP_CIPH_ECB_MODE },
+        { "magma-ecb", NULL, 32, 0, 8, EVP_CIPH_ECB_MODE },
+        { "magma-cbc", NULL, 32, 8, 8, EVP_CIPH_CBC_MODE },
+        { "magma-ctr", NULL, 32, 4, 1, EVP_CIPH_CTR_MODE },
+    };
+    static const struct {
+        const char *name, *alias;
+    } macs[] = {
+        { "gost-mac", "1.2.643.2.2.22" },
+        { "gost-mac-12", NULL },
+    };
+    size_t i;
+
+    for (i = 0; i < NELEM(ciphers); i++) {
+        const char *n = ciphers[i].alias != NULL ? ciphers[i].alias
+                                                 : ciphers[i].name;
+        EVP_CIPHER *c = fetch_cipher(n);
+
+        if (c == NULL)
+            continue;
+        TU_CHECK(EVP_CIPHER_is_a(c, ciphers[i].name), "%s is %s", n,
+                 ciphers[i].name);
+        TU_CHECK(EVP_CIPHER_get_key_length(c) == ciphers[i].keylen,
+                 "%s: key length %d", n, EVP_CIPHER_get_key_length(c));
+        TU_CHECK(EVP_CIPHER_get_iv_length(c) == ciphers[i].ivlen,
+                 "%s: IV length %d", n, EVP_CIPHER_get_iv_length(c));
+        TU_CHECK(EVP_CIPHER_get_block_size(c) == ciphers[i].blocksize,
+                 "%s: block size %d", n, EVP_CIPHER_get_block_size(c));
+        TU_CHECK((unsigned long)EVP_CIPHER_get_mode(c) == ciphers[i].mode,
+                 "%s: mode %lu", n, (unsigned long)EVP_CIPHER_get_mode(c));
+        EVP_CIPHER_free(c);
+    }
+    for (i = 0; i < NELEM(macs); i++) {
+        EVP_MAC *m = fetch_mac(macs[i].name);
+        EVP_MAC *a = macs[i].alias != NULL ? fetch_mac(macs[i].alias) : NULL;
+
+        if (a != NULL)
+            TU_CHECK(EVP_MAC_is_a(a, macs[i].name), "%s is %s",
+                     macs[i].alias, macs[i].name);
+        EVP_MAC_free(m);
+        EVP_MAC_free(a);
+    }
+}
+
+/* -------------------------------------------------------- cipher runner */
+
+/* How a test chooses the parameter set. */
+enum set_way {
+    SET_DEFAULT,        /* not at all: the algorithm's default */
+    SET_NAME_INIT,      /* paramset in the init call */
+    SET_NAME_AFTER,     /* paramset after the init */
+    SET_ALGID_INIT,     /* alg_id_param in the init call */
+    SET_ALGID_AFTER,    /* alg_id_param after the init */
+    SET_NAME_BEFORE,    /* MACs: paramset before the first init */
+    NWAYS
+};
+
+static const char *const way_names[NWAYS] = {
+    "default set", "paramset in init", "paramset after init",
+    "alg_id_param in init", "alg_id_param after init",
+    "paramset before init"
+};
+
+/* How the input is fed. */
+typedef struct {
+    size_t piece;       /* update size; 0: all at once */
+    int inplace;
+    int oneshot;        /* EVP_Cipher instead of update/final */
+} FEED;
+
+typedef struct {
+    const char *alg;
+    const GOST89_SET *set;
+    enum set_way way;
+    unsigned spelling;  /* which name of the set paramset uses */
+    const unsigned char *key, *iv;
+    size_t ivlen;
+    const unsigned char *algid_iv;  /* the encoding's IV if not iv */
+} CIPHER_SETUP;
+
+static void describe_setup(const CIPHER_SETUP *s, int enc, const FEED *f)
+{
+    fprintf(stderr, "  %s %s, set %s (%s, \"%s\"), ", s->alg,
+            enc ? "encrypt" : "decrypt",
+            s->set != NULL ? s->set->short_name : "-", way_names[s->way],
+            s->set != NULL ? gost89_set_spelling(s->set, s->spelling) : "");
+    if (f->oneshot)
+        fprintf(stderr, "EVP_Cipher");
+    else
+        fprintf(stderr, "pieces of %zu", f->piece);
+    fprintf(stderr, "%s\n", f->inplace ? ", in place" : "");
+}
+
+/*
+ * Fills params (room for 2) with the set as s->way chooses it at this
+ * moment (init: 1, after: 0); the DER encoding goes to der.
+ */
+static void set_params(const CIPHER_SETUP *s, int at_init, OSSL_PARAM *p,
+                       unsigned char der[GOST89_ALG_ID_MAX])
+{
+    static const unsigned char zero_iv[8];
+    size_t n = 0;
+
+    switch (s->way) {
+    case SET_NAME_INIT:
+    case SET_NAME_AFTER:
+        if ((s->way == SET_NAME_INIT) == at_init)
+            p[n++] = OSSL_PARAM_construct_utf8_string(
+                "paramset", (char *)gost89_set_spelling(s->set, s->spelling),
+                0);
+        break;
+    case SET_ALGID_INIT:
+    case SET_ALGID_AFTER:
+        if ((s->way == SET_ALGID_INIT) == at_init)
+            p[n++] = OSSL_PARAM_construct_octet_string(
+                "alg_id_param", der,
+                gost89_alg_id(s->set, s->algid_iv != NULL ? s->algid_iv
+                                    : s->ivlen == 8 ? s->iv : zero_iv,
+                            der));
+        break;
+    default:
+        break;
+    }
+    p[n] = OSSL_PARAM_construct_end();
+}
+
+/*
+ * Runs the cipher over len bytes of in into out (room for len + 8); 1 if
+ * every call succeeded, *outl the total output.
+ */
+static int cipher_run(const CIPHER_SETUP *s, int enc, const FEED *f,
+                      const unsigned char *in, size_t len, unsigned char *out,
+                      size_t *outl)
+{
+    EVP_CIPHER *c = fetch_cipher(s->alg);
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    OSSL_PARAM init_p[2], after_p[2];
+    unsigned char der_init[GOST89_ALG_ID_MAX], der_after[GOST89_ALG_ID_MAX];
+    size_t done = 0, rd = 0;
+    int ok = 0, l;
+
+    *outl = 0;
+    set_params(s, 1, init_p, der_init);
+    set_params(s, 0, after_p, der_after);
+    if (c == NULL || ctx == NULL
+        || !EVP_CipherInit_ex2(ctx, c, s->key, s->iv, enc, init_p)
+        || !EVP_CIPHER_CTX_set_params(ctx, after_p)
+        || !EVP_CIPHER_CTX_set_padding(ctx, 0))
+        goto end;
+    if (f->inplace && len > 0)
+        memmove(out, in, len);
+    if (f->oneshot) {
+        l = EVP_Cipher(ctx, out, f->inplace ? out : in, (unsigned int)len);
+        if (l < 0)
+            goto end;
+        done = (size_t)l;
+    } else {
+        while (rd < len) {
+            size_t n = f->piece == 0 || f->piece > len - rd ? len - rd
+                                                            : f->piece;
+
+            if (!EVP_CipherUpdate(ctx, out + done, &l,
+                                  f->inplace ? out + rd : in + rd, (int)n))
+                goto end;
+            done += (size_t)l;
+            rd += n;
+        }
+        if (!EVP_CipherFinal_ex(ctx, out + done, &l))
+            goto end;
+        done += (size_t)l;
+    }
+    *outl = done;
+    ok = 1;
+ end:
+    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_free(c);
+    return ok;
+}
+
+/* Both directions of one vector under setup s, fed as f. */
+static void cipher_check(const CIPHER_SETUP *s, const FEED *f,
+                         const char *source, const unsigned char *pt,
+                         const unsigned char *ct, size_t len)
+{
+    unsigned char *out = tu_malloc(len + 8);
+    size_t outl;
+    int enc;
+
+    for (enc = 1; enc >= 0; enc--) {
+        int ok = cipher_run(s, enc, f, enc ? pt : ct, len, out, &outl);
+
+        if (!TU_CHECK(ok, "%s: EVP calls failed", source)
+            || !TU_CHECK_MEM(source, out, outl, enc ? ct : pt, len))
+            describe_setup(s, enc, f);
+        ERR_clear_error();
+    }
+    free(out);
+}
+
+/* The feeds every vector goes through. */
+static const FEED feeds[] = {
+    { 0, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 }, { 0, 1, 1 },
+    { 1, 0, 0 }, { 3, 1, 0 }, { 7, 0, 0 }, { 8, 1, 0 }, { 9, 0, 0 },
+    { 13, 1, 0 }, { 1023, 0, 0 }, { 1025, 1, 0 },
+};
+
+static int is_block_mode(const char *alg)
+{
+    return strstr(alg, "-ecb") != NULL || strstr(alg, "-cbc") != NULL;
+}
+
+/* One vector under every way of choosing its set and every feed. */
+
+/*
+ * A CBC vector whose IV holds m blocks (GOST R 34.13-2015's shift register
+ * of m n bits): m interleaved chains, block i on chain i mod m, each from
+ * its own IV block, every feed.
+ */
+static void magma_chains(const CIPHER_SETUP *whole, const char *where,
+                         const unsigned char *pt, const unsigned char *ct,
+                         size_t len)
+{
+    size_t m = whole->ivlen / 8, chain, i, n;
+    unsigned char *cpt = tu_malloc(len), *cct = tu_malloc(len);
+    CIPHER_SETUP s = *whole;
+
+    s.ivlen = 8;
+    for (chain = 0; chain < m; chain++) {
+        for (n = 0, i = chain; i < len / 8; i += m, n++) {
+            memcpy(cpt + 8 * n, pt + 8 * i, 8);
+            memcpy(cct + 8 * n, ct + 8 * i, 8);
+        }
+        s.iv = whole->iv + 8 * chain;
+        for (i = 0; i < NELEM(feeds); i++)
+            cipher_check(&s, &feeds[i], where, cpt, cct, 8 * n);
+    }
+    free(cpt);
+    free(cct);
+}
+
+/* Keeps the last 16 bytes of everything appended. */
+static void tail_append(unsigned char tail[16], const unsigned char *p,
+                        size_t n)
+{
+    if (n >= 16) {
+        memcpy(tail, p + n - 16, 16);
+    } else {
+        memmove(tail, tail + n, 16 - n);
+        memcpy(tail + 16 - n, p, n);
+    }
+}
+
+/* Entries past 2^31 bytes left for SMGOST_TEST_SCALE >= 100. */
+static unsigned long deferred;
+
+/*
+ * An entry of Zeros: that many zero bytes encrypted (the last 16 bytes of
+ * ciphertext checked) or MACed, in 1 MiB updates.
+ */
+static int gost89_long_entry(const KAT_ENTRY *e)
+{
+    enum { CHUNK = 1 << 20 };
+    int is_mac = e->kind == KAT_MAC;
+    const unsigned char *exp = e->v[is_mac ? F_OUT : F_CT_TAIL];
+    size_t explen = e->len[is_mac ? F_OUT : F_CT_TAIL], outl;
+    const GOST89_SET *set = gost89_set(e->paramset);
+    unsigned char *zeros, *out, tail[16];
+    uint64_t left = e->zeros;
+    OSSL_PARAM p[2];
+    int ok = 0, l;
+
+    if (!TU_CHECK(set != NULL && e->len[F_KEY] == 32 && exp != NULL
+                  && explen <= 16, "%s: long entry", e->where))
+        return 0;
+    if (e->zeros > ((uint64_t)1 << 32) / 2 && tu_scale() < 100) {
+        printf("# %s: %llu bytes, skipped below SMGOST_TEST_SCALE=100\n",
+               e->where, (unsigned long long)e->zeros);
+        deferred++;
+        return 0;
+    }
+    zeros = calloc(1, CHUNK);
+    out = tu_malloc(CHUNK + 16);
+    if (zeros == NULL) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    memset(tail, 0, sizeof(tail));
+    p[0] = OSSL_PARAM_construct_utf8_string("paramset", (char *)set->name,
+                                            0);
+    p[1] = OSSL_PARAM_construct_end();
+    if (is_mac) {
+        EVP_MAC *m = fetch_mac(e->alg);
+        EVP_MAC_CTX *ctx = m != NULL ? EVP_MAC_CTX_new(m) : NULL;
+
+        ok = ctx != NULL && EVP_MAC_init(ctx, e->v[F_KEY], 32, p);
+        for (; ok && left > 0; left -= outl) {
+            outl = left < CHUNK ? (size_t)left : CHUNK;
+            ok = EVP_MAC_update(ctx, zeros, outl);
+        }
+        ok = ok && EVP_MAC_final(ctx, tail, &outl, sizeof(tail));
+        EVP_MAC_CTX_free(ctx);
+        EVP_MAC_free(m);
+    } else {
+        EVP_CIPHER *c = fetch_cipher(e->alg);
+        EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+
+        ok = c != NULL && ctx != NULL
+             && EVP_EncryptInit_ex2(ctx, c, e->v[F_KEY], e->v[F_IV], p);
+        for (; ok && left > 0; left -= outl) {
+            outl = left < CHUNK ? (size_t)left : CHUNK;
+            ok = EVP_EncryptUpdate(ctx, out, &l, zeros, (int)outl);
+            tail_append(tail, out, (size_t)l);
+        }
+        ok = ok && EVP_EncryptFinal_ex(ctx, out, &l);
+        EVP_CIPHER_CTX_free(ctx);
+        EVP_CIPHER_free(c);
+    }
+    if (TU_CHECK(ok, "%s: EVP calls failed", e->where))
+        TU_CHECK_MEM(e->where, tail, explen, exp, explen);
+    free(zeros);
+    free(out);
+    return 1;
+}
+
+/* The parameter set an entry names, else its algorithm's default. */
+static const GOST89_SET *entry_set(const KAT_ENTRY *e)
+{
+    const GOST89_SET *s = gost89_set(e->paramset);
+
+    if (e->paramset[0] == '\0')
+        return default_set(e->alg);
+    TU_CHECK(s != NULL, "%s: unknown ParamSet %s", e->where, e->paramset);
+    return s;
+}
+
+/* One cipher vector under every way of choosing its set and every feed. */
+static int gost89_cipher_entry(const KAT_ENTRY *e)
+{
+    const unsigned char *pt = e->v[F_PT], *ct = e->v[F_CT];
+    size_t len = e->len[F_PT], ivlen = e->len[F_IV], i;
+    CIPHER_SETUP s;
+    int way;
+
+    if (e->has_zeros)
+        return gost89_long_entry(e);
+    if (!TU_CHECK(pt != NULL && ct != NULL && len == e->len[F_CT]
+                  && e->len[F_KEY] == 32, "%s: cipher entry", e->where))
+        return 0;
+    memset(&s, 0, sizeof(s));
+    s.alg = e->alg;
+    s.set = entry_set(e);
+    s.key = e->v[F_KEY];
+    s.iv = ivlen > 0 ? e->v[F_IV] : NULL;
+    s.ivlen = ivlen;
+    if (ivlen > 8) {
+        if (TU_CHECK(strcmp(e->alg, "magma-cbc") == 0 && ivlen % 8 == 0,
+                     "%s: an IV of %zu bytes", e->where, ivlen))
+            magma_chains(&s, e->where, pt, ct, len);
+        return 1;
+    }
+    for (way = SET_DEFAULT; way <= SET_ALGID_AFTER; way++) {
+        /* Magma has no sets; the default only where it is the vector's. */
+        if (s.set == NULL ? way != SET_DEFAULT
+                          : way == SET_DEFAULT && s.set != default_set(s.alg))
+            continue;
+        s.way = (enum set_way)way;
+        for (i = 0; i < NELEM(feeds); i++) {
+            /* EVP_Cipher on ECB/CBC takes whole blocks only. */
+            if (feeds[i].oneshot && is_block_mode(s.alg) && len % 8 != 0)
+                continue;
+            s.spelling = (unsigned)i;
+            cipher_check(&s, &feeds[i], e->where, pt, ct, len);
+        }
+    }
+    return 1;
+}
+
+typedef struct {
+    const char *alg;
+    const GOST89_SET *set;
+    enum set_way way;
+    unsigned spelling;
+    const unsigned char *key;
+    size_t size;        /* 0: the default (4) */
+    int key_as_param;
+} MAC_SETUP;
+
+static void describe_mac(const MAC_SETUP *s, size_t piece, int dup)
+{
+    fprintf(stderr, "  %s, set %s (%s), size %zu, key %s, pieces of %zu%s\n",
+            s->alg, s->set != NULL ? s->set->short_name : "-",
+            way_names[s->way], s->size, s->key_as_param ? "as param"
+                                                        : "in init",
+            piece, dup ? ", copied mid-message" : "");
+}
+
+/*
+ * Computes the MAC of msg; with dup, copies the context halfway and
+ * finishes both, which must agree.  Returns the MAC length, 0 on failure.
+ */
+static size_t mac_run(const MAC_SETUP *s, const unsigned char *msg,
+                      size_t len, size_t piece, int dup, unsigned char *mac)
+{
+    EVP_MAC *m = fetch_mac(s->alg);
+    EVP_MAC_CTX *ctx = m != NULL ? EVP_MAC_CTX_new(m) : NULL, *copy = NULL;
+    OSSL_PARAM p[4], after[2];
+    size_t n = 0, rd = 0, outl = 0, copyl = 0, size = s->size;
+    unsigned char copymac[8];
+    const char *name = s->set != NULL
+                       ? gost89_set_spelling(s->set, s->spelling) : NULL;
+    int ok = 0;
+
+    after[0] = OSSL_PARAM_construct_end();
+    if (ctx == NULL)
+        goto end;
+    if (s->way == SET_NAME_BEFORE) {
+        OSSL_PARAM before[2];
+
+        before[0] = OSSL_PARAM_construct_utf8_string("paramset",
+                                                     (char *)name, 0);
+        before[1] = OSSL_PARAM_construct_end();
+        if (!EVP_MAC_CTX_set_params(ctx, before))
+            goto end;
+    }
+    if (s->way == SET_NAME_INIT)
+        p[n++] = OSSL_PARAM_construct_utf8_string("paramset", (char *)name,
+                                                  0);
+    if (s->way == SET_NAME_AFTER) {
+        after[0] = OSSL_PARAM_construct_utf8_string("paramset", (char *)name,
+                                                    0);
+        after[1] = OSSL_PARAM_construct_end();
+    }
+    if (size != 0)
+        p[n++] = OSSL_PARAM_construct_size_t("size", &size);
+    if (s->key_as_param)
+        p[n++] = OSSL_PARAM_construct_octet_string("key",
+                                                   (void *)s->key, 32);
+    p[n] = OSSL_PARAM_construct_end();
+    if (!EVP_MAC_init(ctx, s->key_as_param ? NULL : s->key,
+                      s->key_as_param ? 0 : 32, p)
+        || !EVP_MAC_CTX_set_params(ctx, after))
+        goto end;
+    while (rd < len) {
+        size_t k = piece == 0 || piece > len - rd ? len - rd : piece;
+
+        if (dup && copy == NULL && rd >= len / 2
+            && (copy = EVP_MAC_CTX_dup(ctx)) == NULL)
+            goto end;
+        if (!EVP_MAC_update(ctx, msg + rd, k)
+            || (copy != NULL && !EVP_MAC_update(copy, msg + rd, k)))
+            goto end;
+        rd += k;
+    }
+    if (dup && copy == NULL && (copy = EVP_MAC_CTX_dup(ctx)) == NULL)
+        goto end;
+    if (!EVP_MAC_final(ctx, mac, &outl, 8)
+        || (copy != NULL && !EVP_MAC_final(copy, copymac, &copyl, 8)))
+        goto end;
+    ok = copy == NULL
+         || TU_CHECK_MEM("the copy's MAC", copymac, copyl, mac, outl);
+ end:
+    EVP_MAC_CTX_free(copy);
+    EVP_MAC_CTX_free(ctx);
+    EVP_MAC_free(m);
+    return ok ? outl : 0;
+}
+
+static int gost89_mac_entry(const KAT_ENTRY *e)
+{
+    static const size_t pieces[] = { 0, 1, 3, 7, 8, 9, 1023, 1025 };
+    const unsigned char *msg = e->v[F_IN], *exp = e->v[F_OUT];
+    size_t len = e->len[F_IN], maclen = e->len[F_OUT], i, outl;
+    unsigned char mac[8];
+    MAC_SETUP s;
+    int way;
+
+    if (e->has_zeros)
+        return gost89_long_entry(e);
+    if (!TU_CHECK(e->len[F_KEY] == 32 && msg != NULL && exp != NULL
+                  && maclen <= 4, "%s: MAC entry", e->where))
+        return 0;
+    memset(&s, 0, sizeof(s));
+    s.alg = e->alg;
+    s.set = entry_set(e);
+    s.key = e->v[F_KEY];
+    for (way = SET_DEFAULT; way < NWAYS; way++) {
+        if (way == SET_ALGID_INIT || way == SET_ALGID_AFTER
+            || (way == SET_DEFAULT && s.set != default_set(e->alg)))
+            continue;
+        s.way = (enum set_way)way;
+        for (i = 0; i < NELEM(pieces); i++) {
+            int dup = (int)(i % 2);
+
+            s.spelling = (unsigned)i;
+            s.key_as_param = (int)(i % 3 == 1);
+            /* No size, 4, or 8 of which the vector is the start. */
+            s.size = i % 3 == 0 ? 0 : (i % 3 == 1 ? 4 : 8);
+            outl = mac_run(&s, msg, len, pieces[i], dup, mac);
+            if (!TU_CHECK(outl == (s.size != 0 ? s.size : 4),
+                          "%s: MAC length %zu", e->where, outl)
+                || !TU_CHECK_MEM(e->where, mac, maclen, exp, maclen))
+                describe_mac(&s, pieces[i], dup);
+            ERR_clear_error();
+        }
+    }
+    return 1;
+}
+
+/* Reads paramset and alg_id_param back from a keyed gost89 context. */
+static void check_readback(const CIPHER_SETUP *s)
+{
+    EVP_CIPHER *c = fetch_cipher(s->alg);
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    OSSL_PARAM init_p[2], after_p[2], get[4];
+    unsigned char der_i[GOST89_ALG_ID_MAX], der_a[GOST89_ALG_ID_MAX];
+    unsigned char got[GOST89_ALG_ID_MAX], want[GOST89_ALG_ID_MAX];
+    char name[80] = "";
+    size_t mesh = 0, wantlen = gost89_alg_id(s->set, s->iv, want);
+
+    set_params(s, 1, init_p, der_i);
+    set_params(s, 0, after_p, der_a);
+    get[0] = OSSL_PARAM_construct_utf8_string("paramset", name,
+                                              sizeof(name));
+    get[1] = OSSL_PARAM_construct_octet_string("alg_id_param", got,
+                                               sizeof(got));
+    get[2] = OSSL_PARAM_construct_size_t("key-mesh", &mesh);
+    get[3] = OSSL_PARAM_construct_end();
+    if (TU_CHECK(c != NULL && ctx != NULL
+                 && EVP_EncryptInit_ex2(ctx, c, s->key, s->iv, init_p)
+                 && EVP_CIPHER_CTX_set_params(ctx, after_p)
+                 && EVP_CIPHER_CTX_get_params(ctx, get),
+                 "%s with %s (%s): set and read back", s->alg,
+                 s->set->short_name, way_names[s->way])) {
+        TU_CHECK(strcmp(name, s->set->name) == 0,
+                 "%s, %s (%s): paramset reads \"%s\"", s->alg,
+                 s->set->short_name, way_names[s->way], name);
+        TU_CHECK_MEM("alg_id_param read back", got, get[1].return_size,
+                     want, wantlen);
+        /* gost89 meshes by default, and alg_id_param switches it on. */
+        TU_CHECK(mesh != 0, "%s, %s (%s): key-mesh reads %zu", s->alg,
+                 s->set->short_name, way_names[s->way], mesh);
+    }
+    ERR_clear_error();
+    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_free(c);
+}
+
+/* Bit i: an allsets entry under gost89_sets[i] ran. */
+static unsigned allsets_seen;
+
+/*
+ * A gost89-ecb entry of two blocks or more under its set, the set chosen
+ * every way: ECB, the first CFB and CBC blocks, alg_id_param's IV, read
+ * back.
+ */
+static int gost89_allsets_entry(const KAT_ENTRY *e)
+{
+    static const unsigned char zeros[16];
+    const unsigned char *pt = e->v[F_PT], *ct = e->v[F_CT];
+    size_t ptlen = e->len[F_PT];
+    const GOST89_SET *set;
+    CIPHER_SETUP s;
+    FEED f = { 0, 0, 0 };
+    unsigned sp;
+    int way;
+
+    if (strcasecmp(e->alg, "gost89-ecb") != 0 || e->paramset[0] == '\0'
+        || e->has_zeros || pt == NULL || ptlen < 16)
+        return 0;
+    set = entry_set(e);
+    if (!TU_CHECK(set != NULL && ct != NULL && e->len[F_CT] == ptlen
+                  && e->len[F_KEY] == 32, "%s: cipher entry", e->where))
+        return 0;
+    allsets_seen |= 1u << (set - gost89_sets);
+    memset(&s, 0, sizeof(s));
+    s.set = set;
+    s.key = e->v[F_KEY];
+    for (way = SET_DEFAULT; way <= SET_ALGID_AFTER; way++) {
+        if (way == SET_DEFAULT && s.set != default_set("gost89-ecb"))
+            continue;
+        s.way = (enum set_way)way;
+        for (sp = 0; sp < 3; sp++) {
+            s.spelling = sp;
+            s.alg = "gost89-ecb";
+            s.iv = NULL;
+            s.ivlen = 0;
+            cipher_check(&s, &f, e->where, pt, ct, ptlen);
+            /* CFB of zeros from IV = P1 is E(P1), as is CBC of P1
+             * from a zero IV: the set reaches the other modes. */
+            s.iv = pt;
+            s.ivlen = 8;
+            s.alg = "gost89";
+            cipher_check(&s, &f, "first CFB block = E(IV)", zeros, ct, 8);
+            s.iv = zeros;
+            s.alg = "gost89-cbc";
+            cipher_check(&s, &f, "first CBC block = E(P ^ 0)", pt, ct, 8);
+            if (way == SET_ALGID_INIT || way == SET_ALGID_AFTER) {
+                /* The encoding's IV replaces the init's. */
+                s.iv = zeros;
+                s.algid_iv = pt;
+                s.alg = "gost89";
+                cipher_check(&s, &f, "alg_id_param's IV = P1: first CFB "
+                             "block = E(P1)", zeros, ct, 8);
+                s.algid_iv = NULL;
+            }
+            if (way != SET_DEFAULT) {
+                s.iv = pt + 8;
+                s.alg = "gost89";
+                check_readback(&s);
+            }
+        }
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------ families */
+
+/* What a family runs for an entry of one of its algorithms. */
+typedef struct {
+    const char *alg;
+    enum kat_kind kind;
+    int (*run)(const KAT_ENTRY *e);     /* 1 if the entry ran */
+} KAT_ALG;
+
+/* By canonical name, as the default provider has them. */
+static const KAT_ALG sm_algs[] = {
+    { "SM4-ECB", KAT_CIPHER, sm4_entry },
+    { "SM4-CBC", KAT_CIPHER, sm4_entry },
+    { "SM4-OFB", KAT_CIPHER, sm4_entry },
+    { "SM4-CFB", KAT_CIPHER, sm4_entry },
+    { "SM4-CTR", KAT_CIPHER, sm4_entry },
+    { "SM4-GCM", KAT_CIPHER, sm4_aead_entry },
+    { "SM4-CCM", KAT_CIPHER, sm4_aead_entry },
+    { "SM4-XTS", KAT_CIPHER, sm4_aead_entry },
+    { "SM3", KAT_DIGEST, sm3_entry },
+};
+
+static const KAT_ALG gost89_algs[] = {
+    { "gost89", KAT_CIPHER, gost89_cipher_entry },
+    { "gost89-cnt", KAT_CIPHER, gost89_cipher_entry },
+    { "gost89-cnt-12", KAT_CIPHER, gost89_cipher_entry },
+    { "gost89-cbc", KAT_CIPHER, gost89_cipher_entry },
+    { "gost89-ecb", KAT_CIPHER, gost89_cipher_entry },
+    { "magma-ecb", KAT_CIPHER, gost89_cipher_entry },
+    { "magma-cbc", KAT_CIPHER, gost89_cipher_entry },
+    { "magma-ctr", KAT_CIPHER, gost89_cipher_entry },
+    { "gost-mac", KAT_MAC, gost89_mac_entry },
+    { "gost-mac-12", KAT_MAC, gost89_mac_entry },
+};
+
+static void sm_names(void)
+{
+    names_ciphers();
+    names_sm3();
+}
+
+static const struct {
+    const char *name;
+    const KAT_ALG *algs;
+    size_t nalgs;
+    void (*names)(void);
+} families[] = {
+    { "sm", sm_algs, NELEM(sm_algs), sm_names },
+    { "gost89", gost89_algs, NELEM(gost89_algs), gost89_names },
+};
+
+/* ------------------------------------------------------ evp_test files */
+
+static unsigned long ran[3], skipped;
+
+/* An entry of any family, through its family's runner. */
+static int run_entry(const KAT_ENTRY *e)
+{
+    size_t f, i;
+
+    for (f = 0; !e->bad && f < NELEM(families); f++)
+        for (i = 0; i < families[f].nalgs; i++)
+            if (families[f].algs[i].kind == e->kind
+                && strcasecmp(families[f].algs[i].alg, e->alg) == 0) {
+                ran[e->kind] += families[f].algs[i].run(e);
+                return 1;
+            }
+    skipped++;
+    return 0;
+}
+
+static char *trim(char *s)
+{
+    char *end;
+
+    while (isspace((unsigned char)*s))
+        s++;
+    end = s + strlen(s);
+    while (end > s && isspace((unsigned char)end[-1]))
+        *--end = '\0';
+    return s;
+}
+
+static void set_field(KAT_ENTRY *e, const char *key, const char *val)
+{
+    size_t i, n;
+    char *end;
+
+    if (strcmp(key, "Cipher") == 0 || strcmp(key, "Digest") == 0
+        || strcmp(key, "MAC") == 0) {
+        snprintf(e->alg, sizeof(e->alg), "%s", val);
+        e->kind = key[0] == 'C' ? KAT_CIPHER
+                  : key[0] == 'D' ? KAT_DIGEST : KAT_MAC;
+        return;
+    }
+    if (strcmp(key, "Title") == 0)
+        return;
+    if (strcmp(key, "XTSStandard") == 0) {
+        snprintf(e->xts_std, sizeof(e->xts_std), "%s", val);
+        return;
+    }
+    if (strcmp(key, "ParamSet") == 0) {
+        snprintf(e->paramset, sizeof(e->paramset), "%s", val);
+        return;
+    }
+    if (strcmp(key, "Zeros") == 0) {
+        e->zeros = strtoull(val, &end, 10);
+        e->has_zeros = TU_CHECK(*val != '\0' && *end == '\0',
+                                "%s: Zeros = %s", e->where, val);
+        return;
+    }
+    for (i = 0; i < NFIELDS; i++) {
+        if (strcmp(key, fields[i]) != 0)
+            continue;
+        n = strlen(val);
+        if (n >= 2 && val[0] == '"' && val[n - 1] == '"') {
+            e->v[i] = tu_malloc(n);
+            memcpy(e->v[i], val + 1, n - 2);
+            e->len[i] = n - 2;
+        } else {
+            e->v[i] = tu_unhex(val, &e->len[i]);
+            TU_CHECK(e->v[i] != NULL, "%s: bad hex in %s", e->where, key);
+        }
+        return;
+    }
+    /* Anything else (e.g. Operation, Result) is beyond this runner. */
+    e->bad = 1;
+}
+
+/* Gives each entry of the file at path to each, then frees it. */
+static void read_file(const char *path, int (*each)(const KAT_ENTRY *e))
+{
+    FILE *f = fopen(path, "r");
+    char line[8192], *p, *eq;
+    unsigned long lineno = 0;
+    KAT_ENTRY e;
+    int i;
+
+    if (!TU_CHECK(f != NULL, "cannot open %s", path))
+        return;
+    memset(&e, 0, sizeof(e));
+    for (;;) {
+        int more = fgets(line, sizeof(line), f) != NULL;
+
+        lineno++;
+        if (more && !TU_CHECK(strchr(line, '\n') != NULL || feof(f),
+                              "%s:%lu: line too long", path, lineno))
+            break;
+        p = more ? trim(line) : line;
+        if (more && *p == '#')
+            continue;
+        if (!more || *p == '\0') {
+            if (e.alg[0] != '\0')
+                each(&e);
+            for (i = 0; i < NFIELDS; i++)
+                free(e.v[i]);
+            memset(&e, 0, sizeof(e));
+            if (!more)
+                break;
+            continue;
+        }
+        if (e.where[0] == '\0')
+            snprintf(e.where, sizeof(e.where), "%s:%lu", path, lineno);
+        if (!TU_CHECK((eq = strchr(p, '=')) != NULL, "%s:%lu: no '='", path,
+                      lineno))
+            continue;
+        *eq = '\0';
+        set_field(&e, trim(p), trim(eq + 1));
+    }
+    fclose(f);
+}
+
+/* ---------------------------------------------------------------- groups */
+
+static void run_file(const char *path)
+{
+    read_file(path, run_entry);
+    printf("# %s: %lu cipher, %lu digest and %lu MAC entries run, "
+           "%lu skipped, %lu left for SMGOST_TEST_SCALE >= 100\n", path,
+           ran[KAT_CIPHER], ran[KAT_DIGEST], ran[KAT_MAC], skipped,
+           deferred);
+}
+
+static void run_allsets(const char *path)
+{
+    size_t i;
+
+    read_file(path, gost89_allsets_entry);
+    for (i = 0; i < GOST89_NSETS; i++)
+        TU_CHECK(allsets_seen >> i & 1, "%s: no gost89-ecb entry of two "
+                 "blocks under %s", path, gost89_sets[i].short_name);
+}
+
+static void run_names(const char *family)
+{
+    size_t i;
+
+    for (i = 0; i < NELEM(families); i++)
+        if (strcmp(family, families[i].name) == 0) {
+            families[i].names();
+            return;
+        }
+    TU_CHECK(0, "no family %s", family);
+}
+
 int main(int argc, char **argv)
 {
-    const char *group = argc > 1 ? argv[1] : "";
+    static const struct {
+        const char *name, *arg;
+        void (*with_arg)(const char *arg);
+        void (*run)(void);
+    } groups[] = {
+        { "file", "<path>", run_file, NULL },
+        { "allsets", "<path>", run_allsets, NULL },
+        { "names", "sm|gost89", run_names, NULL },
+        { "gbt", NULL, NULL, gbt },
+        { "ribose", NULL, NULL, ribose },
+        { "sm3", NULL, NULL, sm3 },
+    };
+    size_t i;
 
-    libctx = tu_libctx();
-    if (strcmp(group, "file") == 0 && argc > 2) {
-        run_file(argv[2]);
-    } else if (strcmp(group, "names") == 0) {
-        names_ciphers();
-        names_sm3();
-    } else if (strcmp(group, "gbt") == 0) {
-        gbt();
-    } else if (strcmp(group, "ribose") == 0) {
-        ribose();
-    } else if (strcmp(group, "sm3") == 0) {
-        sm3();
-    } else {
-        fprintf(stderr, "usage: %s file <path> | names | gbt | ribose | sm3\n",
-                argv[0]);
+    for (i = 0; argc > 1 && i < NELEM(groups); i++)
+        if (strcmp(argv[1], groups[i].name) == 0
+            && (groups[i].arg == NULL) == (argc == 2))
+            break;
+    if (argc < 2 || i == NELEM(groups)) {
+        fprintf(stderr, "usage: %s", argv[0]);
+        for (i = 0; i < NELEM(groups); i++)
+            fprintf(stderr, "%s %s%s%s", i > 0 ? " |" : "", groups[i].name,
+                    groups[i].arg != NULL ? " " : "",
+                    groups[i].arg != NULL ? groups[i].arg : "");
+        fputc('\n', stderr);
         return 2;
     }
+    libctx = tu_libctx();
+    gost89_note_kernels(libctx);
+    if (groups[i].arg != NULL)
+        groups[i].with_arg(argv[2]);
+    else
+        groups[i].run();
     tu_libctx_free(libctx);
-    return tu_report(group);
+    return tu_report(argv[1]);
 }

@@ -28,7 +28,7 @@ use KernelLevels;
 
 our @EXPORT = qw(top_dir modules_dir openssl_cli gostprov_dir program level_env
                  provider_args cap_variable forced_level run_env run_cmd run_program
-                 run_openssl program_ok data_file write_config);
+                 run_openssl program_ok kat_file_ok data_file write_config);
 
 sub top_dir {
     return $ENV{SMGOST_TOP} if $ENV{SMGOST_TOP};
@@ -228,6 +228,26 @@ sub program_ok {
                             . "$r->{signal}"
                             . ($r->{timed_out} ? " (killed after $opt{timeout} s)" : '')
                             . "\nstdout:\n$r->{out}stderr:\n$r->{err}");
+    return $r;
+}
+
+# Two tests: test/evp_kat runs the evp_test file test/data/<file>, and
+# every entry of it for an algorithm that $algs matches (a regex on the
+# Cipher, Digest or MAC line, counted here apart from the C parser, so that
+# a parser that silently skips entries fails) ran or was left for a larger
+# SMGOST_TEST_SCALE.  %opt goes to program_ok.
+sub kat_file_ok {
+    my ($file, $algs, $title, %opt) = @_;
+    my $path = data_file($file);
+    open(my $fh, '<', $path) or die "$path: $!";
+    my $want = grep { /^\s*(?:Cipher|Digest|MAC)\s*=\s*(\S+)/ && $1 =~ $algs } <$fh>;
+    close $fh;
+    my $r = program_ok('evp_kat', ['file', $path], $title, %opt);
+    my ($c, $d, $m, $left) = $r->{out}
+        =~ /(\d+) cipher, (\d+) digest and (\d+) MAC entries run, \d+ skipped, (\d+) left/;
+    is(($c // 0) + ($d // 0) + ($m // 0) + ($left // 0), $want,
+       $left ? "$file: all $want entries ran but the $left left for SMGOST_TEST_SCALE >= 100"
+             : "$file: all $want entries ran");
     return $r;
 }
 
