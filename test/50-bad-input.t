@@ -22,4 +22,4 @@ my @groups = (
 plan tests => scalar @groups;
 # A correct run takes well under a second even under qemu; a provider that
 # goes ahead with an impossible length may run on there instead of crashing.
-program_ok('bad_input', [$_->[0]], $_->[1], timeout => 120) for @groups;
+program_ok('bad_input', ['sm', $_->[0]], $_->[1], timeout => 120) for @groups;

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 #
-# Misuse of smgost's GOST 28147-89, Magma and GOST MACs (test/gost89_bad.c):
+# Misuse of smgost's GOST 28147-89, Magma and GOST MACs (test/bad_input.c):
 # each call must fail with its reason on the error queue (smgost's own for
 # the GOST parameters, the default provider's for what its ciphers and MACs
 # share), give no output and leave the context as it was; parameters set
@@ -25,4 +25,4 @@ my @groups = (
     [early    => 'parameters and calls before any init'],
 );
 plan tests => scalar @groups;
-program_ok('gost89_bad', [$_->[0]], $_->[1]) for @groups;
+program_ok('bad_input', ['gost89', $_->[0]], $_->[1]) for @groups;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * What the GOST test programs (evp_kat.c, gost89_diff.c, gost89_bad.c) share
+ * What the GOST test programs (evp_kat.c, gost89_diff.c, bad_input.c) share
  * beyond testutil.h: the GOST 28147-89 parameter sets as the tests know them
  * (names from RFC 4357 and RFC 7836, OIDs and their DER bodies), the
  * RFC 4357 Gost28147-89-Parameters encoding that `alg_id_param` carries,

@@ -647,40 +647,95 @@ static inline int tu_report(const char *group)
     return tu_failures == 0 && tu_checks > 0 ? 0 : 1;
 }
 
-/* One group of a test program's checks, which argv[1] names. */
+/* One group of a test program's checks, which its command line names. */
 typedef struct {
     const char *name;
     void (*run)(void);
 } TU_GROUP;
 
+/* A family's groups, in a program that tests several: argv[1] names it. */
+typedef struct {
+    const char *name;
+    const TU_GROUP *groups;
+    size_t n;
+} TU_FAMILY;
+
+static inline const TU_GROUP *tu_find_group(const TU_GROUP *groups, size_t n,
+                                            const char *name)
+{
+    size_t i;
+
+    for (i = 0; name != NULL && i < n; i++)
+        if (strcmp(name, groups[i].name) == 0)
+            return &groups[i];
+    return NULL;
+}
+
+static inline void tu_usage_groups(const TU_GROUP *groups, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        fprintf(stderr, "%s%s", i > 0 ? "|" : "", groups[i].name);
+}
+
 /*
- * The main of a program made of groups: runs the group argv[1] names with
- * *libctx a fresh library context (given first to prepare, if not NULL),
- * or prints a usage line listing every group from the table itself, and
- * returns the exit status.
+ * Runs group g with *libctx a fresh library context (given first to
+ * prepare, if not NULL) and returns the exit status.
+ */
+static inline int tu_run_group(const TU_GROUP *g, OSSL_LIB_CTX **libctx,
+                               void (*prepare)(OSSL_LIB_CTX *))
+{
+    *libctx = tu_libctx();
+    if (prepare != NULL)
+        prepare(*libctx);
+    g->run();
+    tu_libctx_free(*libctx);
+    return tu_report(g->name);
+}
+
+/*
+ * The main of a program made of groups: runs the group argv[1] names (see
+ * tu_run_group), or prints a usage line listing every group from the table
+ * itself and returns 2.
  */
 static inline int tu_main(int argc, char **argv, const TU_GROUP *groups,
                           size_t n, OSSL_LIB_CTX **libctx,
                           void (*prepare)(OSSL_LIB_CTX *))
 {
+    const TU_GROUP *g = tu_find_group(groups, n, argc > 1 ? argv[1] : NULL);
+
+    if (g != NULL)
+        return tu_run_group(g, libctx, prepare);
+    fprintf(stderr, "usage: %s ", argv[0]);
+    tu_usage_groups(groups, n);
+    fputc('\n', stderr);
+    return 2;
+}
+
+/* The same for a program whose groups come by family: argv[1] names the
+ * family, argv[2] one of its groups. */
+static inline int tu_main_families(int argc, char **argv,
+                                   const TU_FAMILY *families, size_t n,
+                                   OSSL_LIB_CTX **libctx,
+                                   void (*prepare)(OSSL_LIB_CTX *))
+{
+    const TU_GROUP *g = NULL;
     size_t i;
 
-    for (i = 0; argc > 1 && i < n; i++)
-        if (strcmp(argv[1], groups[i].name) == 0)
-            break;
-    if (i == n || argc < 2) {
-        fprintf(stderr, "usage: %s ", argv[0]);
-        for (i = 0; i < n; i++)
-            fprintf(stderr, "%s%s", i > 0 ? "|" : "", groups[i].name);
-        fputc('\n', stderr);
-        return 2;
+    for (i = 0; argc > 2 && i < n; i++)
+        if (strcmp(argv[1], families[i].name) == 0)
+            g = tu_find_group(families[i].groups, families[i].n, argv[2]);
+    if (g != NULL)
+        return tu_run_group(g, libctx, prepare);
+    fprintf(stderr, "usage:");
+    for (i = 0; i < n; i++) {
+        fprintf(stderr, "%s %s %s ", i > 0 ? "\n      " : "", argv[0],
+                families[i].name);
+        tu_usage_groups(families[i].groups, families[i].n);
     }
-    *libctx = tu_libctx();
-    if (prepare != NULL)
-        prepare(*libctx);
-    groups[i].run();
-    tu_libctx_free(*libctx);
-    return tu_report(groups[i].name);
+    fputc('\n', stderr);
+    return 2;
 }
 
 #endif
