@@ -23,7 +23,7 @@ for my $g (['sm4', 'SM4: every mode, random cases, copies, re-inits, CTR wraps']
            ['hmac', 'HMAC-SM3 with properties provider=smgost'],
            ['sm4', 'SM4 with constant-time = yes: every mode', $ct]) {
     my ($group, $title, $conf) = @$g;
-    my $r = program_ok('evp_diff', [$group], $title,
+    my $r = program_ok('evp_diff', ['sm', $group], $title,
                        defined $conf ? (env => { %{ run_env() }, SMGOST_TEST_CONF => $conf }) : ());
     my ($seed) = $r->{out} =~ /^# seed (\d+)/m;
     note("$title: seed " . ($seed // '?'));

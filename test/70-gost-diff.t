@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 #
-# Differential tests of smgost's GOST 28147-89 and Magma (test/gost89_diff.c)
+# Differential tests of smgost's GOST 28147-89 and Magma (test/evp_diff.c)
 # against gost-engine's provider gostprov and against libgcrypt 1.10:
 # random keys, IVs, lengths (past several key meshing periods), update
 # chunkings, in place and out of place, context copies, re-inits with a new
@@ -24,7 +24,7 @@ plan tests => 3;
 
 sub run_group {
     my ($group, $title, %opt) = @_;
-    my $r = program_ok('gost89_diff', [$group], $title, %opt);
+    my $r = program_ok('evp_diff', ['gost89', $group], $title, %opt);
     my ($seed) = $r->{out} =~ /^# seed (\d+)/m;
     note("$group: seed " . ($seed // '?'));
 }
@@ -50,7 +50,7 @@ SKIP: {
 # Then the same with smgost configured for "constant-time = yes", which
 # swaps in the "-ct" kernel tables where the CPU has them.
 SKIP: {
-    my $has = run_program('gost89_diff', ['has-gcrypt']);
+    my $has = run_program('evp_diff', ['has-gcrypt']);
     skip('test programs built without libgcrypt (no HAVE_GCRYPT)', 2)
         if $has->{exit} != 0 || $has->{signal} != 0;
     run_group('gcrypt', 'against libgcrypt: GOST28147 ECB/CBC/CFB/CNT, '

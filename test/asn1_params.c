@@ -23,7 +23,7 @@
  *         has them: OpenSSL 3.2 and later), and has no AlgorithmIdentifier
  *         where that has none.
  *
- * Malformed DER is gost89_bad.c's (group algid).
+ * Malformed DER is bad_input.c's (gost89 algid).
  */
 #include "gost89_test.h"
 

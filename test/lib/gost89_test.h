@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * What the GOST test programs (evp_kat.c, gost89_diff.c, bad_input.c) share
- * beyond testutil.h: the GOST 28147-89 parameter sets as the tests know them
- * (names from RFC 4357 and RFC 7836, OIDs and their DER bodies), the
- * RFC 4357 Gost28147-89-Parameters encoding that `alg_id_param` carries,
- * a library context holding gost-engine's gostprov, and a note of the GOST
- * kernel smgost chose.
+ * What the GOST cases of the test programs (evp_kat.c, evp_diff.c,
+ * bad_input.c, and others) share beyond testutil.h: the GOST 28147-89
+ * parameter sets as the tests know them (names from RFC 4357 and RFC 7836,
+ * OIDs and their DER bodies), the RFC 4357 Gost28147-89-Parameters
+ * encoding that `alg_id_param` carries, a library context holding
+ * gost-engine's gostprov, and a note of the GOST kernel smgost chose.
  */
 #ifndef SMGOST_GOST_TEST_H
 #define SMGOST_GOST_TEST_H

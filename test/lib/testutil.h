@@ -562,11 +562,13 @@ static inline size_t tu_pick_len(TU_RNG *r, const TU_LEN_BAND *bands,
                                  size_t nbands)
 {
     size_t i = 0, roll = tu_rng_below(r, 100), below = bands[0].percent;
+    size_t len;
 
     while (roll >= below && i + 1 < nbands)
         below += bands[++i].percent;
-    return bands[i].base + bands[i].unit * tu_rng_upto(r, bands[i].count)
-        + tu_rng_upto(r, bands[i].jitter);
+    /* in this order, so that a seed gives the same lengths everywhere */
+    len = bands[i].base + bands[i].unit * tu_rng_upto(r, bands[i].count);
+    return len + tu_rng_upto(r, bands[i].jitter);
 }
 
 /*
