@@ -41,17 +41,24 @@ static OSSL_LIB_CTX *libctx;
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Fetches from the target and checks that the target really answered. */
+/*
+ * Checks that a fetch from the target (alg, NULL if it failed) succeeded
+ * and that the target really answered.
+ */
+static void from_target(const void *alg, const OSSL_PROVIDER *prov,
+                        const char *kind, const char *name)
+{
+    if (TU_CHECK(alg != NULL, "fetch %s %s from %s", kind, name, tu_target()))
+        TU_CHECK(strcmp(tu_prov_name(prov), tu_target()) == 0,
+                 "%s came from %s", name, tu_prov_name(prov));
+}
+
 static EVP_CIPHER *fetch_cipher(const char *name)
 {
     EVP_CIPHER *c = EVP_CIPHER_fetch(libctx, name, tu_target_propq());
 
-    if (!TU_CHECK(c != NULL, "fetch cipher %s from %s", name, tu_target()))
-        return NULL;
-    TU_CHECK(strcmp(tu_prov_name(EVP_CIPHER_get0_provider(c)), tu_target())
-             == 0,
-             "%s came from %s", name,
-             tu_prov_name(EVP_CIPHER_get0_provider(c)));
+    from_target(c, c != NULL ? EVP_CIPHER_get0_provider(c) : NULL, "cipher",
+                name);
     return c;
 }
 
@@ -59,11 +66,8 @@ static EVP_MD *fetch_md(const char *name)
 {
     EVP_MD *md = EVP_MD_fetch(libctx, name, tu_target_propq());
 
-    if (!TU_CHECK(md != NULL, "fetch digest %s from %s", name, tu_target()))
-        return NULL;
-    TU_CHECK(strcmp(tu_prov_name(EVP_MD_get0_provider(md)), tu_target())
-             == 0,
-             "%s came from %s", name, tu_prov_name(EVP_MD_get0_provider(md)));
+    from_target(md, md != NULL ? EVP_MD_get0_provider(md) : NULL, "digest",
+                name);
     return md;
 }
 
@@ -71,11 +75,7 @@ static EVP_MAC *fetch_mac(const char *name)
 {
     EVP_MAC *m = EVP_MAC_fetch(libctx, name, tu_target_propq());
 
-    if (!TU_CHECK(m != NULL, "fetch MAC %s from %s", name, tu_target()))
-        return NULL;
-    TU_CHECK(strcmp(tu_prov_name(EVP_MAC_get0_provider(m)), tu_target())
-             == 0,
-             "%s came from %s", name, tu_prov_name(EVP_MAC_get0_provider(m)));
+    from_target(m, m != NULL ? EVP_MAC_get0_provider(m) : NULL, "MAC", name);
     return m;
 }
 
