@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * SM4 cipher algorithms (ECB, CBC, OFB, CFB, CTR; GCM, CCM, XTS): the SM4
- * family hooks for the shared mode layers (src/modes.c, src/aead.c) and one
+ * family hooks for the shared mode layers (src/modes.c, src/aead.h) and one
  * dispatch table per mode, with the names, OIDs and behaviour of OpenSSL's
  * default provider.
  */
@@ -63,9 +63,12 @@ SMG_CIPHER_DISPATCH(smg_sm4_ctr, sm4_ctr);
 
 /* IV lengths as the algorithm reports them: GCM's and CCM's 12 bytes
  * (CCM's context starts at a 7-byte nonce, as OpenSSL's does). */
-static const SMG_CIPHER_ALG sm4_gcm = { &sm4_family, SMG_MODE_GCM, 12, 1, NULL };
-static const SMG_CIPHER_ALG sm4_ccm = { &sm4_family, SMG_MODE_CCM, 12, 1, NULL };
-static const SMG_CIPHER_ALG sm4_xts = { &sm4_family, SMG_MODE_XTS, 16, 1, NULL };
+static const SMG_AEAD_ALG sm4_gcm =
+    { { &sm4_family, SMG_MODE_GCM, 12, 1, NULL }, &smg_aead_gcm };
+static const SMG_AEAD_ALG sm4_ccm =
+    { { &sm4_family, SMG_MODE_CCM, 12, 1, NULL }, &smg_aead_ccm };
+static const SMG_AEAD_ALG sm4_xts =
+    { { &sm4_family, SMG_MODE_XTS, 16, 1, NULL }, &smg_aead_xts };
 
 SMG_AEAD_DISPATCH(smg_sm4_gcm, sm4_gcm);
 SMG_AEAD_DISPATCH(smg_sm4_ccm, sm4_ccm);

@@ -1,32 +1,42 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The mode layer of SM4's authenticated and disk modes (src/aead.c): GCM
- * and CCM, which share one AEAD part (IV or nonce, AAD, tag and length
- * rules, the TLS record params), and XTS, one data unit per update.  The
- * behaviour, names and parameter tables are those of OpenSSL 3.5's default
- * provider.  Kernels see whole blocks only, through the block table's aead
- * entry (src/kernel.h); this layer composes the entries a table leaves NULL.
- * The algorithms are SMG_CIPHER_ALGs of a 16-byte-block family, whose
- * set_key this layer calls (XTS: once per key half).
+ * The AEAD layer: authenticated and disk modes over a block cipher of any
+ * block size, as one shared part (src/aead.c: the context, the AAD, data
+ * and tag state machine, the TLS records and the params) over one table of
+ * mode operations per mode, each mode a file: GCM (src/aead_gcm.c), CCM
+ * (src/aead_ccm.c) and XTS (src/aead_xts.c), which is here for its two
+ * keys and its one-unit updates.  The behaviour, names and parameter
+ * tables are those of OpenSSL 3.5's default provider.  Kernels see whole
+ * blocks only, through the block table's aead entry (src/kernel.h); the
+ * mode files compose the entries a table leaves NULL.  An algorithm is an
+ * SMG_CIPHER_ALG (its family, IV length, ...) with its mode's table.
  */
 #ifndef SMGOST_AEAD_H
 #define SMGOST_AEAD_H
 
+#include <stdint.h>
 #include "modes.h"
 
 #define SMG_GCM_IV_MAX 128          /* bytes, as OpenSSL's GCM allows */
 #define SMG_AEAD_TLS_AAD_LEN 13     /* EVP_AEAD_TLS1_AAD_LEN */
+#define SMG_AEAD_TLS_EXPLICIT_IV_LEN 8  /* EVP_GCM_TLS_EXPLICIT_IV_LEN */
+#define SMG_AEAD_TLS_FIXED_IV_LEN 4     /* EVP_GCM_TLS_FIXED_IV_LEN */
+
+/* GCM's IV through a message (iv_state). */
+enum { SMG_IV_UNSET, SMG_IV_BUFFERED, SMG_IV_COPIED, SMG_IV_FINISHED };
 
 typedef struct smg_aead_ctx {
-    /* ks_enc/ks_dec (XTS: the data key), kernel, enc, key_set, iv_set */
+    /* ks_enc/ks_dec (XTS: the data key), kernel, bs, enc, key_set, iv_set */
     SMG_CIPHER_CTX base;
-    unsigned char ks2[SMG_KS_MAX] __attribute__((aligned(16))); /* XTS tweak key */
-    /* The GHASH table, 64-byte aligned somewhere inside (aead_htable()). */
+    const struct smg_aead_mode *mode;
+    /* XTS: the tweak key's schedule */
+    unsigned char ks2[SMG_KS_MAX] __attribute__((aligned(16)));
+    /* GCM's GHASH table, 64-byte aligned somewhere inside (aead_gcm.c). */
     unsigned char htable_space[SMG_GHASH_TABLE_SIZE + 64];
     const SMG_AEAD_KERNEL *ak;
     unsigned char iv[SMG_GCM_IV_MAX];  /* GCM IV, CCM nonce, XTS tweak */
     size_t ivlen;
-    int iv_state;               /* GCM: enum in aead.c */
+    int iv_state;               /* GCM: SMG_IV_* */
     unsigned int iv_gen : 1;    /* TLS: IV from tlsivfixed/tlsivgen */
     unsigned int iv_gen_rand : 1;  /* GCM: the IV was generated here */
     unsigned int xts_ieee : 1;  /* xts_standard = IEEE (else GB) */
@@ -34,33 +44,108 @@ typedef struct smg_aead_ctx {
     unsigned int len_set : 1, aad_set : 1, data_done : 1, tag_set : 1,
                  verified : 1;
     unsigned int ek0_ready : 1; /* GCM: ek0 holds E(J0) of this message */
-    unsigned char tag[16];      /* decrypt: the expected tag; encrypt: ours */
+    unsigned char tag[SMG_MAX_BLOCK]; /* decrypt: the expected tag;
+                                         encrypt: ours */
     size_t taglen;              /* GCM: SIZE_MAX until set or computed */
     /* CCM: L and M as set, and as bound to the key (OpenSSL binds them at
      * key setup; changing them later takes effect at the next key). */
     size_t ccm_l, ccm_m, ccm_lk, ccm_mk;
     uint64_t msglen;            /* CCM: the message length given */
     /* GCM running state */
-    unsigned char j0[16], ctr[16], xi[16];
-    unsigned char ek0[16];      /* GCM: E(J0) */
-    unsigned char ks[16];       /* keystream of the partial data block */
-    unsigned char part[16];     /* the partial AAD or ciphertext block */
+    unsigned char j0[SMG_MAX_BLOCK], ctr[SMG_MAX_BLOCK], xi[SMG_MAX_BLOCK];
+    unsigned char ek0[SMG_MAX_BLOCK];  /* GCM: E(J0) */
+    unsigned char ks[SMG_MAX_BLOCK];   /* keystream of the partial block */
+    unsigned char part[SMG_MAX_BLOCK]; /* the partial AAD or data block */
     size_t ares, mres;          /* bytes in part: AAD / data */
     uint64_t aad_len, data_len;
     /* CCM running state: the MAC's pending input (src/kernel.h) */
-    unsigned char mac[16];
+    unsigned char mac[SMG_MAX_BLOCK];
     /* TLS records */
     unsigned char tls_aad[SMG_AEAD_TLS_AAD_LEN];
     size_t tls_aad_len;         /* 0: no TLS record pending */
     size_t tls_aad_pad;
     uint64_t tls_enc_records;
-    char why[128];              /* why this call fails (fail() in aead.c) */
+    char why[128];              /* why this call fails (smg_aead_fail) */
 } SMG_AEAD_CTX;
 
-void *smg_aead_newctx(void *provctx, const SMG_CIPHER_ALG *alg);
+/*
+ * The params the shared part hands to a mode, by name: it finds them in one
+ * pass and asks in a fixed order (keylen, ivlen and tls1aadpad, and the
+ * setter tlsaad, it answers itself).
+ */
+enum smg_aead_get_param {
+    SMG_AEAD_GET_TAG, SMG_AEAD_GET_IVLEN, SMG_AEAD_GET_KEYLEN,
+    SMG_AEAD_GET_PADDING, SMG_AEAD_GET_NUM, SMG_AEAD_GET_IV,
+    SMG_AEAD_GET_UPDATED_IV, SMG_AEAD_GET_TLS_MAC, SMG_AEAD_GET_TAGLEN,
+    SMG_AEAD_GET_TLS_AAD_PAD, SMG_AEAD_GET_TLS_IV_GEN,
+    SMG_AEAD_GET_IV_GENERATED, SMG_AEAD_GET_N
+};
+enum smg_aead_set_param {
+    SMG_AEAD_SET_TAG, SMG_AEAD_SET_IVLEN, SMG_AEAD_SET_TLS_AAD,
+    SMG_AEAD_SET_TLS_IV_FIXED, SMG_AEAD_SET_TLS_IV_INV,
+    SMG_AEAD_SET_XTS_STANDARD, SMG_AEAD_SET_N
+};
+
+/*
+ * A mode's operations, which the shared part calls where the mode makes a
+ * difference.  Each returns 1 on success; a failure of the message is
+ * smg_aead_fail()'s (the update's error), a failure of a call raises its
+ * own reason.
+ */
+typedef struct smg_aead_mode {
+    unsigned int evp_mode;      /* the mode param: EVP_CIPH_*_MODE */
+    int aead;                   /* the aead param; a one-shot cipher call
+                                   without input is then the final */
+    size_t key_parts;           /* keys of the family's length in the key */
+    const OSSL_PARAM *gettable, *settable;
+    /* newctx: the mode's defaults over a zeroed context. */
+    void (*init_ctx)(SMG_AEAD_CTX *c);
+    /* dupctx: after the copy of src into dst, what a copy cannot keep;
+     * NULL if nothing. */
+    void (*dup)(SMG_AEAD_CTX *dst, const SMG_AEAD_CTX *src);
+    /* The schedules from the key (its length checked) and what the mode
+     * derives from them; sets c->ak. */
+    int (*set_key)(SMG_AEAD_CTX *c, const unsigned char *key);
+    /* The IV or nonce length init takes, and what a new one restarts
+     * (after it is copied into c->iv; NULL if nothing). */
+    size_t (*iv_len)(const SMG_AEAD_CTX *c);
+    int (*iv_len_ok)(const SMG_AEAD_CTX *c, size_t ivlen);
+    void (*new_iv)(SMG_AEAD_CTX *c, size_t ivlen);
+    /* An update, key and buffers checked: AAD when out is NULL (CCM's
+     * length when in is NULL too), else data; *outl is 0 at entry. */
+    int (*update)(SMG_AEAD_CTX *c, unsigned char *out, size_t *outl,
+                  const unsigned char *in, size_t inl);
+    int (*final)(SMG_AEAD_CTX *c);
+    /*
+     * TLS records, NULL in a mode without: the tag length (also the
+     * tls1aadpad answer) and the reason a bad tlsaad raises; the record's
+     * payload of len bytes between the explicit IV and the tag, with its
+     * full tag into tag; what a record ends, whether it failed or not.
+     */
+    size_t (*tls_tag_len)(const SMG_AEAD_CTX *c);
+    uint32_t tls_aad_reason;
+    int (*tls_record)(SMG_AEAD_CTX *c, const unsigned char *in,
+                      unsigned char *out, size_t len, unsigned char *tag);
+    void (*tls_end)(SMG_AEAD_CTX *c);
+    /* One param of the enums above; a param the mode does not answer
+     * returns 1. */
+    int (*get_param)(SMG_AEAD_CTX *c, enum smg_aead_get_param which,
+                     OSSL_PARAM *p);
+    int (*set_param)(SMG_AEAD_CTX *c, enum smg_aead_set_param which,
+                     const OSSL_PARAM *p);
+} SMG_AEAD_MODE;
+
+extern const SMG_AEAD_MODE smg_aead_gcm, smg_aead_ccm, smg_aead_xts;
+
+typedef struct smg_aead_alg {
+    SMG_CIPHER_ALG cipher;
+    const SMG_AEAD_MODE *mode;
+} SMG_AEAD_ALG;
+
+void *smg_aead_newctx(void *provctx, const SMG_AEAD_ALG *alg);
 OSSL_FUNC_cipher_freectx_fn smg_aead_freectx;
 OSSL_FUNC_cipher_dupctx_fn smg_aead_dupctx;
-int smg_aead_get_params(const SMG_CIPHER_ALG *alg, OSSL_PARAM params[]);
+int smg_aead_get_params(const SMG_AEAD_ALG *alg, OSSL_PARAM params[]);
 OSSL_FUNC_cipher_encrypt_init_fn smg_aead_einit;
 OSSL_FUNC_cipher_decrypt_init_fn smg_aead_dinit;
 OSSL_FUNC_cipher_update_fn smg_aead_update;
@@ -68,11 +153,45 @@ OSSL_FUNC_cipher_final_fn smg_aead_final;
 OSSL_FUNC_cipher_cipher_fn smg_aead_cipher;
 OSSL_FUNC_cipher_get_ctx_params_fn smg_aead_get_ctx_params;
 OSSL_FUNC_cipher_set_ctx_params_fn smg_aead_set_ctx_params;
-const OSSL_PARAM *smg_aead_gettable_ctx_params(const SMG_CIPHER_ALG *alg);
-const OSSL_PARAM *smg_aead_settable_ctx_params(const SMG_CIPHER_ALG *alg);
+
+/* What the shared part gives the mode files. */
 
 /*
- * The mode layer's composition of the aead entries a table leaves NULL
+ * A failure of a message: no key, no IV, AAD out of order, a tag that
+ * differs, ... kept as the reason (printf-style) that the update raises;
+ * the final and the one-shot cipher drop it.  Returns 0.
+ */
+int smg_aead_fail(SMG_AEAD_CTX *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* A decryption without the tag to verify.  Returns 0. */
+int smg_aead_tag_not_set(SMG_AEAD_CTX *c);
+/* Whether two tags of n bytes differ, in constant time. */
+int smg_aead_tag_mismatch(const unsigned char *a, const unsigned char *b,
+                          size_t n);
+/* A param the mode cannot answer (get) or read (set), with the default
+ * provider's reasons.  Returns 0. */
+int smg_aead_get_fail(SMG_AEAD_CTX *c, const OSSL_PARAM *p);
+int smg_aead_set_fail(SMG_AEAD_CTX *c, const OSSL_PARAM *p);
+/*
+ * An iv or updated-iv get of the IV's first give bytes, once the caller's
+ * buffer holds want (else INVALID_IV_LENGTH).
+ */
+int smg_aead_get_iv(SMG_AEAD_CTX *c, OSSL_PARAM *p, size_t want,
+                    size_t give);
+/* The param tables of the AEAD modes proper (GCM, CCM). */
+extern const OSSL_PARAM smg_aead_gettable[], smg_aead_settable[];
+
+static inline void smg_xor_block(unsigned char *d, const unsigned char *a,
+                                 const unsigned char *b, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        d[i] = a[i] ^ b[i];
+}
+
+/*
+ * The mode files' composition of the aead entries a table leaves NULL
  * (src/kernel.h gives their contracts), from the block table k's ctr,
  * cbc_enc and ecb and ak's ghash; test/ct_check.c runs them directly.
  * enc selects the direction; ieee the XTS tweak convention.
@@ -90,8 +209,7 @@ void smg_xts_composed(const SMG_BLOCK_KERNEL *k, int ieee, const void *ks,
 
 /* One dispatch table per algorithm, over this layer's entry points. */
 #define SMG_AEAD_DISPATCH(sym, algvar)                                       \
-    SMG_LAYER_DISPATCH(sym, algvar, smg_aead,                                \
-                       smg_aead_gettable_ctx_params(&(algvar)),              \
-                       smg_aead_settable_ctx_params(&(algvar)))
+    SMG_LAYER_DISPATCH(sym, algvar, smg_aead, (algvar).mode->gettable,      \
+                       (algvar).mode->settable)
 
 #endif

@@ -20,7 +20,7 @@
 typedef enum {
     SMG_MODE_ECB, SMG_MODE_CBC, SMG_MODE_CFB, SMG_MODE_OFB, SMG_MODE_CTR,
     SMG_MODE_CNT,
-    /* SM4's authenticated and disk modes: src/aead.c, not this layer. */
+    /* The AEAD layer's (src/aead.h), not this one's. */
     SMG_MODE_GCM, SMG_MODE_CCM, SMG_MODE_XTS
 } smg_mode;
 
@@ -60,7 +60,7 @@ typedef struct smg_cipher_family {
     void (*init_ctx)(SMG_CIPHER_CTX *ctx);
     /* Expands key into ctx->ks_enc / ctx->ks_dec and sets ctx->kernel. */
     int (*set_key)(SMG_CIPHER_CTX *ctx, const unsigned char *key);
-    /* The same, and E_K(0^128) into e0 (GCM's hash key, src/aead.c), made
+    /* The same, and E_K(0^128) into e0 (GCM's hash key, src/aead_gcm.c), made
      * beside the schedule; NULL in a family without GCM. */
     int (*set_key_e0)(SMG_CIPHER_CTX *ctx, const unsigned char *key,
                       unsigned char e0[16]);

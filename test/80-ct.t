@@ -798,7 +798,7 @@ my @rows = (
     [ 'SM4 GHASH clmul-avx, vpclmul-avx2, vpclmul-avx512',
       [ qr/\+/, qr/^smg_ghash_/, 'all' ] ],
     [ 'SM4 GHASH C (ghash-c)', [ qr/\+ghash-c$/, 'noasm', 'all' ] ],
-    [ 'SM4 GCM, CCM, XTS as the mode layer composes them where a table has no fused entry (src/aead.c), over a constant-time table (shown over aesni-avx-ct)',
+    [ 'SM4 GCM, CCM, XTS as the mode layer composes them where a table has no fused entry (src/aead_gcm.c, aead_ccm.c, aead_xts.c), over a constant-time table (shown over aesni-avx-ct)',
       [ qr/^composed-aesni-avx-ct$/, 'all', 'all' ] ],
     [ 'SM4 GCM, CCM, XTS composed over the C kernel',
       [ qr/^composed-sm4-c$/, 'all', 'all' ] ],
