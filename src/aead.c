@@ -127,7 +127,8 @@ int smg_aead_get_params(const SMG_AEAD_ALG *alg, OSSL_PARAM params[])
     if (((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE)) != NULL
          && !OSSL_PARAM_set_uint(p, alg->mode->evp_mode))
         || ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL
-            && !OSSL_PARAM_set_size_t(p, alg_key_len(&alg->cipher, alg->mode)))
+            && !OSSL_PARAM_set_size_t(p, alg_key_len(&alg->cipher,
+                                                     alg->mode)))
         || ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL
             && !OSSL_PARAM_set_size_t(p, alg->cipher.iv_len))
         || ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE))
@@ -146,62 +147,29 @@ int smg_aead_get_params(const SMG_AEAD_ALG *alg, OSSL_PARAM params[])
     return 1;
 }
 
-/* Sets the key (XTS: both halves) and what the mode derives from it. */
-static int aead_set_key(SMG_AEAD_CTX *c, const unsigned char *key,
-                        size_t keylen)
+size_t smg_aead_key_len(const SMG_CIPHER_CTX *ctx)
 {
-    if (keylen != alg_key_len(c->base.alg, c->mode)) {
-        SMG_RAISE_DATA(c->base.provctx, SMG_PROV(INVALID_KEY_LENGTH),
-                       "got %zu bytes, expected %zu", keylen,
-                       alg_key_len(c->base.alg, c->mode));
-        return 0;
-    }
-    /*
-     * The new schedules and tables replace the old ones in place: a key
-     * setup writes the same bytes each time (one mode, one kernel a
-     * context), so nothing of the old key is left to cleanse first.
-     */
-    c->base.key_set = 0;
-    if (!c->mode->set_key(c, key))
-        return 0;
-    c->base.key_set = 1;
-    return 1;
-}
-
-static int aead_init(SMG_AEAD_CTX *c, const unsigned char *key,
-                     size_t keylen, const unsigned char *iv, size_t ivlen,
-                     const OSSL_PARAM params[], int enc)
-{
-    c->base.enc = enc ? 1 : 0;
-    c->base.initialised = 1;
-    if (iv != NULL) {
-        if (!c->mode->iv_len_ok(c, ivlen)) {
-            SMG_RAISE_DATA(c->base.provctx, SMG_PROV(INVALID_IV_LENGTH),
-                           "%zu bytes", ivlen);
-            return 0;
-        }
-        memcpy(c->iv, iv, ivlen);
-        c->base.iv_set = 1;
-        if (c->mode->new_iv != NULL)
-            c->mode->new_iv(c, ivlen);
-    }
-    if (key != NULL && !aead_set_key(c, key, keylen))
-        return 0;
-    return smg_aead_set_ctx_params(c, params);
+    return alg_key_len(ctx->alg, ((const SMG_AEAD_CTX *)ctx)->mode);
 }
 
 int smg_aead_einit(void *vctx, const unsigned char *key, size_t keylen,
                    const unsigned char *iv, size_t ivlen,
                    const OSSL_PARAM params[])
 {
-    return aead_init(vctx, key, keylen, iv, ivlen, params, 1);
+    SMG_AEAD_CTX *c = vctx;
+
+    return smg_cipher_init(&c->base, key, keylen, iv, ivlen, params, 1,
+                           &c->mode->init);
 }
 
 int smg_aead_dinit(void *vctx, const unsigned char *key, size_t keylen,
                    const unsigned char *iv, size_t ivlen,
                    const OSSL_PARAM params[])
 {
-    return aead_init(vctx, key, keylen, iv, ivlen, params, 0);
+    SMG_AEAD_CTX *c = vctx;
+
+    return smg_cipher_init(&c->base, key, keylen, iv, ivlen, params, 0,
+                           &c->mode->init);
 }
 
 static int check_key(SMG_AEAD_CTX *c)
@@ -430,40 +398,50 @@ static const char *const get_names[SMG_AEAD_GET_N] = {
     OSSL_CIPHER_PARAM_AEAD_IV_GENERATED
 };
 
-/* The order the gets are answered in. */
-static const enum smg_aead_get_param get_order[] = {
-    SMG_AEAD_GET_PADDING, SMG_AEAD_GET_NUM, SMG_AEAD_GET_TAGLEN,
-    SMG_AEAD_GET_IV, SMG_AEAD_GET_UPDATED_IV, SMG_AEAD_GET_TLS_MAC,
-    SMG_AEAD_GET_TLS_AAD_PAD, SMG_AEAD_GET_TAG, SMG_AEAD_GET_TLS_IV_GEN,
-    SMG_AEAD_GET_IV_GENERATED
-};
-
+/*
+ * The gets are answered in one fixed order: keylen and ivlen here, then the
+ * mode's in the order below (tls1aadpad here when the mode has TLS
+ * records); most calls ask for ivlen or the tag alone.
+ */
 int smg_aead_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     SMG_AEAD_CTX *c = vctx;
     const SMG_AEAD_MODE *m = c->mode;
     OSSL_PARAM *p;
     uint32_t at[SMG_AEAD_GET_N], found;
-    size_t i;
 
     if (params == NULL)
         return 1;
     found = locate_params(params, get_names, SMG_AEAD_GET_N, at);
     if (GOT(SMG_AEAD_GET_KEYLEN)
-        && !OSSL_PARAM_set_size_t(p, alg_key_len(c->base.alg, c->mode)))
+        && !OSSL_PARAM_set_size_t(p, alg_key_len(c->base.alg, m)))
         return smg_aead_get_fail(c, p);
     if (GOT(SMG_AEAD_GET_IVLEN) && !OSSL_PARAM_set_size_t(p, m->iv_len(c)))
         return smg_aead_get_fail(c, p);
-    for (i = 0; i < sizeof(get_order) / sizeof(get_order[0]); i++) {
-        if (!GOT(get_order[i]))
-            continue;
-        if (get_order[i] == SMG_AEAD_GET_TLS_AAD_PAD && m->tls_record != NULL) {
-            if (!OSSL_PARAM_set_size_t(p, c->tls_aad_pad))
-                return smg_aead_get_fail(c, p);
-        } else if (!m->get_param(c, get_order[i], p)) {
-            return 0;
-        }
+    found &= ~((uint32_t)1 << SMG_AEAD_GET_KEYLEN
+               | (uint32_t)1 << SMG_AEAD_GET_IVLEN);
+    if (found == 0)
+        return 1;
+#define ASK(which)                                                           \
+    if (GOT(which) && !m->get_param(c, which, p))                            \
+        return 0
+    ASK(SMG_AEAD_GET_PADDING);
+    ASK(SMG_AEAD_GET_NUM);
+    ASK(SMG_AEAD_GET_TAGLEN);
+    ASK(SMG_AEAD_GET_IV);
+    ASK(SMG_AEAD_GET_UPDATED_IV);
+    ASK(SMG_AEAD_GET_TLS_MAC);
+    if (m->tls_record != NULL) {
+        if (GOT(SMG_AEAD_GET_TLS_AAD_PAD)
+            && !OSSL_PARAM_set_size_t(p, c->tls_aad_pad))
+            return smg_aead_get_fail(c, p);
+    } else {
+        ASK(SMG_AEAD_GET_TLS_AAD_PAD);
     }
+    ASK(SMG_AEAD_GET_TAG);
+    ASK(SMG_AEAD_GET_TLS_IV_GEN);
+    ASK(SMG_AEAD_GET_IV_GENERATED);
+#undef ASK
     return 1;
 }
 
@@ -504,27 +482,33 @@ static const char *const set_names[SMG_AEAD_SET_N] = {
     OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, OSSL_CIPHER_PARAM_XTS_STANDARD
 };
 
-/* The sets are answered in set_names' order. */
+/* The sets are answered in set_names' order, tlsaad here when the mode
+ * has TLS records. */
 int smg_aead_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
     SMG_AEAD_CTX *c = vctx;
-    const SMG_AEAD_MODE *m = c->mode;
+    const SMG_AEAD_MODE *m;
     const OSSL_PARAM *p;
     uint32_t at[SMG_AEAD_SET_N], found;
-    int i;
 
     if (params == NULL)
         return 1;
+    m = c->mode;
     found = locate_params(params, set_names, SMG_AEAD_SET_N, at);
-    for (i = 0; i < SMG_AEAD_SET_N; i++) {
-        if (!GOT(i))
-            continue;
-        if (i == SMG_AEAD_SET_TLS_AAD) {
-            if (m->tls_record != NULL && !set_tls_aad(c, p))
-                return 0;
-        } else if (!m->set_param(c, (enum smg_aead_set_param)i, p)) {
+#define TELL(which)                                                          \
+    if (GOT(which) && !m->set_param(c, which, p))                            \
+        return 0
+    TELL(SMG_AEAD_SET_TAG);
+    TELL(SMG_AEAD_SET_IVLEN);
+    if (m->tls_record != NULL) {
+        if (GOT(SMG_AEAD_SET_TLS_AAD) && !set_tls_aad(c, p))
             return 0;
-        }
+    } else {
+        TELL(SMG_AEAD_SET_TLS_AAD);
     }
+    TELL(SMG_AEAD_SET_TLS_IV_FIXED);
+    TELL(SMG_AEAD_SET_TLS_IV_INV);
+    TELL(SMG_AEAD_SET_XTS_STANDARD);
+#undef TELL
     return 1;
 }

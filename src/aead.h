@@ -103,14 +103,18 @@ typedef struct smg_aead_mode {
     /* dupctx: after the copy of src into dst, what a copy cannot keep;
      * NULL if nothing. */
     void (*dup)(SMG_AEAD_CTX *dst, const SMG_AEAD_CTX *src);
-    /* The schedules from the key (its length checked) and what the mode
-     * derives from them; sets c->ak. */
-    int (*set_key)(SMG_AEAD_CTX *c, const unsigned char *key);
-    /* The IV or nonce length init takes, and what a new one restarts
-     * (after it is copied into c->iv; NULL if nothing). */
+    /*
+     * Init (smg_cipher_init, src/modes.h): the IV lengths it takes and
+     * what a new IV restarts, the key's length (smg_aead_key_len) and the
+     * schedules from it with what the mode derives from them (setting
+     * c->ak), and smg_aead_set_ctx_params.  The functions take the context
+     * as its SMG_CIPHER_CTX base.  A key setup rewrites the schedules and
+     * tables in place, the same bytes each time (one mode, one kernel a
+     * context), so nothing of the old key is left to cleanse first.
+     */
+    SMG_INIT_STEPS init;
+    /* The IV or nonce length: the ivlen param. */
     size_t (*iv_len)(const SMG_AEAD_CTX *c);
-    int (*iv_len_ok)(const SMG_AEAD_CTX *c, size_t ivlen);
-    void (*new_iv)(SMG_AEAD_CTX *c, size_t ivlen);
     /* An update, key and buffers checked: AAD when out is NULL (CCM's
      * length when in is NULL too), else data; *outl is 0 at entry. */
     int (*update)(SMG_AEAD_CTX *c, unsigned char *out, size_t *outl,
@@ -168,6 +172,8 @@ int smg_aead_tag_not_set(SMG_AEAD_CTX *c);
 /* Whether two tags of n bytes differ, in constant time. */
 int smg_aead_tag_mismatch(const unsigned char *a, const unsigned char *b,
                           size_t n);
+/* The key's length: the family's times the mode's key_parts. */
+size_t smg_aead_key_len(const SMG_CIPHER_CTX *ctx);
 /* A param the mode cannot answer (get) or read (set), with the default
  * provider's reasons.  Returns 0. */
 int smg_aead_get_fail(SMG_AEAD_CTX *c, const OSSL_PARAM *p);

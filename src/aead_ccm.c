@@ -298,8 +298,10 @@ static void ccm_init_ctx(SMG_AEAD_CTX *c)
 }
 
 /* L and M are bound to the key, as OpenSSL binds them. */
-static int ccm_set_key(SMG_AEAD_CTX *c, const unsigned char *key)
+static int ccm_set_key(SMG_CIPHER_CTX *ctx, const unsigned char *key)
 {
+    SMG_AEAD_CTX *c = (SMG_AEAD_CTX *)ctx;
+
     if (!c->base.alg->family->set_key(&c->base, key))
         return 0;
     c->ak = c->base.kernel->aead;
@@ -308,14 +310,22 @@ static int ccm_set_key(SMG_AEAD_CTX *c, const unsigned char *key)
     return 1;
 }
 
-static int ccm_iv_len_ok(const SMG_AEAD_CTX *c, size_t ivlen)
+static int ccm_iv_len_ok(const SMG_CIPHER_CTX *ctx, size_t ivlen,
+                         size_t *want)
 {
-    return ivlen == ccm_nonce_len(c);
+    *want = ccm_nonce_len((const SMG_AEAD_CTX *)ctx);
+    return ivlen == *want;
 }
 
-static void ccm_new_iv(SMG_AEAD_CTX *c, size_t ivlen)
+/* A nonce given starts a new message. */
+static void ccm_take_iv(SMG_CIPHER_CTX *ctx, const unsigned char *iv,
+                        size_t ivlen)
 {
-    (void)ivlen;
+    SMG_AEAD_CTX *c = (SMG_AEAD_CTX *)ctx;
+
+    if (iv == NULL)
+        return;
+    memcpy(c->iv, iv, ivlen);
     ccm_reset(c);
 }
 
@@ -504,10 +514,10 @@ const SMG_AEAD_MODE smg_aead_ccm = {
     .gettable = smg_aead_gettable,
     .settable = smg_aead_settable,
     .init_ctx = ccm_init_ctx,
-    .set_key = ccm_set_key,
+    .init = { .iv_len_ok = ccm_iv_len_ok, .take_iv = ccm_take_iv,
+              .key_len = smg_aead_key_len, .set_key = ccm_set_key,
+              .set_ctx_params = smg_aead_set_ctx_params },
     .iv_len = ccm_nonce_len,
-    .iv_len_ok = ccm_iv_len_ok,
-    .new_iv = ccm_new_iv,
     .update = ccm_update,
     .final = ccm_final,
     .tls_tag_len = ccm_tls_tag_len,

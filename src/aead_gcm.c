@@ -383,8 +383,9 @@ static void gcm_dup(SMG_AEAD_CTX *d, const SMG_AEAD_CTX *c)
 }
 
 /* The schedule with E_K(0^128) beside it, and the GHASH table from that. */
-static int gcm_set_key(SMG_AEAD_CTX *c, const unsigned char *key)
+static int gcm_set_key(SMG_CIPHER_CTX *ctx, const unsigned char *key)
 {
+    SMG_AEAD_CTX *c = (SMG_AEAD_CTX *)ctx;
     unsigned char h[BS] = { 0 };
 
     if (!c->base.alg->family->set_key_e0(&c->base, key, h))
@@ -406,14 +407,22 @@ static size_t gcm_iv_len(const SMG_AEAD_CTX *c)
     return c->ivlen;
 }
 
-static int gcm_iv_len_ok(const SMG_AEAD_CTX *c, size_t ivlen)
+static int gcm_iv_len_ok(const SMG_CIPHER_CTX *ctx, size_t ivlen,
+                         size_t *want)
 {
-    (void)c;
+    (void)ctx;
+    *want = 0;
     return ivlen != 0 && ivlen <= SMG_GCM_IV_MAX;
 }
 
-static void gcm_new_iv(SMG_AEAD_CTX *c, size_t ivlen)
+static void gcm_take_iv(SMG_CIPHER_CTX *ctx, const unsigned char *iv,
+                        size_t ivlen)
 {
+    SMG_AEAD_CTX *c = (SMG_AEAD_CTX *)ctx;
+
+    if (iv == NULL)
+        return;
+    memcpy(c->iv, iv, ivlen);
     c->ivlen = ivlen;
     c->iv_gen_rand = 0;
     c->iv_state = SMG_IV_BUFFERED;
@@ -695,10 +704,10 @@ const SMG_AEAD_MODE smg_aead_gcm = {
     .settable = smg_aead_settable,
     .init_ctx = gcm_init_ctx,
     .dup = gcm_dup,
-    .set_key = gcm_set_key,
+    .init = { .iv_len_ok = gcm_iv_len_ok, .take_iv = gcm_take_iv,
+              .key_len = smg_aead_key_len, .set_key = gcm_set_key,
+              .set_ctx_params = smg_aead_set_ctx_params },
     .iv_len = gcm_iv_len,
-    .iv_len_ok = gcm_iv_len_ok,
-    .new_iv = gcm_new_iv,
     .update = gcm_update,
     .final = gcm_final,
     .tls_tag_len = gcm_tls_tag_len,

@@ -196,8 +196,9 @@ static const OSSL_PARAM xts_settable[] = {
     OSSL_PARAM_END
 };
 
-static int xts_set_key(SMG_AEAD_CTX *c, const unsigned char *key)
+static int xts_set_key(SMG_CIPHER_CTX *ctx, const unsigned char *key)
 {
+    SMG_AEAD_CTX *c = (SMG_AEAD_CTX *)ctx;
     const SMG_CIPHER_FAMILY *fam = c->base.alg->family;
 
     /* The tweak key's encryption schedule first, then the data key's.
@@ -216,9 +217,19 @@ static size_t xts_iv_len(const SMG_AEAD_CTX *c)
     return c->ivlen;
 }
 
-static int xts_iv_len_ok(const SMG_AEAD_CTX *c, size_t ivlen)
+static int xts_iv_len_ok(const SMG_CIPHER_CTX *ctx, size_t ivlen,
+                         size_t *want)
 {
-    return ivlen == c->ivlen;
+    *want = ((const SMG_AEAD_CTX *)ctx)->ivlen;
+    return ivlen == *want;
+}
+
+/* The tweak of the data units to come. */
+static void xts_take_iv(SMG_CIPHER_CTX *ctx, const unsigned char *iv,
+                        size_t ivlen)
+{
+    if (iv != NULL)
+        memcpy(((SMG_AEAD_CTX *)ctx)->iv, iv, ivlen);
 }
 
 /* One data unit an update. */
@@ -279,9 +290,10 @@ const SMG_AEAD_MODE smg_aead_xts = {
     .key_parts = 2,
     .gettable = xts_gettable,
     .settable = xts_settable,
-    .set_key = xts_set_key,
+    .init = { .iv_len_ok = xts_iv_len_ok, .take_iv = xts_take_iv,
+              .key_len = smg_aead_key_len, .set_key = xts_set_key,
+              .set_ctx_params = smg_aead_set_ctx_params },
     .iv_len = xts_iv_len,
-    .iv_len_ok = xts_iv_len_ok,
     .update = xts_update,
     .final = xts_final,
     .get_param = xts_get_param,

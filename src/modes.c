@@ -65,68 +65,117 @@ static int is_counter_mode(smg_mode mode)
     return mode == SMG_MODE_CTR || mode == SMG_MODE_CNT;
 }
 
-static int cipher_init(SMG_CIPHER_CTX *ctx, const unsigned char *key,
-                       size_t keylen, const unsigned char *iv, size_t ivlen,
-                       const OSSL_PARAM params[], int enc)
+int smg_cipher_init(SMG_CIPHER_CTX *ctx, const unsigned char *key,
+                    size_t keylen, const unsigned char *iv, size_t ivlen,
+                    const OSSL_PARAM params[], int enc,
+                    const SMG_INIT_STEPS *steps)
 {
-    const SMG_CIPHER_ALG *alg = ctx->alg;
-    const SMG_CIPHER_FAMILY *fam = alg->family;
+    const unsigned char *given = NULL;
+    size_t want;
 
-    /* A re-init starts a new message, whatever the old one left behind. */
     ctx->enc = enc ? 1 : 0;
+    if (steps->restart != NULL)
+        steps->restart(ctx);
+    /* An algorithm without an IV (ECB) ignores one given. */
+    if (iv != NULL && ctx->alg->iv_len != 0) {
+        if (!steps->iv_len_ok(ctx, ivlen, &want)) {
+            if (want != 0)
+                SMG_RAISE_DATA(ctx->provctx, SMG_PROV(INVALID_IV_LENGTH),
+                               "got %zu bytes, expected %zu", ivlen, want);
+            else
+                SMG_RAISE_DATA(ctx->provctx, SMG_PROV(INVALID_IV_LENGTH),
+                               "got %zu bytes", ivlen);
+            return 0;
+        }
+        given = iv;
+        ctx->iv_set = 1;
+    }
+    steps->take_iv(ctx, given, ivlen);
+
+    if (key != NULL) {
+        want = steps->key_len(ctx);
+        if (keylen != want) {
+            SMG_RAISE_DATA(ctx->provctx, SMG_PROV(INVALID_KEY_LENGTH),
+                           "got %zu bytes, expected %zu", keylen, want);
+            return 0;
+        }
+        ctx->key_set = 0;
+        if (!steps->set_key(ctx, key))
+            return 0;
+        ctx->key_set = 1;
+    } else if (ctx->key_set && ctx->alg->family->restore_key != NULL
+               && !ctx->alg->family->restore_key(ctx)) {
+        return 0;
+    }
+    ctx->initialised = 1;
+    return steps->set_ctx_params(ctx, params);
+}
+
+/* A re-init starts a new message, whatever the old one left behind. */
+static void block_restart(SMG_CIPHER_CTX *ctx)
+{
     ctx->num = 0;
     ctx->bufsz = 0;
     ctx->mesh_count = 0;
     ctx->cnt_started = 0;
     ctx->finalised = 0;
     OPENSSL_cleanse(ctx->buf, sizeof(ctx->buf));
-
-    if (iv != NULL && alg->iv_len != 0) {
-        if (ivlen != alg->iv_len) {
-            SMG_RAISE_DATA(ctx->provctx, SMG_PROV(INVALID_IV_LENGTH),
-                           "got %zu bytes, expected %zu", ivlen, alg->iv_len);
-            return 0;
-        }
-        memcpy(ctx->oiv, iv, ivlen);
-        ctx->iv_set = 1;
-    }
-    if (ctx->iv_set && (iv != NULL || !is_counter_mode(alg->mode)
-                        || fam->restart_counter_on_reinit))
-        memcpy(ctx->iv, ctx->oiv, sizeof(ctx->iv));
-
-    if (key != NULL) {
-        if (keylen != fam->key_len) {
-            SMG_RAISE_DATA(ctx->provctx, SMG_PROV(INVALID_KEY_LENGTH),
-                           "got %zu bytes, expected %zu", keylen,
-                           fam->key_len);
-            return 0;
-        }
-        OPENSSL_cleanse(ctx->ks_enc, sizeof(ctx->ks_enc));
-        OPENSSL_cleanse(ctx->ks_dec, sizeof(ctx->ks_dec));
-        ctx->key_set = 0;
-        if (!fam->set_key(ctx, key))
-            return 0;
-        ctx->key_set = 1;
-    } else if (ctx->key_set && fam->restore_key != NULL
-               && !fam->restore_key(ctx)) {
-        return 0;
-    }
-    ctx->initialised = 1;
-    return smg_cipher_set_ctx_params(ctx, params);
 }
+
+static int block_iv_len_ok(const SMG_CIPHER_CTX *ctx, size_t ivlen,
+                           size_t *want)
+{
+    *want = ctx->alg->iv_len;
+    return ivlen == *want;
+}
+
+/* The chaining value restarts from the IV, but a counter runs on where
+ * the family says so. */
+static void block_take_iv(SMG_CIPHER_CTX *ctx, const unsigned char *iv,
+                          size_t ivlen)
+{
+    if (iv != NULL)
+        memcpy(ctx->oiv, iv, ivlen);
+    if (ctx->iv_set && (iv != NULL || !is_counter_mode(ctx->alg->mode)
+                        || ctx->alg->family->restart_counter_on_reinit))
+        memcpy(ctx->iv, ctx->oiv, sizeof(ctx->iv));
+}
+
+static size_t block_key_len(const SMG_CIPHER_CTX *ctx)
+{
+    return ctx->alg->family->key_len;
+}
+
+static int block_set_key(SMG_CIPHER_CTX *ctx, const unsigned char *key)
+{
+    OPENSSL_cleanse(ctx->ks_enc, sizeof(ctx->ks_enc));
+    OPENSSL_cleanse(ctx->ks_dec, sizeof(ctx->ks_dec));
+    return ctx->alg->family->set_key(ctx, key);
+}
+
+static const SMG_INIT_STEPS block_init_steps = {
+    .restart = block_restart,
+    .iv_len_ok = block_iv_len_ok,
+    .take_iv = block_take_iv,
+    .key_len = block_key_len,
+    .set_key = block_set_key,
+    .set_ctx_params = smg_cipher_set_ctx_params,
+};
 
 int smg_cipher_einit(void *vctx, const unsigned char *key, size_t keylen,
                      const unsigned char *iv, size_t ivlen,
                      const OSSL_PARAM params[])
 {
-    return cipher_init(vctx, key, keylen, iv, ivlen, params, 1);
+    return smg_cipher_init(vctx, key, keylen, iv, ivlen, params, 1,
+                           &block_init_steps);
 }
 
 int smg_cipher_dinit(void *vctx, const unsigned char *key, size_t keylen,
                      const unsigned char *iv, size_t ivlen,
                      const OSSL_PARAM params[])
 {
-    return cipher_init(vctx, key, keylen, iv, ivlen, params, 0);
+    return smg_cipher_init(vctx, key, keylen, iv, ivlen, params, 0,
+                           &block_init_steps);
 }
 
 /* Whole blocks of ECB or CBC, in the context's direction. */

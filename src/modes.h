@@ -136,6 +136,33 @@ OSSL_FUNC_cipher_gettable_params_fn smg_cipher_gettable_params;
 int smg_cipher_get_params(const SMG_CIPHER_ALG *alg, OSSL_PARAM params[]);
 
 /*
+ * The init both mode layers run (encrypt_init, decrypt_init): the
+ * direction, the IV and its length (an algorithm without an IV ignores
+ * one), the key and its length, with key_set clear until the key is set,
+ * the family's restore_key on a re-init without a key, initialised, then
+ * the params; a layer gives the steps that differ.
+ */
+typedef struct smg_init_steps {
+    /* What any init restarts, before the IV is looked at; or NULL. */
+    void (*restart)(SMG_CIPHER_CTX *ctx);
+    /* Whether init takes an IV of ivlen bytes; *want is the one length
+     * it takes, or 0 if it takes several. */
+    int (*iv_len_ok)(const SMG_CIPHER_CTX *ctx, size_t ivlen, size_t *want);
+    /* The IV given (iv_set already set), or NULL when none is. */
+    void (*take_iv)(SMG_CIPHER_CTX *ctx, const unsigned char *iv,
+                    size_t ivlen);
+    size_t (*key_len)(const SMG_CIPHER_CTX *ctx);
+    /* The schedules from a key of key_len bytes, and ctx->kernel. */
+    int (*set_key)(SMG_CIPHER_CTX *ctx, const unsigned char *key);
+    OSSL_FUNC_cipher_set_ctx_params_fn *set_ctx_params;
+} SMG_INIT_STEPS;
+
+int smg_cipher_init(SMG_CIPHER_CTX *ctx, const unsigned char *key,
+                    size_t keylen, const unsigned char *iv, size_t ivlen,
+                    const OSSL_PARAM params[], int enc,
+                    const SMG_INIT_STEPS *steps);
+
+/*
  * Checks the mode layers share (raising what is wrong): a length no object
  * can have, and an output of inl bytes that does not fit or that partially
  * overlaps the input.
