@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The contract between the one mode layer (src/modes.c) and the block-cipher
- * kernels (portable C in src/, generated assembly from asm/).
+ * The contract between the mode layers (src/modes.c, and the AEAD layer of
+ * src/aead.h) and the block-cipher kernels (portable C in src/, generated
+ * assembly from asm/).  Each entry is there for a mode and documented by
+ * what that mode needs of it; a table leaves NULL what its cipher does not
+ * offer.
  *
  * A kernel only ever transforms whole blocks.  Everything else (partial
  * blocks, padding, IV bookkeeping, key meshing boundaries) belongs to the
@@ -35,9 +38,9 @@ typedef void (*smg_ecb_fn)(const void *ks, const unsigned char *in,
  * feedback), OFB.  iv holds the chaining block in and out.
  * CTR: out[i] = in[i] ^ E(ctr), then ctr += 1 as one big-endian integer of
  * the whole block width (wrapping), as OpenSSL's SM4-CTR and Magma CTR do.
- * CNT (GOST 28147-89 only, 8-byte blocks): ctr holds the running (N3,N4)
- * words, little-endian; each block steps N3 += C2 mod 2^32, N4 += C1 mod
- * (2^32 - 1), then out[i] = in[i] ^ E(N3||N4).
+ * CNT (GOST 28147-89's counter mode, 8-byte blocks): ctr holds the running
+ * (N3,N4) words, little-endian; each block steps N3 += C2 mod 2^32,
+ * N4 += C1 mod (2^32 - 1), then out[i] = in[i] ^ E(N3||N4).
  */
 typedef void (*smg_chain_fn)(const void *ks, const unsigned char *in,
                              unsigned char *out, size_t nblocks,
@@ -52,8 +55,10 @@ typedef struct smg_block_kernel {
     smg_chain_fn cfb_dec;      /* ks: encryption schedule */
     smg_chain_fn ofb;          /* ks: encryption schedule */
     smg_chain_fn ctr;          /* ks: encryption schedule */
-    smg_chain_fn cnt;          /* GOST 28147-89 CNT; NULL for SM4 */
-    /* SM4's GCM, CCM and XTS entries (below); NULL for GOST. */
+    smg_chain_fn cnt;          /* CNT (above): ks: encryption schedule;
+                                  NULL where the cipher has no CNT */
+    /* The AEAD layer's GCM, CCM and XTS entries (below, 16-byte blocks);
+     * NULL where the cipher has none of those modes. */
     const struct smg_aead_kernel *aead;
     /*
      * ECB of a lone block or a few, where their latency is the whole cost
@@ -64,9 +69,12 @@ typedef struct smg_block_kernel {
 } SMG_BLOCK_KERNEL;
 
 /*
- * SM4's authenticated and disk modes (16-byte blocks only).  The mode layer
- * owns IVs, nonces, AAD, lengths, tags, ciphertext stealing and partial
- * blocks; these entries see whole blocks only, as the others do.
+ * The entries of the AEAD layer's GCM, CCM and XTS (src/aead_gcm.c,
+ * aead_ccm.c, aead_xts.c), which are 16-byte-block modes as NIST and IEEE
+ * define them.  The mode layer owns IVs, nonces, AAD, lengths, tags,
+ * ciphertext stealing and partial blocks; these entries see whole blocks
+ * only, as the others do.  GCM needs ghash_init and ghash (src/ghash.h),
+ * and may have gcm_* and gcm_*_j0; CCM and XTS may have theirs.
  *
  * GHASH (NIST SP 800-38D, its bit order): for each 16-byte block,
  * xi = (xi ^ in[i]) * H.  htable holds what ghash_init derives from

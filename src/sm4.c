@@ -644,18 +644,18 @@ const SMG_BLOCK_KERNEL sm4_kernel_c = {
  * portable one), each table of an AES-NI tier beside its "-ct" sibling.
  * The tiers in speed order, the AES-NI ones below GFNI.
  */
-#define SM4_X86_WIDTHS(t, caps, flags, schedule, widest)                          { &sm4_kernel_##t, (caps) | (widest), flags, schedule },                     { &sm4_kernel_##t##_xmm, (caps) | SM4_CAPS_GHASH_XMM, flags, schedule },      { &sm4_kernel_##t##_c, caps, flags, schedule }
-#define SM4_X86_NI_TIER(t, caps)                                                  { &sm4_kernel_##t, (caps) | SM4_CAPS_GHASH_YMM, 0, NULL },                   { &sm4_kernel_##t##_ct, (caps) | SM4_CAPS_GHASH_YMM,                           SMG_KERNEL_CT | SMG_KERNEL_CT_ONLY, NULL },                                { &sm4_kernel_##t##_xmm, (caps) | SM4_CAPS_GHASH_XMM, 0, NULL },             { &sm4_kernel_##t##_ct_xmm, (caps) | SM4_CAPS_GHASH_XMM,                       SMG_KERNEL_CT | SMG_KERNEL_CT_ONLY, NULL },                                { &sm4_kernel_##t##_c, caps, 0, NULL },                                      { &sm4_kernel_##t##_ct_c, caps, SMG_KERNEL_CT | SMG_KERNEL_CT_ONLY, NULL }
+#define SM4_X86_WIDTHS(t, caps, flags, schedule, widest)                          { &sm4_kernel_##t, (caps) | (widest), flags, schedule },                     { &sm4_kernel_##t##_xmm, (caps) | SMG_CAPS_GHASH_XMM, flags, schedule },      { &sm4_kernel_##t##_c, caps, flags, schedule }
+#define SM4_X86_NI_TIER(t, caps)                                                  { &sm4_kernel_##t, (caps) | SMG_CAPS_GHASH_YMM, 0, NULL },                   { &sm4_kernel_##t##_ct, (caps) | SMG_CAPS_GHASH_YMM,                           SMG_KERNEL_CT | SMG_KERNEL_CT_ONLY, NULL },                                { &sm4_kernel_##t##_xmm, (caps) | SMG_CAPS_GHASH_XMM, 0, NULL },             { &sm4_kernel_##t##_ct_xmm, (caps) | SMG_CAPS_GHASH_XMM,                       SMG_KERNEL_CT | SMG_KERNEL_CT_ONLY, NULL },                                { &sm4_kernel_##t##_c, caps, 0, NULL },                                      { &sm4_kernel_##t##_ct_c, caps, SMG_KERNEL_CT | SMG_KERNEL_CT_ONLY, NULL }
 
 static const SMG_KERNEL_ENTRY sm4_kernels[] = {
 #ifdef SM4_X86_ASM
     /* the serial rounds tuned on Zen 4, and on Golden Cove (src/sm4_x86.c) */
     SM4_X86_WIDTHS(gfni_avx512, SM4_CAPS_GFNI_AVX512, SMG_KERNEL_CT, "zen4",
-                   SM4_CAPS_GHASH_ZMM),
+                   SMG_CAPS_GHASH_ZMM),
     SM4_X86_WIDTHS(gfni_avx512_glc, SM4_CAPS_GFNI_AVX512, SMG_KERNEL_CT, "glc",
-                   SM4_CAPS_GHASH_ZMM),
+                   SMG_CAPS_GHASH_ZMM),
     SM4_X86_WIDTHS(gfni_avx2, SM4_CAPS_GFNI_AVX2, SMG_KERNEL_CT, NULL,
-                   SM4_CAPS_GHASH_YMM),
+                   SMG_CAPS_GHASH_YMM),
     SM4_X86_NI_TIER(vaes_avx2, SM4_CAPS_VAES_AVX2),
     SM4_X86_NI_TIER(aesni_avx2, SM4_CAPS_AESNI_AVX2),
     SM4_X86_NI_TIER(aesni_avx, SM4_CAPS_AESNI_AVX),

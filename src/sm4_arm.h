@@ -68,11 +68,6 @@ SM4_ARM_AEAD_DECLARE(sm4e)
 SM4_ARM_DECLARE(neon)
 SM4_ARM_AEAD_DECLARE(neon)
 
-/* GHASH with PMULL (asm/ghash-armv8.pl). */
-void ghash_pmull_init(void *htable, const unsigned char h[16]);
-void ghash_pmull(const void *htable, unsigned char xi[16],
-                 const unsigned char *in, size_t nblocks);
-
 /*
  * The tables and the capabilities each one needs.  Each
  * core has two, the same but for their AEAD entries (GHASH and GCM): with

@@ -101,22 +101,9 @@ SM4_X86_NI_NARROW(aesni_avx)
 # define SM4_CAPS_AESNI_AVX (SMG_CAP_AVX | SMG_CAP_AESNI)
 
 /*
- * SM4's AEAD entries (src/kernel.h's SMG_AEAD_KERNEL).  GHASH
- * (asm/ghash-x86_64.pl): PCLMULQDQ on xmm, VPCLMULQDQ on ymm and zmm.
+ * SM4's AEAD entries (src/kernel.h's SMG_AEAD_KERNEL); their GHASH is
+ * src/ghash.h's.
  */
-# define SM4_X86_DECLARE_GHASH(v)                                            \
-    void smg_ghash_##v##_init(void *htable, const unsigned char h[16]);     \
-    void smg_ghash_##v(const void *htable, unsigned char xi[16],            \
-                       const unsigned char *in, size_t nblocks);
-SM4_X86_DECLARE_GHASH(clmul_avx)
-SM4_X86_DECLARE_GHASH(vpclmul_avx2)
-SM4_X86_DECLARE_GHASH(vpclmul_avx512)
-# define SM4_CAPS_GHASH_XMM (SMG_CAP_PCLMUL | SMG_CAP_AVX)
-# define SM4_CAPS_GHASH_YMM (SM4_CAPS_GHASH_XMM | SMG_CAP_AVX2 | SMG_CAP_VPCLMULQDQ)
-# define SM4_CAPS_GHASH_ZMM                                                  \
-    (SM4_CAPS_GHASH_XMM | SMG_CAP_VPCLMULQDQ | SMG_CAP_AVX512F              \
-     | SMG_CAP_AVX512BW | SMG_CAP_AVX512VL)
-
 /* Fused GCM of a tier (asm/sm4-*-x86_64.pl). */
 # define SM4_X86_DECLARE_GCM(tier)                                           \
     void sm4_##tier##_gcm_enc(const void *ks, const void *htable,           \
