@@ -6,7 +6,10 @@
 # every kernel the provider reports at this level (make test runs the
 # recipe at every level), with and without constant-time = yes, and every
 # kernel table of this build's families' lists (src/kernel_list.h, read
-# through test/kernels), chosen here or not.
+# through test/kernels), chosen here or not.  README.md's kernel table ("The
+# kernels, fastest first") names every table of those lists too, in its
+# family's row, under this architecture or "everywhere"; and, when this
+# build left no table out of them, nothing there that the lists lack.
 #
 # An algorithm entry is an "=item B<name>, ..." under "=head1 OPERATIONS AND
 # ALGORITHMS": its names are the B<> words, its OID the dotted number after
@@ -129,6 +132,77 @@ SKIP: {
     ok($r->{exit} == 0 && keys %listed > 0 && !@undocumented,
        'KERNELS names every kernel of the lists: ' . join(' ', sort keys %listed))
         or diag("$r->{cmd}: exit $r->{exit}\n$r->{err}\nlisted, not named under =head1 KERNELS: @undocumented");
+}
+
+# README's kernel table: its rows as { family => the row's first cell,
+# column => [ the names in backquotes under that column's heading ] }.
+sub readme_kernel_rows {
+    my $readme = File::Spec->catfile(top_dir(), 'README.md');
+    open(my $fh, '<', $readme) or die "$readme: $!";
+    my ($in_table, @head, @rows);
+    while (my $l = <$fh>) {
+        if (!$in_table) { $in_table = $l =~ /^The kernels, fastest first/; next }
+        next if !@head && $l !~ /^\|/;
+        last if $l !~ /^\|/;
+        my @cells = map { s/^\s+|\s+$//gr } split /\|/, $l =~ s/^\||\|\s*$//gr;
+        if (!@head) { @head = @cells; next }
+        next if $cells[0] =~ /^[-: ]+$/;
+        push @rows, { family => $cells[0],
+                      map { $head[$_] => [ $cells[$_] =~ /`([^`]+)`/g ] } 1 .. $#cells };
+    }
+    return @rows;
+}
+
+# A family's tables are named in the row whose first cell starts with the
+# family's report key (test/kernels: sm4, sm3, gost); an SM4 table is
+# named by its two parts, the block kernel's and, after the plus, its
+# GHASH kernel's, which has a row of its own ("SM4 GHASH").  A "-ct"
+# sibling is named as its sibling, and in backquotes somewhere in README
+# (where "Constant time" lists them).
+{
+    my $r = run_program('kernels');
+    my ($complete) = $r->{out} =~ /^build complete=([01])$/m;
+    my @rows = readme_kernel_rows();
+    my $column = { x86_64 => 'x86-64', aarch64 => 'aarch64' }->{ run_arch() };
+    my @columns = ((defined $column ? $column : ()), 'everywhere');
+    my $row_of = sub {
+        my ($family, $ghash) = @_;
+        my @r = grep { $_->{family} =~ /^\Q$family\E\b/i
+                       && ($_->{family} =~ /\bGHASH\b/) == $ghash } @rows;
+        return @r == 1 ? $r[0] : undef;
+    };
+    open(my $fh, '<', File::Spec->catfile(top_dir(), 'README.md')) or die "README.md: $!";
+    my %quoted = map { $_ => 1 } do { local $/; <$fh> } =~ /`([^`]+)`/g;
+    my (%listed, @missing, @unlisted, %seen);
+    for my $t ($r->{out} =~ /^table (\S+ \S+) /mg) {
+        my ($family, $name) = split ' ', $t;
+        my @parts = split /\+/, $name;
+        for my $i (0 .. $#parts) {
+            my $row = $row_of->($family, $i > 0);
+            (my $base = $parts[$i]) =~ s/-ct$//;
+            unless ($row) { push @missing, "$family $parts[$i] (no row for it)"; next }
+            $listed{$row}{$base} = 1;
+            push @missing, "$family $base"
+                unless grep { $_ eq $base } map { @{ $row->{$_} // [] } } @columns;
+            push @missing, "$parts[$i] (not in backquotes anywhere)"
+                if $base ne $parts[$i] && !$quoted{ $parts[$i] };
+        }
+    }
+    ok($r->{exit} == 0 && defined $complete && keys %listed > 0 && !@missing,
+       "README's kernel table names every table of the lists under @columns")
+        or diag("$r->{cmd}: exit $r->{exit}\n$r->{err}\nlisted, not named in README's kernel table:\n"
+                . join('', map { "  $_\n" } grep { !$seen{$_}++ } @missing));
+    SKIP: {
+        skip 'this build leaves tables out of the lists (no-asm, no-gost-simd): '
+            . "README's kernel table not checked for names they lack", 1
+            unless $complete;
+        for my $row (@rows) {
+            push @unlisted, map { "$row->{family}: $_" }
+                grep { !$listed{$row}{$_} } map { @{ $row->{$_} // [] } } @columns;
+        }
+        ok(@rows > 0 && !@unlisted, "README's kernel table names nothing under @columns that the lists lack")
+            or diag("named in README's kernel table, in no list:\n" . join('', map { "  $_\n" } @unlisted));
+    }
 }
 
 done_testing();

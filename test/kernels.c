@@ -4,7 +4,12 @@
  * recipes read them, so that a table added to a list reaches the ISA check
  * (test/15-isa.t), the constant-time check (test/80-ct.t), the AEAD kernel
  * test (test/23-aead-kernels.t) and the manual's check (test/90-doc.t) with
- * no edit of theirs.  One line a table, in list order:
+ * no edit of theirs.  First a line saying whether the lists are whole, or
+ * this build left tables out of them (no-asm, no-gost-simd: Configure):
+ *
+ *   build complete=0|1
+ *
+ * Then one line a table, in list order:
  *
  *   table FAMILY NAME isa=ISA ct=0|1 ct-only=0|1 schedule=S runs=0|1
  *         chosen=C
@@ -95,6 +100,11 @@ int main(void)
     int f;
     size_t i;
 
+#if defined(SMG_NO_ASM) || defined(SMG_NO_GOST_SIMD)
+    printf("build complete=0\n");
+#else
+    printf("build complete=1\n");
+#endif
     for (f = 0; f < SMG_NFAMILIES; f++) {
         const SMG_KERNEL_FAMILY *fam = smg_kernel_families[f];
         const void *chosen[2] = {

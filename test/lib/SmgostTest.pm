@@ -27,7 +27,7 @@ use lib File::Spec->catdir(dirname(abs_path(__FILE__)), '..', '..', 'util');
 use KernelLevels;
 
 our @EXPORT = qw(top_dir modules_dir openssl_cli gostprov_dir program level_env
-                 provider_args cap_variable forced_level run_env run_cmd run_program
+                 provider_args run_arch cap_variable forced_level run_env run_cmd run_program
                  run_openssl program_ok kat_file_ok data_file write_config);
 
 sub top_dir {
@@ -109,6 +109,12 @@ sub runner {
 # The machine the programs run on (the runner's, under qemu-user).
 sub run_machine {
     return KernelLevels::run_machine($ENV{SMGOST_RUNNER});
+}
+
+# The architecture the programs run on, as util/KernelLevels.pm keys it:
+# "x86_64", "aarch64" or "other".
+sub run_arch {
+    return KernelLevels::arch_key(run_machine());
 }
 
 # The variable libcrypto and smgost read capability masks from, for the
