@@ -78,16 +78,6 @@ static unsigned char in_buf[MAX_BLOCKS * 64], out_buf[SWEEP_BLOCKS * 16],
 /* The sweep runs each entry in place too. */
 static int also_in_place;
 
-static void fill(unsigned char *p, size_t n, uint32_t seed)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        seed = seed * 1103515245u + 12345u;
-        p[i] = (unsigned char)(seed >> 16);
-    }
-}
-
 /* ---- the tables ---- */
 
 typedef enum {
@@ -286,8 +276,8 @@ static void run_block_entry(const SMG_BLOCK_KERNEL *k,
     unsigned char iv[16], iv_ref[16], iv0[16];
     int dir, ecb = e == 0 || e == LONE_ENTRY;
 
-    fill(in_buf, n * bs, (uint32_t)(n * 31 + e));
-    fill(iv0, bs, (uint32_t)n + 7u);
+    tu_fill(in_buf, n * bs, (uint32_t)(n * 31 + e));
+    tu_fill(iv0, bs, (uint32_t)n + 7u);
     for (dir = 0; dir < (ecb ? 2 : 1); dir++) {
         const void *ks = (dir == 1 || e == 2) ? dec : enc;
 
@@ -350,10 +340,10 @@ static int run_ahead(const SMG_BLOCK_KERNEL *k, size_t e, size_t n)
     renc = enc;
     rdec = dec;
     gost89_mesh_ahead_reset(&a);
-    fill(iv, sizeof(iv), (uint32_t)n * 5u);
+    tu_fill(iv, sizeof(iv), (uint32_t)n * 5u);
     memcpy(riv, iv, sizeof(riv));
     for (i = 0; i < n && ran; i++) {
-        fill(in, sizeof(in), (uint32_t)(n * 17 + i + e));
+        tu_fill(in, sizeof(in), (uint32_t)(n * 17 + i + e));
         (e == 0 ? gost89_kernel_c.cnt : gost89_kernel_c.cfb_dec)(&renc, in, ref,
                                                             PERIOD_BLOCKS, riv);
         gost89_key_mesh(&gost89_kernel_c, &renc, &rdec, riv);
@@ -416,8 +406,8 @@ static void run_gost(const target *t, size_t e, size_t n)
         if (t->kind == T_GOST_IMIT) {
             unsigned char ref[8];
 
-            fill(in_buf, n * GOST89_BLOCK_SIZE, (uint32_t)n);
-            fill(state, sizeof(state), (uint32_t)n + 3u);
+            tu_fill(in_buf, n * GOST89_BLOCK_SIZE, (uint32_t)n);
+            tu_fill(state, sizeof(state), (uint32_t)n + 3u);
             memcpy(ref, state, sizeof(ref));
             gost89_imit_blocks_c(&enc, ref, in_buf, n);
             CT_SECRET(enc.rk, sizeof(enc.rk));
@@ -441,7 +431,7 @@ static void run_gost(const target *t, size_t e, size_t n)
                      "gost89_set_key");
             renc = enc;
             rdec = dec;
-            fill(iv, sizeof(iv), (uint32_t)n);
+            tu_fill(iv, sizeof(iv), (uint32_t)n);
             memcpy(riv, iv, sizeof(riv));
             gost89_key_mesh(&gost89_kernel_c, &renc, &rdec, riv);
             gost89_key_mesh(&gost89_kernel_c, &renc, &rdec, riv);
@@ -594,11 +584,11 @@ static void run_aead(const target *t, size_t e, size_t n)
     ks = (e == 7 || e == 9) ? &dec : &enc;
     sm4_encrypt_block(&enc, zero, h);
     if (e == 0)
-        fill(h, 16, (uint32_t)n * 5u + 1u);
+        tu_fill(h, 16, (uint32_t)n * 5u + 1u);
     sm4_aead_c.ghash_init(ht_ref, h);
-    fill(in_buf, len, (uint32_t)(n * 131 + e));
-    fill(st0, 16, (uint32_t)n + 3u);
-    fill(xi0, 16, (uint32_t)n + 11u);
+    tu_fill(in_buf, len, (uint32_t)(n * 131 + e));
+    tu_fill(st0, 16, (uint32_t)n + 3u);
+    tu_fill(xi0, 16, (uint32_t)n + 11u);
     /* counters that wrap inside the call */
     if (e == 2 || e == 3 || e >= 10)
         memset(st0 + 12, 0xff, 4), st0[15] = (unsigned char)(0xff - n % 9);
@@ -705,7 +695,7 @@ static void run_aead(const target *t, size_t e, size_t n)
                          16);
         /* the in-place pass overwrote the input: bring it back */
         if (pass)
-            fill(in_buf, len, (uint32_t)(n * 131 + e));
+            tu_fill(in_buf, len, (uint32_t)(n * 131 + e));
     }
 }
 
@@ -737,8 +727,8 @@ static void run_one(const target *t, size_t e, size_t n)
         run_aead(t, e, n);
         break;
     case T_SM3:
-        fill(in_buf, n * SM3_BLOCK_SIZE, (uint32_t)n);
-        fill((unsigned char *)st, sizeof(st), 99u);
+        tu_fill(in_buf, n * SM3_BLOCK_SIZE, (uint32_t)n);
+        tu_fill((unsigned char *)st, sizeof(st), 99u);
         memcpy(st_ref, st, sizeof(st));
         sm3_kernel_c.blocks(st_ref, in_buf, n);
         CT_SECRET(st, sizeof(st));
@@ -898,7 +888,7 @@ static int sweep_sm4_keysched(int ct)
              "%s decryption schedule: the appendix A round keys reversed",
              k->name);
     for (n = 1; n <= SWEEP_BLOCKS && tu_failures == 0; n++) {
-        fill(key, sizeof(key), (uint32_t)n * 2654435761u);
+        tu_fill(key, sizeof(key), (uint32_t)n * 2654435761u);
         sm4_set_key(key, &ref_enc, &ref_dec);
         sm4_set_key_kernel(k, key, &enc, &dec, NULL);
         check_sm4_schedules(k, &enc, &dec, &ref_enc, &ref_dec);
@@ -958,13 +948,13 @@ static int sweep_imit(int ct)
                 const GOST89_PARAMSET *ps =
                     n & 1 ? &gost89_paramset_cpa : &gost89_paramset_z;
 
-                fill(key, sizeof(key), (uint32_t)(n * 977 + 2 * be + mesh));
+                tu_fill(key, sizeof(key), (uint32_t)(n * 977 + 2 * be + mesh));
                 TU_CHECK(gost89_set_key(key, ps, be, &enc, &dec),
                          "gost89_set_key");
                 renc = enc;
                 rdec = dec;
-                fill(in_buf, n * GOST89_BLOCK_SIZE, (uint32_t)n * 7u);
-                fill(state, sizeof(state), (uint32_t)n);
+                tu_fill(in_buf, n * GOST89_BLOCK_SIZE, (uint32_t)n * 7u);
+                tu_fill(state, sizeof(state), (uint32_t)n);
                 memcpy(ref, state, sizeof(ref));
                 for (done = 0; done < n; done += m) {
                     m = n - done;

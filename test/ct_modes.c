@@ -64,16 +64,6 @@ static const size_t chunks[][4] = {
 static unsigned char msg[MAX_MSG + 32], ct[MAX_MSG + 64], out[MAX_MSG + 64];
 static unsigned char key[32], iv[16];
 
-static void fill(unsigned char *p, size_t n, uint32_t seed)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        seed = seed * 1103515245u + 12345u;
-        p[i] = (unsigned char)(seed >> 16);
-    }
-}
-
 /*
  * One message through ctx in direction enc, len bytes of in in the updates
  * of chunking c, secrets marked; returns final's result, the one outcome
@@ -122,7 +112,7 @@ static int run_aead(EVP_CIPHER_CTX *ctx, const EVP_CIPHER *c, int gcm,
     unsigned char aad[20];
     int outl, ok;
 
-    fill(aad, sizeof(aad), (uint32_t)len);
+    tu_fill(aad, sizeof(aad), (uint32_t)len);
     EVP_CIPHER_CTX_reset(ctx);
     CT_SECRET(key, sizeof(key));
     CT_SECRET(iv, sizeof(iv));
@@ -181,10 +171,10 @@ static void aead_modes(OSSL_LIB_CTX *libctx, EVP_CIPHER_CTX *ctx)
 
         if (!TU_CHECK(c != NULL, "fetch %s", name))
             continue;
-        fill(key, sizeof(key), 5u + (uint32_t)gcm);
-        fill(iv, sizeof(iv), 9u + (uint32_t)gcm);
+        tu_fill(key, sizeof(key), 5u + (uint32_t)gcm);
+        tu_fill(iv, sizeof(iv), 9u + (uint32_t)gcm);
         for (l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
-            fill(msg, lens[l], (uint32_t)l);
+            tu_fill(msg, lens[l], (uint32_t)l);
             TU_CHECK(run_aead(ctx, c, gcm, 1, msg, lens[l], tag),
                      "%s encrypt", name);
             memcpy(ct, out, lens[l]);
@@ -207,10 +197,10 @@ static void aead_modes(OSSL_LIB_CTX *libctx, EVP_CIPHER_CTX *ctx)
 
         if (!TU_CHECK(c != NULL, "fetch SM4-XTS"))
             return;
-        fill(key, sizeof(key), 11u);
-        fill(iv, sizeof(iv), 13u);
+        tu_fill(key, sizeof(key), 11u);
+        tu_fill(iv, sizeof(iv), 13u);
         for (l = 0; l < sizeof(units) / sizeof(units[0]); l++) {
-            fill(msg, units[l], (uint32_t)l + 40u);
+            tu_fill(msg, units[l], (uint32_t)l + 40u);
             for (enc = 1; enc >= 0; enc--) {
                 EVP_CIPHER_CTX_reset(ctx);
                 CT_SECRET(key, sizeof(key));
@@ -268,11 +258,11 @@ int main(int argc, char **argv)
 
         if (!TU_CHECK(c != NULL, "fetch %s", algs[a].name))
             continue;
-        fill(key, sizeof(key), (uint32_t)a + 1u);
-        fill(iv, sizeof(iv), (uint32_t)a + 77u);
+        tu_fill(key, sizeof(key), (uint32_t)a + 1u);
+        tu_fill(iv, sizeof(iv), (uint32_t)a + 77u);
         for (ch = 0; ch < NCHUNKS; ch++) {
             len = algs[a].padded ? 2048 + 3 * ch : 2100 - 5 * ch;
-            fill(msg, len, (uint32_t)(a * 31 + ch));
+            tu_fill(msg, len, (uint32_t)(a * 31 + ch));
             TU_CHECK(run(ctx, c, a, 1, msg, len, ch), "%s encrypt",
                      algs[a].name);
             /* a stream mode decrypts; a padded one below */
@@ -290,7 +280,7 @@ int main(int argc, char **argv)
             int outl, n;
 
             len = 64 - p;
-            fill(msg, len, (uint32_t)p);
+            tu_fill(msg, len, (uint32_t)p);
             for (pos = 0; pos <= p; pos++) {
                 unsigned char last[16];
 

@@ -92,6 +92,21 @@ static inline int tu_check_mem(const char *file, int line, const char *what,
     return 0;
 }
 
+/*
+ * n bytes from a seed, the same for the same seed: a linear congruential
+ * generator's high bits, for inputs a check can make again, not for keys
+ * an attacker must not guess.
+ */
+static inline void tu_fill(unsigned char *p, size_t n, uint32_t seed)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        seed = seed * 1103515245u + 12345u;
+        p[i] = (unsigned char)(seed >> 16);
+    }
+}
+
 static inline void *tu_malloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
