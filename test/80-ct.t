@@ -49,7 +49,21 @@ if (my $forced = forced_level()) {
 my $top = top_dir();
 my $tmp = tempdir(CLEANUP => 1);
 my $checker = File::Spec->catfile($top, 'util', 'ct-asm-check.pl');
-my $x86 = (POSIX::uname())[4] =~ /^(x86_64|amd64)$/ && ($ENV{SMGOST_RUNNER} // '') eq '';
+my $x86 = run_arch() eq 'x86_64' && ($ENV{SMGOST_RUNNER} // '') eq '';
+
+# The objects make links the module from: their assembly is what this
+# build generated, where a glob of asm/ would also take a .S that an
+# earlier build left there (one from a perlasm file since renamed).
+my @module_objs = split ' ', $ENV{SMGOST_MODULE_OBJS} // '';
+die "SMGOST_MODULE_OBJS is not set: run the recipe through make test-ct or make test\n"
+    unless @module_objs;
+
+# The module's generated assembly for $arch ("x86_64", "armv8").
+sub generated_asm {
+    my ($arch) = @_;
+    return map { File::Spec->catfile($top, s/\.o$/.S/r) }
+        grep { m{^asm/[\w-]+-\Q$arch\E\.o$} } @module_objs;
+}
 
 my %slurped;
 sub slurp {
@@ -293,7 +307,7 @@ SKIP: {
 
 # ---- 2. the static check over the generated assembly ----
 
-my @asm = glob(File::Spec->catfile($top, 'asm', '*-x86_64.S'));
+my @asm = generated_asm('x86_64');
 # fewer generated files than perlasm sources: a no-asm or no-gost-simd build
 my $reduced = @asm < (() = glob(File::Spec->catfile($top, 'asm', '*-x86_64.pl')));
 my %static;    # function -> 'ok' | 'leak'
@@ -495,7 +509,7 @@ my @rows64 = (
     [ 'GOST/Magma gost89-neon (ECB, CNT, CTR, CBC-dec, CFB-dec, key meshing)', qr/^gost89_neon_(?!imit$)\w+$/ ],
     [ 'GOST/Magma IMIT with constant-time = yes, gost89-neon: lean rounds', qr/^gost89_neon_imit$/ ],
 );
-my @asm64 = glob(File::Spec->catfile($top, 'asm', '*-armv8.S'));
+my @asm64 = generated_asm('armv8');
 SKIP: {
     skip('no generated aarch64 assembly in this build', 2) unless @asm64;
     my $r = run_cmd([$^X, $checker64, @asm64], host => 1);
