@@ -5,7 +5,8 @@
 # need of it.  util/test-levels.pl reads them with levels(); make bench's
 # table util/benchmark/levels.h is written from them by c_header() at build
 # time (`perl util/KernelLevels.pm`), never committed.  The test recipes
-# (test/lib/SmgostTest.pm) read which variables force a level here too.
+# (test/lib/SmgostTest.pm) read which variables force a level here too, and
+# make fuzz what forces its FUZZ_LEVEL (env_word).
 #
 # A level is a hash:
 #   name      what LEVELS= (make test) and -l (make bench) call it
@@ -163,6 +164,20 @@ sub level {
     my ($machine, $name) = @_;
     my ($l) = grep { $_->{name} eq $name } levels($machine);
     return $l;
+}
+
+# What forces $machine's level $name, as a shell word VARIABLE=value for
+# env(1) (make fuzz's FUZZ_LEVEL), or "" for the level that leaves the CPU
+# as probed; dies naming the levels if $machine has none called $name.
+sub env_word {
+    my ($machine, $name) = @_;
+    my $l = level($machine, $name)
+        or die "KernelLevels: no level '$name' on $machine: "
+            . join(' ', map { $_->{name} } levels($machine)) . "\n";
+    return '' unless defined $l->{mask};
+    die "KernelLevels: '$l->{mask}' is not one shell word\n"
+        if $l->{mask} =~ /[\s'"\\\$`*?\[]/;
+    return "$l->{var}=$l->{mask}";
 }
 
 sub c_string {
