@@ -184,12 +184,12 @@ my %block = (
     },
 );
 
-# void gost89_<mode>_scalar(const GOST_KEY *ks, const unsigned char *in,
+# void gost89_scalar_<mode>(const GOST_KEY *ks, const unsigned char *in,
 #                           unsigned char *out, size_t n, unsigned char *iv)
-# void gost89_imit_scalar(const GOST_KEY *ks, unsigned char state[8],
+# void gost89_scalar_imit(const GOST_KEY *ks, unsigned char state[8],
 #                         const unsigned char *in, size_t n)
 for my $mode (qw(cbc_enc cfb_enc ofb imit)) {
-    my $fn = "gost89_${mode}_scalar";
+    my $fn = "gost89_scalar_${mode}";
     my $nr = $mode eq 'imit' ? 16 : 32;
     $code .= function_begin($fn);
     $code .= "\ttest\t$n,$n\n\tjz\t.L${mode}_none\n";

@@ -349,7 +349,7 @@ sub batch512 {
 # second half masked, or 1..32 blocks on two pairs.
 sub entry512 {
     my ($mode) = @_;
-    my $name = "gost89_${mode}_avx512";
+    my $name = "gost89_avx512_${mode}";
     my $s = function_begin($name);
     $s .= "\ttest\t$n,$n\n\tjz\t.L${name}_done\n";
     $s .= "\tcmp\t\$16,$n\n\tja\t.L${name}_wide\n";
@@ -574,7 +574,7 @@ EOT
 
 sub entry512_side {
     my ($mode) = @_;
-    my $name = "gost89_${mode}_side_avx512";
+    my $name = "gost89_avx512_${mode}_side";
     my $side = <<"EOT";
 	mov	\$0x1f,%eax
 	kmovw	%eax,%k3
@@ -616,7 +616,7 @@ $code .= entry512_side($_) for qw(cnt cfb_dec);
 # table rounds and, unlike them, constant-time.
 sub serial512 {
     my ($mode) = @_;
-    my $name = "gost89_${mode}_avx512";
+    my $name = "gost89_avx512_${mode}";
     my ($m0, $c, $p) = map { ly($_) } 16, 30, 31;
     my ($cx, $px) = ('%xmm30', '%xmm31');
     my $s = function_begin($name);
@@ -659,7 +659,7 @@ $code .= serial512($_) for qw(cbc_enc cfb_enc ofb);
 # scalar table kernel is the default).  Arguments (GOST_KEY *, state,
 # in, nblocks); the state in xmm30.
 {
-    my $name = "gost89_imit_avx512";
+    my $name = "gost89_avx512_imit";
     my ($st, $src, $cnt) = ("%rsi", "%rdx", "%rcx");
     my $s = function_begin($name);
     $s .= "\ttest\t$cnt,$cnt\n\tjz\t.L${name}_done\n";
@@ -1029,7 +1029,7 @@ sub lean_one256 {
 # Full batches of 64 blocks, then one masked batch of one or two groups.
 sub entry256 {
     my ($mode) = @_;
-    my $name = "gost89_${mode}_avx2";
+    my $name = "gost89_avx2_${mode}";
     my $s = function_begin($name);
     $s .= "\ttest\t$n,$n\n\tjz\t.L${name}_done\n";
     $s .= "\tcmp\t\$8,$n\n\tja\t.L${name}_wide\n";
@@ -1066,10 +1066,10 @@ sub entry256 {
 
 $code .= entry256($_) for qw(ecb ctr cnt cbc_dec cfb_dec);
 
-# IMIT through the AVX2 lean rounds, once per block, as gost89_imit_avx512
+# IMIT through the AVX2 lean rounds, once per block, as gost89_avx512_imit
 # does (constant-time, for "constant-time = yes"); the state in xmm12.
 {
-    my $name = "gost89_imit_avx2";
+    my $name = "gost89_avx2_imit";
     my ($st, $src, $cnt) = ("%rsi", "%rdx", "%rcx");
     my $s = function_begin($name);
     $s .= "\ttest\t$cnt,$cnt\n\tjz\t.L${name}_done\n";

@@ -184,7 +184,7 @@ static void gost89_build_tables(GOST89_SBOX_TABLES *tab, const GOST89_PARAMSET *
     gost89_scalar_tables_build(tab);
 #endif
 #ifdef GOST89_X86_SIMD
-    gost_simd_tables_build(tab, ps);
+    gost89_x86_simd_tables_build(tab, ps);
 #endif
 #ifdef GOST89_ARM_SIMD
     gost89_arm_tables_build(tab, ps);

@@ -45,19 +45,6 @@ void gost89_arm_tables_build(GOST89_SBOX_TABLES *t, const GOST89_PARAMSET *ps)
     }
 }
 
-void gost89_neon_ecb(const void *ks, const unsigned char *in,
-                     unsigned char *out, size_t nblocks);
-void gost89_neon_ctr(const void *ks, const unsigned char *in,
-                     unsigned char *out, size_t nblocks, unsigned char *iv);
-void gost89_neon_cnt(const void *ks, const unsigned char *in,
-                     unsigned char *out, size_t nblocks, unsigned char *iv);
-void gost89_neon_cbc_dec(const void *ks, const unsigned char *in,
-                         unsigned char *out, size_t nblocks,
-                         unsigned char *iv);
-void gost89_neon_cfb_dec(const void *ks, const unsigned char *in,
-                         unsigned char *out, size_t nblocks,
-                         unsigned char *iv);
-
 /* The serial modes have no parallelism for the vector unit. */
 SMG_CHAIN_FROM(gost89_arm, cbc_enc, gost89_kernel_c)
 SMG_CHAIN_FROM(gost89_arm, cfb_enc, gost89_kernel_c)

@@ -9,13 +9,17 @@
 #define SMGOST_GOST89_ARM_H
 
 #include "gost89.h"
+#include "kernel_decl.h"
 
 #if defined(__aarch64__) && !defined(SMG_NO_ASM) && !defined(SMG_NO_GOST_SIMD)
 # define GOST89_ARM_SIMD 1
 
 /* Fills t->simd for the parameter set ps (layout at the definition). */
 void gost89_arm_tables_build(GOST89_SBOX_TABLES *t, const GOST89_PARAMSET *ps);
-/* Advanced SIMD, S-boxes by TBL: 16 blocks per pass. */
+/* Advanced SIMD, S-boxes by TBL: 16 blocks per pass; the parallel modes
+ * and CNT (the serial ones are the C kernel's). */
+SMG_DECLARE_PARALLEL_ENTRIES(gost89, neon)
+SMG_DECLARE_CHAIN(gost89, neon, cnt)
 extern const SMG_BLOCK_KERNEL gost89_kernel_neon;
 extern const SMG_BLOCK_KERNEL gost89_kernel_neon_ct;
 /*

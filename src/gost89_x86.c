@@ -34,20 +34,6 @@ void gost89_scalar_tables_build(GOST89_SBOX_TABLES *t)
         t->t0x[i] = t->t[0][i & 255];
 }
 
-/* The serial modes of one kernel in assembly. */
-#define GOST89_X86_DECLARE_SERIAL(isa) \
-    void gost89_cbc_enc_##isa(const void *ks, const unsigned char *in, \
-                              unsigned char *out, size_t nblocks, \
-                              unsigned char *iv); \
-    void gost89_cfb_enc_##isa(const void *ks, const unsigned char *in, \
-                              unsigned char *out, size_t nblocks, \
-                              unsigned char *iv); \
-    void gost89_ofb_##isa(const void *ks, const unsigned char *in, \
-                          unsigned char *out, size_t nblocks, \
-                          unsigned char *iv);
-
-GOST89_X86_DECLARE_SERIAL(scalar)
-
 /*
  * IMIT is serial: one block's 16 rounds wait for the one before.  The
  * scalar table kernel's rounds are the fastest, so they are the default;
@@ -61,18 +47,18 @@ int gost89_imit_blocks_x86(int constant_time, const GOST89_KEY *enc,
     if (constant_time || !smg_cpu_has(SMG_CAP_BMI1)) {
         /* as src/gost89.c's list takes the lean rounds' tables */
         if (smg_cpu_has(GOST89_CAPS_AVX512)) {
-            gost89_imit_avx512(enc, state, in, nblocks);
+            gost89_avx512_imit(enc, state, in, nblocks);
             return 1;
         }
         if (smg_cpu_has(SMG_CAP_AVX2)) {
-            gost89_imit_avx2(enc, state, in, nblocks);
+            gost89_avx2_imit(enc, state, in, nblocks);
             return 1;
         }
     }
 #endif
     if (!smg_cpu_has(SMG_CAP_BMI1) || constant_time)
         return 0;
-    gost89_imit_scalar(enc, state, in, nblocks);
+    gost89_scalar_imit(enc, state, in, nblocks);
     return 1;
 }
 
@@ -91,11 +77,11 @@ SMG_CHAIN_FROM(gost89_x86, cnt, gost89_kernel_c)
 const SMG_BLOCK_KERNEL gost89_kernel_scalar = {
     "gost89-scalar-bmi1",
     gost89_x86_ecb,
-    gost89_cbc_enc_scalar,
+    gost89_scalar_cbc_enc,
     gost89_x86_cbc_dec,
-    gost89_cfb_enc_scalar,
+    gost89_scalar_cfb_enc,
     gost89_x86_cfb_dec,
-    gost89_ofb_scalar,
+    gost89_scalar_ofb,
     gost89_x86_ctr,
     gost89_x86_cnt,
     NULL, NULL
@@ -116,7 +102,8 @@ const SMG_BLOCK_KERNEL gost89_kernel_scalar = {
  * splits rol(S(x), 11) per byte so that the rotation needs no shift (see
  * the .pl).
  */
-void gost_simd_tables_build(GOST89_SBOX_TABLES *t, const GOST89_PARAMSET *ps)
+void gost89_x86_simd_tables_build(GOST89_SBOX_TABLES *t,
+                                  const GOST89_PARAMSET *ps)
 {
     unsigned int j, x;
 
@@ -131,28 +118,6 @@ void gost_simd_tables_build(GOST89_SBOX_TABLES *t, const GOST89_PARAMSET *ps)
     }
 }
 
-#define GOST89_X86_DECLARE(isa) \
-    void gost89_ecb_##isa(const void *ks, const unsigned char *in, \
-                          unsigned char *out, size_t nblocks); \
-    void gost89_ctr_##isa(const void *ks, const unsigned char *in, \
-                          unsigned char *out, size_t nblocks, \
-                          unsigned char *iv); \
-    void gost89_cnt_##isa(const void *ks, const unsigned char *in, \
-                          unsigned char *out, size_t nblocks, \
-                          unsigned char *iv); \
-    void gost89_cbc_dec_##isa(const void *ks, const unsigned char *in, \
-                              unsigned char *out, size_t nblocks, \
-                              unsigned char *iv); \
-    void gost89_cfb_dec_##isa(const void *ks, const unsigned char *in, \
-                              unsigned char *out, size_t nblocks, \
-                              unsigned char *iv);
-
-GOST89_X86_DECLARE(avx512)
-GOST89_X86_DECLARE(avx2)
-
-/* AVX-512 also has the serial modes (the lean rounds once per block). */
-GOST89_X86_DECLARE_SERIAL(avx512)
-
 /*
  * Every parallel mode runs in the vector kernel at every block count (each
  * has a lean path for short calls), so no secret reaches a table index.
@@ -164,63 +129,63 @@ GOST89_X86_DECLARE_SERIAL(avx512)
  */
 const SMG_BLOCK_KERNEL gost89_kernel_avx512 = {
     "gost89-avx512vbmi",
-    gost89_ecb_avx512,
-    gost89_cbc_enc_scalar,
-    gost89_cbc_dec_avx512,
-    gost89_cfb_enc_scalar,
-    gost89_cfb_dec_avx512,
-    gost89_ofb_scalar,
-    gost89_ctr_avx512,
-    gost89_cnt_avx512,
+    gost89_avx512_ecb,
+    gost89_scalar_cbc_enc,
+    gost89_avx512_cbc_dec,
+    gost89_scalar_cfb_enc,
+    gost89_avx512_cfb_dec,
+    gost89_scalar_ofb,
+    gost89_avx512_ctr,
+    gost89_avx512_cnt,
     NULL, NULL
 };
 
 const SMG_BLOCK_KERNEL gost89_kernel_avx512_ct = {
     "gost89-avx512vbmi-ct",
-    gost89_ecb_avx512,
-    gost89_cbc_enc_avx512,
-    gost89_cbc_dec_avx512,
-    gost89_cfb_enc_avx512,
-    gost89_cfb_dec_avx512,
-    gost89_ofb_avx512,
-    gost89_ctr_avx512,
-    gost89_cnt_avx512,
+    gost89_avx512_ecb,
+    gost89_avx512_cbc_enc,
+    gost89_avx512_cbc_dec,
+    gost89_avx512_cfb_enc,
+    gost89_avx512_cfb_dec,
+    gost89_avx512_ofb,
+    gost89_avx512_ctr,
+    gost89_avx512_cnt,
     NULL, NULL
 };
 
 const SMG_BLOCK_KERNEL gost89_kernel_avx2 = {
     "gost89-avx2",
-    gost89_ecb_avx2,
-    gost89_cbc_enc_scalar,
-    gost89_cbc_dec_avx2,
-    gost89_cfb_enc_scalar,
-    gost89_cfb_dec_avx2,
-    gost89_ofb_scalar,
-    gost89_ctr_avx2,
-    gost89_cnt_avx2,
+    gost89_avx2_ecb,
+    gost89_scalar_cbc_enc,
+    gost89_avx2_cbc_dec,
+    gost89_scalar_cfb_enc,
+    gost89_avx2_cfb_dec,
+    gost89_scalar_ofb,
+    gost89_avx2_ctr,
+    gost89_avx2_cnt,
     NULL, NULL
 };
 
 /* "constant-time = yes": the serial modes through the AVX2 ECB. */
-SMG_SERIAL_BY_ECB(gost89_avx2_ct, gost89_ecb_avx2, 8)
+SMG_SERIAL_BY_ECB(gost89_avx2_ct, gost89_avx2_ecb, 8)
 
 const SMG_BLOCK_KERNEL gost89_kernel_avx2_ct = {
     "gost89-avx2-ct",
-    gost89_ecb_avx2,
+    gost89_avx2_ecb,
     gost89_avx2_ct_cbc_enc,
-    gost89_cbc_dec_avx2,
+    gost89_avx2_cbc_dec,
     gost89_avx2_ct_cfb_enc,
-    gost89_cfb_dec_avx2,
+    gost89_avx2_cfb_dec,
     gost89_avx2_ct_ofb,
-    gost89_ctr_avx2,
-    gost89_cnt_avx2,
+    gost89_avx2_ctr,
+    gost89_avx2_cnt,
     NULL, NULL
 };
 
-void gost89_cnt_side_avx512(const void *ks, const unsigned char *in,
+void gost89_avx512_cnt_side(const void *ks, const unsigned char *in,
                             unsigned char *out, size_t nblocks,
                             unsigned char *iv, GOST89_SIDE *side);
-void gost89_cfb_dec_side_avx512(const void *ks, const unsigned char *in,
+void gost89_avx512_cfb_dec_side(const void *ks, const unsigned char *in,
                                 unsigned char *out, size_t nblocks,
                                 unsigned char *iv, GOST89_SIDE *side);
 
@@ -256,9 +221,9 @@ void gost89_side_x86(const SMG_BLOCK_KERNEL *k, int cnt, const GOST89_KEY *ks,
     (void)k;    /* gost89_side_able_x86(k): the AVX-512 tables */
 #ifdef GOST89_X86_SIMD
     if (cnt)
-        gost89_cnt_side_avx512(ks, in, out, nblocks, iv, side);
+        gost89_avx512_cnt_side(ks, in, out, nblocks, iv, side);
     else
-        gost89_cfb_dec_side_avx512(ks, in, out, nblocks, iv, side);
+        gost89_avx512_cfb_dec_side(ks, in, out, nblocks, iv, side);
 #else
     (void)cnt, (void)ks, (void)in, (void)out, (void)nblocks, (void)iv;
     (void)side;

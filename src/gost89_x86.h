@@ -10,6 +10,7 @@
 #define SMGOST_GOST89_X86_H
 
 #include "gost89.h"
+#include "kernel_decl.h"
 
 #if defined(__x86_64__) && !defined(SMG_NO_ASM)
 # define GOST89_X86_ASM 1
@@ -24,8 +25,10 @@ void gost89_scalar_tables_build(GOST89_SBOX_TABLES *t);
 int gost89_imit_blocks_x86(int constant_time, const GOST89_KEY *enc,
                          unsigned char state[8], const unsigned char *in,
                          size_t nblocks);
-/* The IMIT entries (for the chooser above and for tests). */
-void gost89_imit_scalar(const GOST89_KEY *ks, unsigned char state[8],
+/* The scalar kernel's entries: the serial modes and IMIT (for the chooser
+ * above and for tests). */
+SMG_DECLARE_SERIAL_ENTRIES(gost89, scalar)
+void gost89_scalar_imit(const GOST89_KEY *ks, unsigned char state[8],
                         const unsigned char *in, size_t nblocks);
 /*
  * Whether k has entries that run a side pass (src/gost89.c,
@@ -51,7 +54,15 @@ extern const SMG_BLOCK_KERNEL gost89_kernel_scalar;
 #  define GOST89_X86_SIMD 1
 
 /* Fills t->simd for the parameter set ps (layout at the definition). */
-void gost_simd_tables_build(GOST89_SBOX_TABLES *t, const GOST89_PARAMSET *ps);
+void gost89_x86_simd_tables_build(GOST89_SBOX_TABLES *t,
+                                  const GOST89_PARAMSET *ps);
+/* The vector kernels' entries: the parallel modes and CNT in both,
+ * AVX-512 the serial modes too (the lean rounds once per block). */
+SMG_DECLARE_PARALLEL_ENTRIES(gost89, avx512)
+SMG_DECLARE_CHAIN(gost89, avx512, cnt)
+SMG_DECLARE_SERIAL_ENTRIES(gost89, avx512)
+SMG_DECLARE_PARALLEL_ENTRIES(gost89, avx2)
+SMG_DECLARE_CHAIN(gost89, avx2, cnt)
 /* The vector kernel tables (src/gost89.c lists them) and what they need:
  * VL for the lean path on ymm registers. */
 extern const SMG_BLOCK_KERNEL gost89_kernel_avx512;
@@ -61,9 +72,9 @@ extern const SMG_BLOCK_KERNEL gost89_kernel_avx2_ct;
 #  define GOST89_CAPS_AVX512                                                 \
     (SMG_CAP_AVX512F | SMG_CAP_AVX512BW | SMG_CAP_AVX512VL                  \
      | SMG_CAP_AVX512VBMI)
-void gost89_imit_avx512(const GOST89_KEY *ks, unsigned char state[8],
+void gost89_avx512_imit(const GOST89_KEY *ks, unsigned char state[8],
                         const unsigned char *in, size_t nblocks);
-void gost89_imit_avx2(const GOST89_KEY *ks, unsigned char state[8],
+void gost89_avx2_imit(const GOST89_KEY *ks, unsigned char state[8],
                       const unsigned char *in, size_t nblocks);
 # endif
 #endif

@@ -9,31 +9,10 @@
 #define SMGOST_SM4_ARM_H
 
 #include "sm4.h"
+#include "kernel_decl.h"
 
 #if defined(__aarch64__) && !defined(SMG_NO_ASM)
 # define SM4_ARM_ASM 1
-
-# define SM4_ARM_DECLARE(tier)                                               \
-    void sm4_##tier##_ecb(const void *ks, const unsigned char *in,          \
-                          unsigned char *out, size_t nblocks);              \
-    void sm4_##tier##_ctr(const void *ks, const unsigned char *in,          \
-                          unsigned char *out, size_t nblocks,               \
-                          unsigned char *iv);                               \
-    void sm4_##tier##_cbc_dec(const void *ks, const unsigned char *in,      \
-                              unsigned char *out, size_t nblocks,           \
-                              unsigned char *iv);                           \
-    void sm4_##tier##_cfb_dec(const void *ks, const unsigned char *in,      \
-                              unsigned char *out, size_t nblocks,           \
-                              unsigned char *iv);                           \
-    void sm4_##tier##_cbc_enc(const void *ks, const unsigned char *in,      \
-                              unsigned char *out, size_t nblocks,           \
-                              unsigned char *iv);                           \
-    void sm4_##tier##_cfb_enc(const void *ks, const unsigned char *in,      \
-                              unsigned char *out, size_t nblocks,           \
-                              unsigned char *iv);                           \
-    void sm4_##tier##_ofb(const void *ks, const unsigned char *in,          \
-                          unsigned char *out, size_t nblocks,               \
-                          unsigned char *iv);
 
 /*
  * GCM, CCM and XTS beside each core (src/kernel.h's SMG_AEAD_KERNEL).  An
@@ -62,10 +41,10 @@
                              unsigned char tweak[16]);
 
 /* SM4E (Armv8.2 SM4 extension): 8 blocks per pass. */
-SM4_ARM_DECLARE(sm4e)
+SMG_DECLARE_BLOCK_KERNEL_ENTRIES(sm4, sm4e)
 SM4_ARM_AEAD_DECLARE(sm4e)
 /* Advanced SIMD only, S-box by TBL/TBX: 8 blocks per pass. */
-SM4_ARM_DECLARE(neon)
+SMG_DECLARE_BLOCK_KERNEL_ENTRIES(sm4, neon)
 SM4_ARM_AEAD_DECLARE(neon)
 
 /*

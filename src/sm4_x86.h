@@ -9,46 +9,18 @@
 #define SMGOST_SM4_X86_H
 
 #include "sm4.h"
+#include "kernel_decl.h"
 
 #if defined(__x86_64__) && !defined(SMG_NO_ASM)
 # define SM4_X86_ASM 1
 
-/* The parallel-mode entry points of one tier ... */
-# define SM4_X86_DECLARE_PARALLEL(tier)                                      \
-    void sm4_##tier##_ecb(const void *ks, const unsigned char *in,          \
-                          unsigned char *out, size_t nblocks);              \
-    void sm4_##tier##_ctr(const void *ks, const unsigned char *in,          \
-                          unsigned char *out, size_t nblocks,               \
-                          unsigned char *iv);                               \
-    void sm4_##tier##_cbc_dec(const void *ks, const unsigned char *in,      \
-                              unsigned char *out, size_t nblocks,           \
-                              unsigned char *iv);                           \
-    void sm4_##tier##_cfb_dec(const void *ks, const unsigned char *in,      \
-                              unsigned char *out, size_t nblocks,           \
-                              unsigned char *iv);
-
-/* ... and the serial modes too. */
-# define SM4_X86_DECLARE(tier)                                               \
-    SM4_X86_DECLARE_PARALLEL(tier)                                          \
-    SM4_X86_DECLARE_SERIAL(tier)
-# define SM4_X86_DECLARE_SERIAL(tier)                                        \
-    void sm4_##tier##_cbc_enc(const void *ks, const unsigned char *in,      \
-                              unsigned char *out, size_t nblocks,           \
-                              unsigned char *iv);                           \
-    void sm4_##tier##_cfb_enc(const void *ks, const unsigned char *in,      \
-                              unsigned char *out, size_t nblocks,           \
-                              unsigned char *iv);                           \
-    void sm4_##tier##_ofb(const void *ks, const unsigned char *in,          \
-                          unsigned char *out, size_t nblocks,               \
-                          unsigned char *iv);
-
 /* GFNI + AVX-512 (F, BW, VL): 128-block passes
  * (asm/sm4-gfni-avx512-x86_64.pl). */
-SM4_X86_DECLARE(gfni_avx512)
+SMG_DECLARE_BLOCK_KERNEL_ENTRIES(sm4, gfni_avx512)
 /* Its serial modes over the CCM rounds of Intel cores (below). */
-SM4_X86_DECLARE_SERIAL(gfni_avx512_glc)
+SMG_DECLARE_SERIAL_ENTRIES(sm4, gfni_avx512_glc)
 /* GFNI + AVX2: 24-block passes. */
-SM4_X86_DECLARE(gfni_avx2)
+SMG_DECLARE_BLOCK_KERNEL_ENTRIES(sm4, gfni_avx2)
 
 /* The tables (src/sm4.c lists them) and the capabilities each needs. */
 extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx512;
@@ -75,11 +47,11 @@ extern const SMG_BLOCK_KERNEL sm4_kernel_gfni_avx512_glc_c;
  * siblings run them through the assembly ECB (see sm4_x86.c).
  */
 /* VAES + AVX2 (ymm VAESENCLAST): 32 blocks per pass. */
-SM4_X86_DECLARE_PARALLEL(vaes_avx2)
+SMG_DECLARE_PARALLEL_ENTRIES(sm4, vaes_avx2)
 /* AES-NI + AVX2 (two xmm AESENCLAST per ymm): 32 blocks per pass. */
-SM4_X86_DECLARE_PARALLEL(aesni_avx2)
+SMG_DECLARE_PARALLEL_ENTRIES(sm4, aesni_avx2)
 /* AES-NI + AVX (xmm): 16 blocks per pass. */
-SM4_X86_DECLARE_PARALLEL(aesni_avx)
+SMG_DECLARE_PARALLEL_ENTRIES(sm4, aesni_avx)
 
 extern const SMG_BLOCK_KERNEL sm4_kernel_vaes_avx2;
 extern const SMG_BLOCK_KERNEL sm4_kernel_aesni_avx2;

@@ -125,12 +125,12 @@ static const target pseudo_targets[] = {
     { T_GOST_KEYSCHED, NULL, NULL, "gost89-keysched", 3, NULL },
     { T_GOST_IMIT, NULL, NULL, "gost89-imit-c", 20, gost89_imit_blocks_c },
 #ifdef GOST89_X86_ASM
-    { T_GOST_IMIT, NULL, NULL, "gost89-imit-scalar", 20, gost89_imit_scalar },
+    { T_GOST_IMIT, NULL, NULL, "gost89-imit-scalar", 20, gost89_scalar_imit },
 #endif
 #ifdef GOST89_X86_SIMD
     { T_GOST_AHEAD, &gost89_kernel_avx512, NULL, "gost89-mesh-ahead", 3, NULL },
-    { T_GOST_IMIT, NULL, NULL, "gost89-imit-avx512", 20, gost89_imit_avx512 },
-    { T_GOST_IMIT, NULL, NULL, "gost89-imit-avx2", 20, gost89_imit_avx2 },
+    { T_GOST_IMIT, NULL, NULL, "gost89-imit-avx512", 20, gost89_avx512_imit },
+    { T_GOST_IMIT, NULL, NULL, "gost89-imit-avx2", 20, gost89_avx2_imit },
 #endif
 };
 #define NPSEUDO (sizeof(pseudo_targets) / sizeof(pseudo_targets[0]))

@@ -59,7 +59,7 @@ my @public = (
     [ qr/^gost89_/, 'rdi', 128, 144, 'GOST89_KEY.tab, GOST89_KEY.big_endian' ],
     # GOST89_SIDE.enc and .dec (src/gost89_x86.h), the pointers to the next
     # key's schedules, of the entries that run a side pass beside a batch
-    [ qr/^gost89_\w+_side_avx512$/, 'r9', 0, 16, 'GOST89_SIDE.enc, GOST89_SIDE.dec' ],
+    [ qr/^gost89_avx512_\w+_side$/, 'r9', 0, 16, 'GOST89_SIDE.enc, GOST89_SIDE.dec' ],
 );
 
 my ($roots_re, $trace);
