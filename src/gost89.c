@@ -907,8 +907,8 @@ static void imit_be(const GOST89_KEY *k, unsigned char *state,
     imit_body(k, state, in, n, 1);
 }
 
-void gost89_imit_blocks_c(const GOST89_KEY *enc, unsigned char state[8],
-                        const unsigned char *in, size_t nblocks)
+void gost89_c_imit(const GOST89_KEY *enc, unsigned char state[8],
+                   const unsigned char *in, size_t nblocks)
 {
     if (enc->big_endian)
         imit_be(enc, state, in, nblocks);
@@ -929,7 +929,7 @@ void gost89_imit_blocks(int constant_time, const GOST89_KEY *enc,
         return;
 #endif
     (void)constant_time;
-    gost89_imit_blocks_c(enc, state, in, nblocks);
+    gost89_c_imit(enc, state, in, nblocks);
 }
 
 /* ---- The kernel list and the choice ---- */

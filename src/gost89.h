@@ -115,13 +115,13 @@ void gost89_key_mesh_ahead(const SMG_BLOCK_KERNEL *k, GOST89_MESH_AHEAD *a,
  * IMIT: the 16-round MAC transformation, folded over nblocks of in, in the
  * fastest implementation the CPU allows; with constant_time (the
  * provider's "constant-time = yes"), the fastest constant-time one if the
- * CPU has one.  gost89_imit_blocks_c is the portable one.
+ * CPU has one.  gost89_c_imit is the portable one.
  */
 void gost89_imit_blocks(int constant_time, const GOST89_KEY *enc,
                       unsigned char state[8], const unsigned char *in,
                       size_t nblocks);
-void gost89_imit_blocks_c(const GOST89_KEY *enc, unsigned char state[8],
-                        const unsigned char *in, size_t nblocks);
+void gost89_c_imit(const GOST89_KEY *enc, unsigned char state[8],
+                   const unsigned char *in, size_t nblocks);
 
 /*
  * The first table of gost89_kernel_family's list (src/kernel_list.h) that

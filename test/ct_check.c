@@ -123,7 +123,7 @@ static const target pseudo_targets[] = {
       NULL },
 #endif
     { T_GOST_KEYSCHED, NULL, NULL, "gost89-keysched", 3, NULL },
-    { T_GOST_IMIT, NULL, NULL, "gost89-imit-c", 20, gost89_imit_blocks_c },
+    { T_GOST_IMIT, NULL, NULL, "gost89-imit-c", 20, gost89_c_imit },
 #ifdef GOST89_X86_ASM
     { T_GOST_IMIT, NULL, NULL, "gost89-imit-scalar", 20, gost89_scalar_imit },
 #endif
@@ -409,7 +409,7 @@ static void run_gost(const target *t, size_t e, size_t n)
             tu_fill(in_buf, n * GOST89_BLOCK_SIZE, (uint32_t)n);
             tu_fill(state, sizeof(state), (uint32_t)n + 3u);
             memcpy(ref, state, sizeof(ref));
-            gost89_imit_blocks_c(&enc, ref, in_buf, n);
+            gost89_c_imit(&enc, ref, in_buf, n);
             CT_SECRET(enc.rk, sizeof(enc.rk));
             CT_SECRET(in_buf, n * GOST89_BLOCK_SIZE);
             CT_SECRET(state, sizeof(state));
@@ -964,8 +964,8 @@ static int sweep_imit(int ct)
                         gost89_key_mesh(&gost89_kernel_c, &renc, &rdec, NULL);
                         gost89_key_mesh(k, &enc, &dec, NULL);
                     }
-                    gost89_imit_blocks_c(&renc, ref,
-                                       in_buf + done * GOST89_BLOCK_SIZE, m);
+                    gost89_c_imit(&renc, ref,
+                                  in_buf + done * GOST89_BLOCK_SIZE, m);
                     gost89_imit_blocks(ct, &enc, state,
                                      in_buf + done * GOST89_BLOCK_SIZE, m);
                 }

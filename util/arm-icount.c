@@ -197,7 +197,7 @@ static int run_imit(const char *impl, size_t len)
         || !gost89_set_key(key, &gost89_paramset_cpa, 0, &enc, &dec))
         return 2;
     if (strcmp(impl, "c") == 0)
-        gost89_imit_blocks_c(&enc, state, buf, len / 8);
+        gost89_c_imit(&enc, state, buf, len / 8);
 #ifdef GOST89_ARM_SIMD
     else if (strcmp(impl, "neon") == 0)
         gost89_neon_imit(&enc, state, buf, len / 8);
