@@ -39,8 +39,10 @@ int smg_gost89_paramset_param(void *provctx, const OSSL_PARAM *p,
 /* providers/gost89_mac.c */
 extern const OSSL_DISPATCH smg_gost89_mac_functions[];
 extern const OSSL_DISPATCH smg_gost89_mac_12_functions[];
-/* providers/sm3_digest.c */
+/* providers/sm3_digest.c: the entries, and the table the self-test runs */
 extern const OSSL_DISPATCH smg_sm3_functions[];
+struct smg_digest;
+extern const struct smg_digest smg_sm3_digest;
 
 /* providers/selftest.c: known answers of every algorithm through the
  * kernels an instance with this constant-time setting uses; 1 if all pass,

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 #include <openssl/crypto.h>
+#include "digest.h"
 #include "gost89.h"
 #include "prov.h"
 #include "sm3.h"
@@ -77,12 +78,12 @@ static int sm4_kat(int constant_time)
 /* GB/T 32905-2016 example 1. */
 static int sm3_kat(void)
 {
-    SM3_CTX c;
+    SMG_DIGEST_CTX c;
     unsigned char md[SM3_DIGEST_LENGTH];
 
-    sm3_init(&c, sm3_kernel());
-    sm3_update(&c, (const unsigned char *)"abc", 3);
-    sm3_final(&c, md);
+    smg_digest_init(&c, &smg_sm3_digest, sm3_kernel());
+    smg_digest_update(&c, &smg_sm3_digest, (const unsigned char *)"abc", 3);
+    smg_digest_final(&c, &smg_sm3_digest, md);
     return hex_equal(md, "66c7f0f462eeedd9d1f2d46bdc10e4e2"
                          "4167c4875cf2f7a2297da02b8f4ba8e0", 32);
 }

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * SM3 (GB/T 32905-2016) in portable C: the unrolled compression function
- * (kernel sm3_kernel_c), the streaming init/update/final API over any
- * kernel, and the family's list of kernel tables (src/kernel_list.h), the
- * assembly ones included, with sm3_kernel() over it.
+ * (kernel sm3_kernel_c), the IV, and the family's list of kernel tables
+ * (src/kernel_list.h), the assembly ones included, with sm3_kernel() over
+ * it.  The digest itself is providers/sm3_digest.c's table over the digest
+ * layer (src/digest.h).
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "byteorder.h"
 #include "cpu.h"
@@ -129,77 +129,10 @@ static void sm3_c_blocks(uint32_t state[8], const unsigned char *p,
 const SM3_KERNEL sm3_kernel_c = { "sm3-c", sm3_c_blocks };
 
 /* Initial value IV, GB/T 32905-2016, 4.1. */
-static const uint32_t SM3_IV[8] = {
+const uint32_t sm3_iv[8] = {
     0x7380166f, 0x4914b2b9, 0x172442d7, 0xda8a0600,
     0xa96f30bc, 0x163138aa, 0xe38dee4d, 0xb0fb0e4e
 };
-
-/* A memset the optimiser cannot drop although the memory dies after it. */
-static void *(*const volatile sm3_memset)(void *, int, size_t) = memset;
-
-void sm3_init(SM3_CTX *c, const SM3_KERNEL *k)
-{
-    memcpy(c->state, SM3_IV, sizeof(c->state));
-    c->nbytes = 0;
-    c->buflen = 0;
-    c->blocks = k->blocks;
-}
-
-void sm3_update(SM3_CTX *c, const unsigned char *p, size_t len)
-{
-    size_t n;
-
-    c->nbytes += len;
-    if (c->buflen > 0) {
-        n = SM3_BLOCK_SIZE - c->buflen;
-        if (len < n) {
-            memcpy(c->buf + c->buflen, p, len);
-            c->buflen += len;
-            return;
-        }
-        memcpy(c->buf + c->buflen, p, n);
-        c->blocks(c->state, c->buf, 1);
-        c->buflen = 0;
-        p += n;
-        len -= n;
-    }
-    n = len / SM3_BLOCK_SIZE;
-    if (n > 0) {
-        c->blocks(c->state, p, n);
-        p += n * SM3_BLOCK_SIZE;
-        len -= n * SM3_BLOCK_SIZE;
-    }
-    if (len > 0) {
-        memcpy(c->buf, p, len);
-        c->buflen = len;
-    }
-}
-
-/*
- * Pads with 0x80, zeros and the 64-bit big-endian bit length, then wipes the
- * whole context: the chaining value and buffered input may be secret (keyed
- * uses), and an update after final must not continue a spent state.
- */
-void sm3_final(SM3_CTX *c, unsigned char md[SM3_DIGEST_LENGTH])
-{
-    uint64_t bits = c->nbytes << 3;
-    size_t n = c->buflen;
-    int i;
-
-    c->buf[n++] = 0x80;
-    if (n > SM3_BLOCK_SIZE - 8) {
-        memset(c->buf + n, 0, SM3_BLOCK_SIZE - n);
-        c->blocks(c->state, c->buf, 1);
-        n = 0;
-    }
-    memset(c->buf + n, 0, SM3_BLOCK_SIZE - 8 - n);
-    store_be32(c->buf + SM3_BLOCK_SIZE - 8, (uint32_t)(bits >> 32));
-    store_be32(c->buf + SM3_BLOCK_SIZE - 4, (uint32_t)bits);
-    c->blocks(c->state, c->buf, 1);
-    for (i = 0; i < 8; i++)
-        store_be32(md + 4 * i, c->state[i]);
-    sm3_memset(c, 0, sizeof(*c));
-}
 
 /*
  * The kernel list: every table is constant-time (no tables, no

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * SM3 (GB/T 32905-2016): streaming state and the compression kernels.
- * The portable compression function lives in src/sm3.c; assembly kernels
- * plug in through the family's list (src/sm3.c).
+ * SM3 (GB/T 32905-2016): the compression kernels, the IV and the chaining
+ * state that the digest table (providers/sm3_digest.c) keeps in a digest
+ * context.  The portable compression function lives in src/sm3.c; assembly
+ * kernels plug in through the family's list (src/sm3.c).
  */
 #ifndef SMGOST_SM3_H
 #define SMGOST_SM3_H
@@ -22,17 +23,13 @@ typedef struct sm3_kernel {
     sm3_blocks_fn blocks;
 } SM3_KERNEL;
 
-typedef struct sm3_ctx {
-    uint32_t state[8];
-    uint64_t nbytes;                 /* message length so far */
-    unsigned char buf[SM3_BLOCK_SIZE];
-    size_t buflen;
-    sm3_blocks_fn blocks;
-} SM3_CTX;
+/* SM3's chaining state in a digest context (smg_digest_state). */
+typedef struct sm3_state {
+    uint32_t h[8];
+    sm3_blocks_fn blocks;           /* the kernel's, set at init */
+} SM3_STATE;
 
-void sm3_init(SM3_CTX *c, const SM3_KERNEL *k);
-void sm3_update(SM3_CTX *c, const unsigned char *p, size_t len);
-void sm3_final(SM3_CTX *c, unsigned char md[SM3_DIGEST_LENGTH]);
+extern const uint32_t sm3_iv[8];
 
 /* The first table of sm3_kernel_family's list the CPU runs. */
 const SM3_KERNEL *sm3_kernel(void);

@@ -56,7 +56,9 @@
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 
+#include "digest.h"
 #include "gost89.h"
+#include "prov.h"
 #include "sm3.h"
 #include "sm4.h"
 
@@ -291,13 +293,14 @@ static void add_hmac(const KEY *k)
 {
     unsigned char kk[SM3_BLOCK_SIZE] = { 0 }, pad[SM3_BLOCK_SIZE];
     size_t kl = k->keylen, i;
-    SM3_CTX c;
+    SMG_DIGEST_CTX c;
+    const SM3_STATE *state = smg_digest_state(&c);
     int which;
 
     if (kl > SM3_BLOCK_SIZE) {
-        sm3_init(&c, &sm3_kernel_c);
-        sm3_update(&c, k->key, kl);
-        sm3_final(&c, kk);
+        smg_digest_init(&c, &smg_sm3_digest, &sm3_kernel_c);
+        smg_digest_update(&c, &smg_sm3_digest, k->key, kl);
+        smg_digest_final(&c, &smg_sm3_digest, kk);
         kl = SM3_DIGEST_LENGTH;
         add_windows(new_group(k->id, kk, kl, "SM3 of key %d", k->id), 0, kl,
                     8, 1);
@@ -311,11 +314,11 @@ static void add_hmac(const KEY *k)
             pad[i] = kk[i] ^ (which ? 0x5c : 0x36);
         add_windows(new_group(k->id, pad, kl, "key %d ^ %s", k->id, name), 0,
                     kl, 8, 1);
-        sm3_init(&c, &sm3_kernel_c);
-        sm3_update(&c, pad, SM3_BLOCK_SIZE);
-        add_windows(new_group(k->id, c.state, sizeof(c.state),
+        smg_digest_init(&c, &smg_sm3_digest, &sm3_kernel_c);
+        smg_digest_update(&c, &smg_sm3_digest, pad, SM3_BLOCK_SIZE);
+        add_windows(new_group(k->id, state->h, sizeof(state->h),
                               "SM3 state after key %d ^ %s", k->id, name),
-                    0, sizeof(c.state), 8, 4);
+                    0, sizeof(state->h), 8, 4);
     }
 }
 
