@@ -7,8 +7,8 @@
  * (src/aead_ccm.c) and XTS (src/aead_xts.c), which is here for its two
  * keys and its one-unit updates.  The behaviour, names and parameter
  * tables are those of OpenSSL 3.5's default provider.  Kernels see whole
- * blocks only, through the block table's aead entry (src/kernel.h); the
- * mode files compose the entries a table leaves NULL.  An algorithm is an
+ * blocks only, through the block table's table of their mode (src/kernel.h);
+ * the mode files compose what a table leaves NULL.  An algorithm is an
  * SMG_CIPHER_ALG (its family, IV length, ...) with its mode's table.
  */
 #ifndef SMGOST_AEAD_H
@@ -33,7 +33,8 @@ typedef struct smg_aead_ctx {
     unsigned char ks2[SMG_KS_MAX] __attribute__((aligned(16)));
     /* GCM's GHASH table, 64-byte aligned somewhere inside (aead_gcm.c). */
     unsigned char htable_space[SMG_GHASH_TABLE_SIZE + 64];
-    const SMG_AEAD_KERNEL *ak;
+    /* GCM: the kernel table its GHASH table was made by */
+    const SMG_GCM_KERNEL *gcm;
     unsigned char iv[SMG_GCM_IV_MAX];  /* GCM IV, CCM nonce, XTS tweak */
     size_t ivlen;
     int iv_state;               /* GCM: SMG_IV_* */
@@ -107,7 +108,7 @@ typedef struct smg_aead_mode {
      * Init (smg_cipher_init, src/modes.h): the IV lengths it takes and
      * what a new IV restarts, the key's length (smg_aead_key_len) and the
      * schedules from it with what the mode derives from them (setting
-     * c->ak), and smg_aead_set_ctx_params.  The functions take the context
+     * c->gcm), and smg_aead_set_ctx_params.  The functions take the context
      * as its SMG_CIPHER_CTX base.  A key setup rewrites the schedules and
      * tables in place, the same bytes each time (one mode, one kernel a
      * context), so nothing of the old key is left to cleanse first.
@@ -141,9 +142,19 @@ typedef struct smg_aead_mode {
 
 extern const SMG_AEAD_MODE smg_aead_gcm, smg_aead_ccm, smg_aead_xts;
 
+/*
+ * GCM's key setup (src/aead_gcm.c): the family's set_key that also makes
+ * GCM's hash key H = E_K(0^128) into h beside the schedule, where that
+ * block's latency hides in the schedule's own work.
+ */
+typedef int (*smg_gcm_set_key_fn)(SMG_CIPHER_CTX *ctx,
+                                  const unsigned char *key,
+                                  unsigned char h[16]);
+
 typedef struct smg_aead_alg {
-    SMG_CIPHER_ALG cipher;
+    SMG_CIPHER_ALG cipher;      /* first: the context's base.alg */
     const SMG_AEAD_MODE *mode;
+    smg_gcm_set_key_fn gcm_set_key;    /* GCM's; NULL in the other modes */
 } SMG_AEAD_ALG;
 
 void *smg_aead_newctx(void *provctx, const SMG_AEAD_ALG *alg);
@@ -197,12 +208,13 @@ static inline void smg_xor_block(unsigned char *d, const unsigned char *a,
 }
 
 /*
- * The mode files' composition of the aead entries a table leaves NULL
- * (src/kernel.h gives their contracts), from the block table k's ctr,
- * cbc_enc and ecb and ak's ghash; test/ct_check.c runs them directly.
+ * The mode files' composition of the mode tables or entries a block table
+ * leaves NULL (src/kernel.h gives their contracts), from the block table
+ * k's ctr, cbc_enc and ecb and gcm's ghash; test/ct_check.c runs them
+ * directly.
  * enc selects the direction; ieee the XTS tweak convention.
  */
-void smg_gcm_composed(const SMG_BLOCK_KERNEL *k, const SMG_AEAD_KERNEL *ak,
+void smg_gcm_composed(const SMG_BLOCK_KERNEL *k, const SMG_GCM_KERNEL *gcm,
                       int enc, const void *ks, const void *htable,
                       const unsigned char *in, unsigned char *out, size_t n,
                       unsigned char ctr[16], unsigned char xi[16]);

@@ -84,12 +84,13 @@ void smg_ccm_composed(const SMG_BLOCK_KERNEL *k, int enc, const void *ks,
 static void ccm_blocks(SMG_AEAD_CTX *c, int enc, const unsigned char *in,
                        unsigned char *out, size_t n)
 {
-    smg_ccm_fn fused = enc ? c->ak->ccm_enc : c->ak->ccm_dec;
+    const SMG_CCM_KERNEL *ccm = c->base.kernel->ccm;
 
     if (n == 0)
         return;
-    if (fused != NULL)
-        fused(c->base.ks_enc, in, out, n, c->ctr, c->mac);
+    if (ccm != NULL)
+        (enc ? ccm->enc : ccm->dec)(c->base.ks_enc, in, out, n, c->ctr,
+                                    c->mac);
     else
         smg_ccm_composed(c->base.kernel, enc, c->base.ks_enc, in, out, n,
                          c->ctr, c->mac);
@@ -304,7 +305,6 @@ static int ccm_set_key(SMG_CIPHER_CTX *ctx, const unsigned char *key)
 
     if (!c->base.alg->family->set_key(&c->base, key))
         return 0;
-    c->ak = c->base.kernel->aead;
     c->ccm_lk = c->ccm_l;
     c->ccm_mk = c->ccm_m;
     return 1;

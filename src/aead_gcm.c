@@ -80,31 +80,31 @@ static void ctr_narrow(const SMG_BLOCK_KERNEL *k, const void *ks,
     }
 }
 
-void smg_gcm_composed(const SMG_BLOCK_KERNEL *k, const SMG_AEAD_KERNEL *ak,
+void smg_gcm_composed(const SMG_BLOCK_KERNEL *k, const SMG_GCM_KERNEL *gcm,
                       int enc, const void *ks, const void *htable,
                       const unsigned char *in, unsigned char *out, size_t n,
                       unsigned char ctr[16], unsigned char xi[16])
 {
     /* Decryption hashes the ciphertext before an in-place pass replaces it. */
     if (!enc)
-        ak->ghash(htable, xi, in, n);
+        gcm->ghash(htable, xi, in, n);
     ctr_narrow(k, ks, in, out, n, ctr, 12);
     if (enc)
-        ak->ghash(htable, xi, out, n);
+        gcm->ghash(htable, xi, out, n);
 }
 
 /* n whole blocks through the fused entry or composed. */
 static void gcm_blocks(SMG_AEAD_CTX *c, const unsigned char *in,
                        unsigned char *out, size_t n)
 {
-    smg_gcm_fn fused = c->base.enc ? c->ak->gcm_enc : c->ak->gcm_dec;
+    smg_gcm_fn fused = c->base.enc ? c->gcm->enc : c->gcm->dec;
 
     if (n == 0)
         return;
     if (fused != NULL)
         fused(c->base.ks_enc, aead_htable(c), in, out, n, c->ctr, c->xi);
     else
-        smg_gcm_composed(c->base.kernel, c->ak, c->base.enc, c->base.ks_enc,
+        smg_gcm_composed(c->base.kernel, c->gcm, c->base.enc, c->base.ks_enc,
                          aead_htable(c), in, out, n, c->ctr, c->xi);
 }
 
@@ -118,10 +118,10 @@ static void ghash_padded(SMG_AEAD_CTX *c, const unsigned char *p, size_t n)
 {
     unsigned char last[BS] = { 0 };
 
-    c->ak->ghash(aead_htable(c), c->xi, p, n / BS);
+    c->gcm->ghash(aead_htable(c), c->xi, p, n / BS);
     if (n % BS != 0) {
         memcpy(last, p + n - n % BS, n % BS);
-        c->ak->ghash(aead_htable(c), c->xi, last, 1);
+        c->gcm->ghash(aead_htable(c), c->xi, last, 1);
     }
 }
 
@@ -145,7 +145,7 @@ static void gcm_start(SMG_AEAD_CTX *c)
 
         ghash_padded(c, c->iv, c->ivlen);
         store_be64(lens + 8, (uint64_t)c->ivlen * 8);
-        c->ak->ghash(aead_htable(c), c->xi, lens, 1);
+        c->gcm->ghash(aead_htable(c), c->xi, lens, 1);
         memcpy(c->j0, c->xi, BS);
         memset(c->xi, 0, BS);
     }
@@ -178,10 +178,10 @@ static int gcm_aad(SMG_AEAD_CTX *c, const unsigned char *in, size_t len)
         len -= take;
         if (c->ares < BS)
             return 1;
-        c->ak->ghash(aead_htable(c), c->xi, c->part, 1);
+        c->gcm->ghash(aead_htable(c), c->xi, c->part, 1);
         c->ares = 0;
     }
-    c->ak->ghash(aead_htable(c), c->xi, in, len / BS);
+    c->gcm->ghash(aead_htable(c), c->xi, in, len / BS);
     memcpy(c->part, in + len - len % BS, len % BS);
     c->ares = len % BS;
     return 1;
@@ -192,7 +192,7 @@ static void gcm_close_aad(SMG_AEAD_CTX *c)
 {
     if (c->ares != 0) {
         memset(c->part + c->ares, 0, BS - c->ares);
-        c->ak->ghash(aead_htable(c), c->xi, c->part, 1);
+        c->gcm->ghash(aead_htable(c), c->xi, c->part, 1);
         c->ares = 0;
     }
 }
@@ -213,7 +213,7 @@ static void gcm_ek0(SMG_AEAD_CTX *c)
 static int gcm_first_blocks(SMG_AEAD_CTX *c, const unsigned char *in,
                             unsigned char *out, size_t n)
 {
-    smg_gcm_j0_fn j0 = c->base.enc ? c->ak->gcm_enc_j0 : c->ak->gcm_dec_j0;
+    smg_gcm_j0_fn j0 = c->base.enc ? c->gcm->enc_j0 : c->gcm->dec_j0;
 
     if (c->ek0_ready || j0 == NULL)
         return 0;
@@ -247,10 +247,10 @@ static void gcm_short(SMG_AEAD_CTX *c, const unsigned char *in,
     /* Decryption hashes the ciphertext before an in-place copy replaces
      * it. */
     if (!c->base.enc)
-        c->ak->ghash(aead_htable(c), c->xi, in, n);
+        c->gcm->ghash(aead_htable(c), c->xi, in, n);
     memcpy(out, buf[1], n * BS);
     if (c->base.enc)
-        c->ak->ghash(aead_htable(c), c->xi, out, n);
+        c->gcm->ghash(aead_htable(c), c->xi, out, n);
     if (len % BS != 0)
         memcpy(c->ks, buf[1 + n], BS);
     OPENSSL_cleanse(buf, nb * BS);
@@ -275,7 +275,7 @@ static int gcm_data(SMG_AEAD_CTX *c, const unsigned char *in,
         *out++ = y;
         c->part[c->mres++] = c->base.enc ? y : x;
         if (c->mres == BS) {
-            c->ak->ghash(aead_htable(c), c->xi, c->part, 1);
+            c->gcm->ghash(aead_htable(c), c->xi, c->part, 1);
             c->mres = 0;
             OPENSSL_cleanse(c->ks, sizeof(c->ks));
         }
@@ -315,13 +315,13 @@ static void gcm_tag(SMG_AEAD_CTX *c, unsigned char tag[16])
     gcm_close_aad(c);
     if (c->mres != 0) {
         memset(c->part + c->mres, 0, BS - c->mres);
-        c->ak->ghash(aead_htable(c), c->xi, c->part, 1);
+        c->gcm->ghash(aead_htable(c), c->xi, c->part, 1);
         c->mres = 0;
         OPENSSL_cleanse(c->ks, sizeof(c->ks));
     }
     store_be64(lens, c->aad_len * 8);
     store_be64(lens + 8, c->data_len * 8);
-    c->ak->ghash(aead_htable(c), c->xi, lens, 1);
+    c->gcm->ghash(aead_htable(c), c->xi, lens, 1);
     gcm_ek0(c);
     smg_xor_block(tag, c->xi, c->ek0, BS);
 }
@@ -388,12 +388,12 @@ static int gcm_set_key(SMG_CIPHER_CTX *ctx, const unsigned char *key)
     SMG_AEAD_CTX *c = (SMG_AEAD_CTX *)ctx;
     unsigned char h[BS] = { 0 };
 
-    if (!c->base.alg->family->set_key_e0(&c->base, key, h))
+    if (!((const SMG_AEAD_ALG *)c->base.alg)->gcm_set_key(&c->base, key, h))
         return 0;
-    if (c->ak != NULL && c->ak != c->base.kernel->aead)
+    if (c->gcm != NULL && c->gcm != c->base.kernel->gcm)
         OPENSSL_cleanse(c->htable_space, sizeof(c->htable_space));
-    c->ak = c->base.kernel->aead;
-    c->ak->ghash_init(aead_htable(c), h);
+    c->gcm = c->base.kernel->gcm;
+    c->gcm->ghash_init(aead_htable(c), h);
     OPENSSL_cleanse(h, sizeof(h));
     /* A message begun under the old key starts again under this one. */
     if (c->iv_state == SMG_IV_COPIED)

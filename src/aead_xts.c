@@ -90,11 +90,8 @@ static smg_ecb_fn lone_ecb(const SMG_BLOCK_KERNEL *k)
 static void xts_blocks(SMG_AEAD_CTX *c, const unsigned char *in,
                        unsigned char *out, size_t n, unsigned char t[16])
 {
-    const SMG_AEAD_KERNEL *ak = c->ak;
+    const SMG_XTS_KERNEL *xts = c->base.kernel->xts;
     const void *ks = c->base.enc ? c->base.ks_enc : c->base.ks_dec;
-    smg_xts_fn fused = c->xts_ieee
-        ? (c->base.enc ? ak->xts_enc_ieee : ak->xts_dec_ieee)
-        : (c->base.enc ? ak->xts_enc_gb : ak->xts_dec_gb);
 
     if (n == 0)
         return;
@@ -102,8 +99,10 @@ static void xts_blocks(SMG_AEAD_CTX *c, const unsigned char *in,
     if (n <= XTS_LONE && c->base.kernel->ecb_lone != NULL)
         xts_over_ecb(c->base.kernel->ecb_lone, c->xts_ieee, ks, in, out, n,
                      t);
-    else if (fused != NULL)
-        fused(ks, in, out, n, t);
+    else if (xts != NULL)
+        (c->xts_ieee ? (c->base.enc ? xts->enc_ieee : xts->dec_ieee)
+                     : (c->base.enc ? xts->enc_gb : xts->dec_gb))(ks, in, out,
+                                                                   n, t);
     else
         smg_xts_composed(c->base.kernel, c->xts_ieee, ks, in, out, n, t);
 }
@@ -208,7 +207,6 @@ static int xts_set_key(SMG_CIPHER_CTX *ctx, const unsigned char *key)
     memcpy(c->ks2, c->base.ks_enc, sizeof(c->ks2));
     if (!fam->set_key(&c->base, key))
         return 0;
-    c->ak = c->base.kernel->aead;
     return 1;
 }
 

@@ -645,7 +645,7 @@ const SMG_BLOCK_KERNEL gost89_kernel_c = {
     gost89_c_ofb,
     gost89_c_ctr,
     gost89_c_cnt,
-    NULL, NULL
+    NULL, NULL, NULL, NULL
 };
 
 /* ---- Key setup, meshing, IMIT ---- */

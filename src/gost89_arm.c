@@ -60,7 +60,7 @@ const SMG_BLOCK_KERNEL gost89_kernel_neon = {
     gost89_arm_ofb,
     gost89_neon_ctr,
     gost89_neon_cnt,
-    NULL, NULL
+    NULL, NULL, NULL, NULL
 };
 
 /* "constant-time = yes": the serial modes through the NEON ECB. */
@@ -76,7 +76,7 @@ const SMG_BLOCK_KERNEL gost89_kernel_neon_ct = {
     gost89_neon_ct_ofb,
     gost89_neon_ctr,
     gost89_neon_cnt,
-    NULL, NULL
+    NULL, NULL, NULL, NULL
 };
 
 /*

@@ -84,7 +84,7 @@ const SMG_BLOCK_KERNEL gost89_kernel_scalar = {
     gost89_scalar_ofb,
     gost89_x86_ctr,
     gost89_x86_cnt,
-    NULL, NULL
+    NULL, NULL, NULL, NULL
 };
 
 #ifdef GOST89_X86_SIMD
@@ -137,7 +137,7 @@ const SMG_BLOCK_KERNEL gost89_kernel_avx512 = {
     gost89_scalar_ofb,
     gost89_avx512_ctr,
     gost89_avx512_cnt,
-    NULL, NULL
+    NULL, NULL, NULL, NULL
 };
 
 const SMG_BLOCK_KERNEL gost89_kernel_avx512_ct = {
@@ -150,7 +150,7 @@ const SMG_BLOCK_KERNEL gost89_kernel_avx512_ct = {
     gost89_avx512_ofb,
     gost89_avx512_ctr,
     gost89_avx512_cnt,
-    NULL, NULL
+    NULL, NULL, NULL, NULL
 };
 
 const SMG_BLOCK_KERNEL gost89_kernel_avx2 = {
@@ -163,7 +163,7 @@ const SMG_BLOCK_KERNEL gost89_kernel_avx2 = {
     gost89_scalar_ofb,
     gost89_avx2_ctr,
     gost89_avx2_cnt,
-    NULL, NULL
+    NULL, NULL, NULL, NULL
 };
 
 /* "constant-time = yes": the serial modes through the AVX2 ECB. */
@@ -179,7 +179,7 @@ const SMG_BLOCK_KERNEL gost89_kernel_avx2_ct = {
     gost89_avx2_ct_ofb,
     gost89_avx2_ctr,
     gost89_avx2_cnt,
-    NULL, NULL
+    NULL, NULL, NULL, NULL
 };
 
 void gost89_avx512_cnt_side(const void *ks, const unsigned char *in,

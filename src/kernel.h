@@ -57,9 +57,14 @@ typedef struct smg_block_kernel {
     smg_chain_fn ctr;          /* ks: encryption schedule */
     smg_chain_fn cnt;          /* CNT (above): ks: encryption schedule;
                                   NULL where the cipher has no CNT */
-    /* The AEAD layer's GCM, CCM and XTS entries (below, 16-byte blocks);
-     * NULL where the cipher has none of those modes. */
-    const struct smg_aead_kernel *aead;
+    /*
+     * The AEAD layer's entries, a table per mode (below, 16-byte blocks).
+     * gcm: NULL where the cipher has no GCM (its GHASH is there).  ccm,
+     * xts: NULL where the mode composes from the entries above.
+     */
+    const struct smg_gcm_kernel *gcm;
+    const struct smg_ccm_kernel *ccm;
+    const struct smg_xts_kernel *xts;
     /*
      * ECB of a lone block or a few, where their latency is the whole cost
      * (XTS's tweak, a data unit of a few blocks), for tables whose ecb
@@ -69,12 +74,11 @@ typedef struct smg_block_kernel {
 } SMG_BLOCK_KERNEL;
 
 /*
- * The entries of the AEAD layer's GCM, CCM and XTS (src/aead_gcm.c,
- * aead_ccm.c, aead_xts.c), which are 16-byte-block modes as NIST and IEEE
- * define them.  The mode layer owns IVs, nonces, AAD, lengths, tags,
- * ciphertext stealing and partial blocks; these entries see whole blocks
- * only, as the others do.  GCM needs ghash_init and ghash (src/ghash.h),
- * and may have gcm_* and gcm_*_j0; CCM and XTS may have theirs.
+ * The AEAD layer's kernel tables, one per mode: GCM, CCM and XTS
+ * (src/aead_gcm.c, aead_ccm.c, aead_xts.c), which are 16-byte-block modes
+ * as NIST and IEEE define them, each read by its mode's file only.  The
+ * mode layer owns IVs, nonces, AAD, lengths, tags, ciphertext stealing and
+ * partial blocks; these entries see whole blocks only, as the others do.
  *
  * GHASH (NIST SP 800-38D, its bit order): for each 16-byte block,
  * xi = (xi ^ in[i]) * H.  htable holds what ghash_init derives from
@@ -108,6 +112,20 @@ typedef void (*smg_gcm_j0_fn)(const void *ks, const void *htable,
                               const unsigned char *in, unsigned char *out,
                               size_t nblocks, unsigned char ctr[16],
                               unsigned char xi[16], unsigned char ek0[16]);
+
+typedef struct smg_gcm_kernel {
+    /* its GHASH's, reported beside the block kernel's name */
+    const char *name;
+    smg_ghash_init_fn ghash_init;
+    smg_ghash_fn ghash;
+    /* NULL: composed by the mode layer from ghash and the block table's
+     * ctr (smg_gcm_composed, src/aead.h). */
+    smg_gcm_fn enc, dec;
+    /* NULL: E(J0) by the block table's ecb, then enc / dec (or their
+     * composition). */
+    smg_gcm_j0_fn enc_j0, dec_j0;
+} SMG_GCM_KERNEL;
+
 /*
  * CCM bulk, CBC-MAC fused with CTR (RFC 3610, NIST SP 800-38C).  mac holds
  * the MAC's next input, the chain value XORed with the last block taken in,
@@ -120,6 +138,13 @@ typedef void (*smg_gcm_j0_fn)(const void *ks, const void *htable,
 typedef void (*smg_ccm_fn)(const void *ks, const unsigned char *in,
                            unsigned char *out, size_t nblocks,
                            unsigned char ctr[16], unsigned char mac[16]);
+
+/* A table without it leaves CCM to smg_ccm_composed (src/aead.h), over the
+ * block table's ecb, cbc_enc and ctr. */
+typedef struct smg_ccm_kernel {
+    smg_ccm_fn enc, dec;
+} SMG_CCM_KERNEL;
+
 /*
  * XTS bulk: out[i] = C(in[i] ^ T) ^ T with C the cipher under ks (the
  * encryption schedule to encrypt, the decryption one to decrypt), then T is
@@ -131,20 +156,11 @@ typedef void (*smg_xts_fn)(const void *ks, const unsigned char *in,
                            unsigned char *out, size_t nblocks,
                            unsigned char tweak[16]);
 
-typedef struct smg_aead_kernel {
-    const char *name;          /* reported beside the block kernel's name */
-    smg_ghash_init_fn ghash_init;
-    smg_ghash_fn ghash;
-    /* NULL entries are composed by the mode layer from the ones above and
-     * the block table's ecb, cbc_enc and ctr (smg_*_composed,
-     * src/aead.h). */
-    smg_gcm_fn gcm_enc, gcm_dec;
-    smg_ccm_fn ccm_enc, ccm_dec;
-    smg_xts_fn xts_enc_ieee, xts_dec_ieee, xts_enc_gb, xts_dec_gb;
-    /* NULL: E(J0) by the block table's ecb, then gcm_enc / gcm_dec (or
-     * their composition). */
-    smg_gcm_j0_fn gcm_enc_j0, gcm_dec_j0;
-} SMG_AEAD_KERNEL;
+/* A table without it leaves XTS to smg_xts_composed (src/aead.h), over the
+ * block table's ecb. */
+typedef struct smg_xts_kernel {
+    smg_xts_fn enc_ieee, dec_ieee, enc_gb, dec_gb;
+} SMG_XTS_KERNEL;
 
 /*
  * Defines prefix_entry, a chained-mode entry that hands its calls to the

@@ -60,10 +60,6 @@ typedef struct smg_cipher_family {
     void (*init_ctx)(SMG_CIPHER_CTX *ctx);
     /* Expands key into ctx->ks_enc / ctx->ks_dec and sets ctx->kernel. */
     int (*set_key)(SMG_CIPHER_CTX *ctx, const unsigned char *key);
-    /* The same, and E_K(0^128) into e0 (GCM's hash key, src/aead_gcm.c), made
-     * beside the schedule; NULL in a family without GCM. */
-    int (*set_key_e0)(SMG_CIPHER_CTX *ctx, const unsigned char *key,
-                      unsigned char e0[16]);
     /*
      * An init that keeps the key starts a new message: undo what the last
      * one did to the schedules (key meshing), or NULL if nothing can.

@@ -614,12 +614,12 @@ static void sm4_c_ctr(const void *ks, const unsigned char *in,
 }
 
 /*
- * The portable AEAD table: constant-time GHASH, and every mode entry left to
- * the mode layer's composition from the block table's ecb, cbc_enc and ctr.
+ * The portable GCM table: constant-time GHASH, and GCM composed by the mode
+ * layer from it and the block table's ctr (CCM and XTS likewise from the
+ * block table: the portable block table has no table for them).
  */
-const SMG_AEAD_KERNEL sm4_aead_c = {
-    "ghash-c", smg_ghash_c_init, smg_ghash_c,
-    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+const SMG_GCM_KERNEL sm4_gcm_c = {
+    "ghash-c", smg_ghash_c_init, smg_ghash_c, NULL, NULL, NULL, NULL
 };
 
 const SMG_BLOCK_KERNEL sm4_kernel_c = {
@@ -632,7 +632,7 @@ const SMG_BLOCK_KERNEL sm4_kernel_c = {
     sm4_c_ofb,
     sm4_c_ctr,
     NULL,
-    &sm4_aead_c,
+    &sm4_gcm_c, NULL, NULL,
     NULL
 };
 
@@ -672,12 +672,12 @@ static const SMG_KERNEL_ENTRY sm4_kernels[] = {
     { &sm4_kernel_c, 0, 0, NULL },
 };
 
-/* A table is reported by its block and AEAD names: "gfni-avx2+clmul-avx". */
+/* A table is reported by its block and GHASH names: "gfni-avx2+clmul-avx". */
 static void sm4_describe(const void *table, char *buf, size_t len)
 {
     const SMG_BLOCK_KERNEL *k = table;
 
-    snprintf(buf, len, "%s+%s", k->name, k->aead->name);
+    snprintf(buf, len, "%s+%s", k->name, k->gcm->name);
 }
 
 const SMG_KERNEL_FAMILY sm4_kernel_family = {

@@ -60,9 +60,9 @@ void sm4_encrypt_block(const SM4_KEY *ks, const unsigned char in[16],
 /*
  * The block table of an SM4 core whose every entry is its own
  * sm4_<tier>_* function (the GFNI tiers on x86-64, both aarch64 cores),
- * beside its AEAD table aead.
+ * beside its AEAD mode tables gcm, ccm and xts (pointers, NULL or not).
  */
-#define SM4_CORE_BLOCK_TABLE(var, label, tier, aead)                         \
+#define SM4_CORE_BLOCK_TABLE(var, label, tier, gcm, ccm, xts)                \
     const SMG_BLOCK_KERNEL var = {                                           \
         label,                                                               \
         sm4_##tier##_ecb,                                                    \
@@ -73,7 +73,7 @@ void sm4_encrypt_block(const SM4_KEY *ks, const unsigned char in[16],
         sm4_##tier##_ofb,                                                    \
         sm4_##tier##_ctr,                                                    \
         NULL,                                                                \
-        &(aead),                                                             \
+        gcm, ccm, xts,                                                       \
         NULL                                                                 \
     }
 
@@ -84,8 +84,8 @@ void sm4_encrypt_block(const SM4_KEY *ks, const unsigned char in[16],
  */
 const SMG_BLOCK_KERNEL *sm4_kernel(int constant_time);
 extern const SMG_BLOCK_KERNEL sm4_kernel_c;
-/* The portable AEAD table (C GHASH, composed modes), which tables without
- * AEAD kernels of their own point to. */
-extern const SMG_AEAD_KERNEL sm4_aead_c;
+/* The portable GCM table (C GHASH, composed GCM), which tables without a
+ * GHASH of their own point to. */
+extern const SMG_GCM_KERNEL sm4_gcm_c;
 
 #endif

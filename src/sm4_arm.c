@@ -19,31 +19,28 @@ _Static_assert(offsetof(SM4_KEY, rk) == 0, "SM4_KEY layout");
 _Static_assert(SMG_GHASH_TABLE_SIZE >= 208, "GHASH table size");
 
 /*
- * A core's two tables, the same but for their AEAD entries: CCM and XTS are
+ * A core's two tables, the same but for their GCM table: CCM and XTS are
  * the core's in both; with PMULL, GHASH is asm/ghash-armv8.pl's and GCM the
  * core's fused kernel, without it GHASH is the portable one and the mode
  * layer composes GCM from it and the core's ctr.
  */
-#define SM4_ARM_AEAD_TABLE(var, name, tier, ghash_init, ghash, gcm_enc,      \
-                           gcm_dec)                                          \
-    static const SMG_AEAD_KERNEL var = {                                     \
-        name,                                                                \
-        ghash_init, ghash,                                                   \
-        gcm_enc, gcm_dec,                                                    \
-        sm4_##tier##_ccm_enc, sm4_##tier##_ccm_dec,                          \
-        sm4_##tier##_xts_ieee, sm4_##tier##_xts_ieee,                        \
-        sm4_##tier##_xts_gb, sm4_##tier##_xts_gb,                            \
-        NULL, NULL                                                           \
-    };
 #define SM4_ARM_TABLES(tier, name)                                           \
-    SM4_ARM_AEAD_TABLE(sm4_aead_##tier##_pmull, "pmull", tier,               \
-                       ghash_pmull_init, ghash_pmull,                        \
-                       sm4_##tier##_gcm_enc, sm4_##tier##_gcm_dec)           \
-    SM4_ARM_AEAD_TABLE(sm4_aead_##tier, "ghash-c", tier,                     \
-                       smg_ghash_c_init, smg_ghash_c, NULL, NULL)            \
+    static const SMG_GCM_KERNEL sm4_gcm_##tier##_pmull = {                   \
+        "pmull", ghash_pmull_init, ghash_pmull,                              \
+        sm4_##tier##_gcm_enc, sm4_##tier##_gcm_dec, NULL, NULL               \
+    };                                                                       \
+    static const SMG_CCM_KERNEL sm4_ccm_##tier = {                           \
+        sm4_##tier##_ccm_enc, sm4_##tier##_ccm_dec                           \
+    };                                                                       \
+    static const SMG_XTS_KERNEL sm4_xts_##tier = {                           \
+        sm4_##tier##_xts_ieee, sm4_##tier##_xts_ieee,                        \
+        sm4_##tier##_xts_gb, sm4_##tier##_xts_gb                             \
+    };                                                                       \
     SM4_CORE_BLOCK_TABLE(sm4_kernel_##tier##_pmull, name, tier,              \
-                         sm4_aead_##tier##_pmull);                           \
-    SM4_CORE_BLOCK_TABLE(sm4_kernel_##tier, name, tier, sm4_aead_##tier);
+                         &sm4_gcm_##tier##_pmull, &sm4_ccm_##tier,           \
+                         &sm4_xts_##tier);                                   \
+    SM4_CORE_BLOCK_TABLE(sm4_kernel_##tier, name, tier, &sm4_gcm_c,          \
+                         &sm4_ccm_##tier, &sm4_xts_##tier);
 
 SM4_ARM_TABLES(sm4e, "sm4e")
 SM4_ARM_TABLES(neon, "sm4-neon")

@@ -15,7 +15,7 @@
 # define SM4_ARM_ASM 1
 
 /*
- * GCM, CCM and XTS beside each core (src/kernel.h's SMG_AEAD_KERNEL).  An
+ * GCM, CCM and XTS beside each core (src/kernel.h's SMG_*_KERNEL).  An
  * XTS entry serves both directions: the schedule it is given decides.
  */
 # define SM4_ARM_AEAD_DECLARE(tier)                                          \
@@ -49,7 +49,7 @@ SM4_ARM_AEAD_DECLARE(neon)
 
 /*
  * The tables and the capabilities each one needs.  Each
- * core has two, the same but for their AEAD entries (GHASH and GCM): with
+ * core has two, the same but for their GCM table (GHASH and GCM): with
  * PMULL and without.
  */
 extern const SMG_BLOCK_KERNEL sm4_kernel_sm4e_pmull;

@@ -24,51 +24,48 @@ _Static_assert(SMG_GHASH_TABLE_SIZE >= 32 * 16, "GHASH table size");
 /*
  * ---- AEAD tables ----
  *
- * One per tier and GHASH: the GHASH is the widest the CPU allows
- * (VPCLMULQDQ on zmm or ymm, PCLMULQDQ on xmm, else the portable one), and
- * the fused GCM and XTS, which need VPCLMULQDQ, come with the first only.
- * CCM needs no multiplier.  NULL entries are composed by the mode layer.
+ * A tier has a block table per GHASH the CPU may have, the widest it allows
+ * (VPCLMULQDQ on zmm or ymm, PCLMULQDQ on xmm, else the portable one), each
+ * pointing to a GCM table with that GHASH.  The GFNI tiers' fused GCM and
+ * XTS, which need VPCLMULQDQ, come with the first only; CCM needs no
+ * multiplier.  A NULL table or entry is composed by the mode layer.
  */
-#define SM4_AEAD(var, label, gh, gcm, ccm, xts, gcm_j0)                      \
-    static const SMG_AEAD_KERNEL var = {                                    \
-        label, smg_ghash_##gh##_init, smg_ghash_##gh, gcm, ccm, xts, gcm_j0 \
+#define SM4_GCM_TABLE(var, label, gh, enc, dec, enc_j0, dec_j0)             \
+    static const SMG_GCM_KERNEL var = {                                     \
+        label, smg_ghash_##gh##_init, smg_ghash_##gh, enc, dec, enc_j0,     \
+        dec_j0                                                              \
     };
-#define SM4_GCM(t) sm4_##t##_gcm_enc, sm4_##t##_gcm_dec
-#define SM4_GCM_J0(t) sm4_##t##_gcm_enc_j0, sm4_##t##_gcm_dec_j0
-#define SM4_CCM(t) sm4_##t##_ccm_enc, sm4_##t##_ccm_dec
-#define SM4_XTS(t)                                                           \
-    sm4_##t##_xts_ieee, sm4_##t##_xts_ieee, sm4_##t##_xts_gb, sm4_##t##_xts_gb
-#define SM4_NO_GCM NULL, NULL
-#define SM4_NO_XTS NULL, NULL, NULL, NULL
-#define SM4_NO_CCM NULL, NULL
+#define SM4_GCM_FUSED(var, label, gh, t)                                    \
+    SM4_GCM_TABLE(var, label, gh, sm4_##t##_gcm_enc, sm4_##t##_gcm_dec,     \
+                  NULL, NULL)
+#define SM4_CCM_TABLE(t)                                                    \
+    static const SMG_CCM_KERNEL sm4_ccm_##t = {                             \
+        sm4_##t##_ccm_enc, sm4_##t##_ccm_dec                                \
+    };
+#define SM4_XTS_TABLE(t)                                                    \
+    static const SMG_XTS_KERNEL sm4_xts_##t = {                             \
+        sm4_##t##_xts_ieee, sm4_##t##_xts_ieee, sm4_##t##_xts_gb,           \
+        sm4_##t##_xts_gb                                                    \
+    };
+
+/* The GHASHes alone, for the tables that compose GCM from them. */
+SM4_GCM_TABLE(sm4_gcm_vpclmul_avx2, "vpclmul-avx2", vpclmul_avx2,
+              NULL, NULL, NULL, NULL)
+SM4_GCM_TABLE(sm4_gcm_clmul_avx, "clmul-avx", clmul_avx,
+              NULL, NULL, NULL, NULL)
 /* E(J0) inside the first GCM call: gfni-avx512 only (the others leave it
  * to the mode layer's one-block ECB call). */
-#define SM4_NO_GCM_J0 NULL, NULL
-
-SM4_AEAD(aead_gfni_avx512_zmm, "vpclmul-avx512", vpclmul_avx512,
-         SM4_GCM(gfni_avx512), SM4_CCM(gfni_avx512), SM4_XTS(gfni_avx512),
-         SM4_GCM_J0(gfni_avx512))
-SM4_AEAD(aead_gfni_avx512_xmm, "clmul-avx", clmul_avx, SM4_NO_GCM,
-         SM4_CCM(gfni_avx512), SM4_NO_XTS, SM4_NO_GCM_J0)
-SM4_AEAD(aead_gfni_avx512_c, "ghash-c", c, SM4_NO_GCM,
-         SM4_CCM(gfni_avx512), SM4_NO_XTS, SM4_NO_GCM_J0)
-SM4_AEAD(aead_gfni_avx512_glc_zmm, "vpclmul-avx512", vpclmul_avx512,
-         SM4_GCM(gfni_avx512), SM4_CCM(gfni_avx512_glc), SM4_XTS(gfni_avx512),
-         SM4_GCM_J0(gfni_avx512))
-SM4_AEAD(aead_gfni_avx512_glc_xmm, "clmul-avx", clmul_avx, SM4_NO_GCM,
-         SM4_CCM(gfni_avx512_glc), SM4_NO_XTS, SM4_NO_GCM_J0)
-SM4_AEAD(aead_gfni_avx512_glc_c, "ghash-c", c, SM4_NO_GCM,
-         SM4_CCM(gfni_avx512_glc), SM4_NO_XTS, SM4_NO_GCM_J0)
-SM4_AEAD(aead_gfni_avx2_ymm, "vpclmul-avx2", vpclmul_avx2,
-         SM4_GCM(gfni_avx2), SM4_CCM(gfni_avx2), SM4_XTS(gfni_avx2),
-         SM4_NO_GCM_J0)
-SM4_AEAD(aead_gfni_avx2_xmm, "clmul-avx", clmul_avx, SM4_NO_GCM,
-         SM4_CCM(gfni_avx2), SM4_NO_XTS, SM4_NO_GCM_J0)
-SM4_AEAD(aead_gfni_avx2_c, "ghash-c", c, SM4_NO_GCM,
-         SM4_CCM(gfni_avx2), SM4_NO_XTS, SM4_NO_GCM_J0)
+SM4_GCM_TABLE(sm4_gcm_gfni_avx512, "vpclmul-avx512", vpclmul_avx512,
+              sm4_gfni_avx512_gcm_enc, sm4_gfni_avx512_gcm_dec,
+              sm4_gfni_avx512_gcm_enc_j0, sm4_gfni_avx512_gcm_dec_j0)
+SM4_GCM_FUSED(sm4_gcm_gfni_avx2, "vpclmul-avx2", vpclmul_avx2, gfni_avx2)
+SM4_CCM_TABLE(gfni_avx512)
+SM4_CCM_TABLE(gfni_avx512_glc)
+SM4_CCM_TABLE(gfni_avx2)
+SM4_XTS_TABLE(gfni_avx512)
+SM4_XTS_TABLE(gfni_avx2)
 /*
- * The AES-NI tiers: a table per GHASH width (ymm, xmm, c) and its "-ct"
- * sibling.  XTS is each tier's own (tweaks doubled by shifts: no
+ * The AES-NI tiers.  XTS is each tier's own (tweaks doubled by shifts: no
  * multiplier needed).  GCM is fused where the tier's CTR passes have a
  * GHASH beside them: vaes-avx2 and aesni-avx2 with the ymm GHASH (between
  * passes), aesni-avx with the xmm one (PCLMULQDQ in the ring core's idle
@@ -78,34 +75,27 @@ SM4_AEAD(aead_gfni_avx2_c, "ghash-c", c, SM4_NO_GCM,
  * 96 MB/s for the lean AES-NI pass, Zen 5, 16 KiB messages), and the "-ct"
  * siblings take the constant-time fused entry.
  */
-#define SM4_NO_GCM_OF(t) SM4_NO_GCM
-#define SM4_NI_AEAD(tier, gcm_ymm, gcm_xmm)                                  \
-    SM4_AEAD(aead_##tier##_ymm, "vpclmul-avx2", vpclmul_avx2, gcm_ymm(tier), \
-             SM4_NO_CCM, SM4_XTS(tier), SM4_NO_GCM_J0)                      \
-    SM4_AEAD(aead_##tier##_xmm, "clmul-avx", clmul_avx, gcm_xmm(tier),      \
-             SM4_NO_CCM, SM4_XTS(tier), SM4_NO_GCM_J0)                      \
-    SM4_AEAD(aead_##tier##_c, "ghash-c", c, SM4_NO_GCM, SM4_NO_CCM,         \
-             SM4_XTS(tier), SM4_NO_GCM_J0)                                  \
-    SM4_AEAD(aead_##tier##_ct_ymm, "vpclmul-avx2", vpclmul_avx2,            \
-             gcm_ymm(tier), SM4_CCM(ni), SM4_XTS(tier), SM4_NO_GCM_J0)      \
-    SM4_AEAD(aead_##tier##_ct_xmm, "clmul-avx", clmul_avx, gcm_xmm(tier),   \
-             SM4_CCM(ni), SM4_XTS(tier), SM4_NO_GCM_J0)                     \
-    SM4_AEAD(aead_##tier##_ct_c, "ghash-c", c, SM4_NO_GCM, SM4_CCM(ni),     \
-             SM4_XTS(tier), SM4_NO_GCM_J0)
-SM4_NI_AEAD(vaes_avx2, SM4_GCM, SM4_NO_GCM_OF)
-SM4_NI_AEAD(aesni_avx2, SM4_GCM, SM4_NO_GCM_OF)
-SM4_NI_AEAD(aesni_avx, SM4_NO_GCM_OF, SM4_GCM)
+SM4_GCM_FUSED(sm4_gcm_vaes_avx2, "vpclmul-avx2", vpclmul_avx2, vaes_avx2)
+SM4_GCM_FUSED(sm4_gcm_aesni_avx2, "vpclmul-avx2", vpclmul_avx2, aesni_avx2)
+SM4_GCM_FUSED(sm4_gcm_aesni_avx, "clmul-avx", clmul_avx, aesni_avx)
+SM4_CCM_TABLE(ni)
+SM4_XTS_TABLE(vaes_avx2)
+SM4_XTS_TABLE(aesni_avx2)
+SM4_XTS_TABLE(aesni_avx)
 
 /* ---- GFNI tiers (a table per GHASH: suffix none = widest, _xmm, _c) ---- */
 
-SM4_CORE_BLOCK_TABLE(sm4_kernel_gfni_avx512, "gfni-avx512", gfni_avx512,
-                     aead_gfni_avx512_zmm);
-SM4_CORE_BLOCK_TABLE(sm4_kernel_gfni_avx512_xmm, "gfni-avx512", gfni_avx512,
-                     aead_gfni_avx512_xmm);
-SM4_CORE_BLOCK_TABLE(sm4_kernel_gfni_avx512_c, "gfni-avx512", gfni_avx512,
-                     aead_gfni_avx512_c);
+#define SM4_GFNI_TIER(tier, label, gcm_widest, ccm)                         \
+    SM4_CORE_BLOCK_TABLE(sm4_kernel_##tier, label, tier, &(gcm_widest),     \
+                         &(ccm), &sm4_xts_##tier);                          \
+    SM4_CORE_BLOCK_TABLE(sm4_kernel_##tier##_xmm, label, tier,              \
+                         &sm4_gcm_clmul_avx, &(ccm), NULL);                 \
+    SM4_CORE_BLOCK_TABLE(sm4_kernel_##tier##_c, label, tier, &sm4_gcm_c,    \
+                         &(ccm), NULL);
+SM4_GFNI_TIER(gfni_avx512, "gfni-avx512", sm4_gcm_gfni_avx512,
+              sm4_ccm_gfni_avx512)
 /* The glc tables: gfni-avx512's parallel modes, the glc serial ones. */
-#define SM4_GLC_BLOCK_TABLE(var, aead)                                      \
+#define SM4_GLC_BLOCK_TABLE(var, gcm, xts)                                  \
     const SMG_BLOCK_KERNEL var = {                                          \
         "gfni-avx512-glc",                                                  \
         sm4_gfni_avx512_ecb,                                                \
@@ -115,17 +105,13 @@ SM4_CORE_BLOCK_TABLE(sm4_kernel_gfni_avx512_c, "gfni-avx512", gfni_avx512,
         sm4_gfni_avx512_cfb_dec,                                            \
         sm4_gfni_avx512_glc_ofb,                                            \
         sm4_gfni_avx512_ctr,                                                \
-        NULL, &(aead), NULL                                                 \
+        NULL, gcm, &sm4_ccm_gfni_avx512_glc, xts, NULL                      \
     }
-SM4_GLC_BLOCK_TABLE(sm4_kernel_gfni_avx512_glc, aead_gfni_avx512_glc_zmm);
-SM4_GLC_BLOCK_TABLE(sm4_kernel_gfni_avx512_glc_xmm, aead_gfni_avx512_glc_xmm);
-SM4_GLC_BLOCK_TABLE(sm4_kernel_gfni_avx512_glc_c, aead_gfni_avx512_glc_c);
-SM4_CORE_BLOCK_TABLE(sm4_kernel_gfni_avx2, "gfni-avx2", gfni_avx2,
-                     aead_gfni_avx2_ymm);
-SM4_CORE_BLOCK_TABLE(sm4_kernel_gfni_avx2_xmm, "gfni-avx2", gfni_avx2,
-                     aead_gfni_avx2_xmm);
-SM4_CORE_BLOCK_TABLE(sm4_kernel_gfni_avx2_c, "gfni-avx2", gfni_avx2,
-                     aead_gfni_avx2_c);
+SM4_GLC_BLOCK_TABLE(sm4_kernel_gfni_avx512_glc, &sm4_gcm_gfni_avx512,
+                    &sm4_xts_gfni_avx512);
+SM4_GLC_BLOCK_TABLE(sm4_kernel_gfni_avx512_glc_xmm, &sm4_gcm_clmul_avx, NULL);
+SM4_GLC_BLOCK_TABLE(sm4_kernel_gfni_avx512_glc_c, &sm4_gcm_c, NULL);
+SM4_GFNI_TIER(gfni_avx2, "gfni-avx2", sm4_gcm_gfni_avx2, sm4_ccm_gfni_avx2)
 
 /* ---- AES-NI tiers ---- */
 
@@ -147,7 +133,7 @@ SMG_CHAIN_FROM(sm4_ni, ofb, sm4_kernel_c)
  */
 SMG_ECB_FROM(sm4_ni, ecb, sm4_kernel_c)
 
-#define SM4_NI_TABLES(tier, label, v, aead, aead_ct)                        \
+#define SM4_NI_TABLES(tier, label, v, gcm)                                  \
     const SMG_BLOCK_KERNEL sm4_kernel_##tier##v = {                         \
         label,                                                              \
         sm4_##tier##_ecb,                                                   \
@@ -157,7 +143,7 @@ SMG_ECB_FROM(sm4_ni, ecb, sm4_kernel_c)
         sm4_##tier##_cfb_dec,                                               \
         sm4_ni_ofb,                                                         \
         sm4_##tier##_ctr,                                                   \
-        NULL, &aead, sm4_ni_ecb                                             \
+        NULL, &(gcm), NULL, &sm4_xts_##tier, sm4_ni_ecb                     \
     };                                                                      \
     const SMG_BLOCK_KERNEL sm4_kernel_##tier##_ct##v = {                    \
         label "-ct",                                                        \
@@ -168,16 +154,16 @@ SMG_ECB_FROM(sm4_ni, ecb, sm4_kernel_c)
         sm4_##tier##_cfb_dec,                                               \
         sm4_##tier##_ct_ofb,                                                \
         sm4_##tier##_ctr,                                                   \
-        NULL, &aead_ct, NULL                                                \
+        NULL, &(gcm), &sm4_ccm_ni, &sm4_xts_##tier, NULL                    \
     };
-#define SM4_NI_TIER(tier, label)                                            \
+#define SM4_NI_TIER(tier, label, gcm_ymm, gcm_xmm)                          \
     SMG_SERIAL_BY_ECB(sm4_##tier##_ct, sm4_##tier##_ecb, SM4_BLOCK_SIZE)    \
-    SM4_NI_TABLES(tier, label, , aead_##tier##_ymm, aead_##tier##_ct_ymm)   \
-    SM4_NI_TABLES(tier, label, _xmm, aead_##tier##_xmm, aead_##tier##_ct_xmm) \
-    SM4_NI_TABLES(tier, label, _c, aead_##tier##_c, aead_##tier##_ct_c)
-SM4_NI_TIER(vaes_avx2, "vaes-avx2")
-SM4_NI_TIER(aesni_avx2, "aesni-avx2")
-SM4_NI_TIER(aesni_avx, "aesni-avx")
+    SM4_NI_TABLES(tier, label, , gcm_ymm)                                   \
+    SM4_NI_TABLES(tier, label, _xmm, gcm_xmm)                               \
+    SM4_NI_TABLES(tier, label, _c, sm4_gcm_c)
+SM4_NI_TIER(vaes_avx2, "vaes-avx2", sm4_gcm_vaes_avx2, sm4_gcm_clmul_avx)
+SM4_NI_TIER(aesni_avx2, "aesni-avx2", sm4_gcm_aesni_avx2, sm4_gcm_clmul_avx)
+SM4_NI_TIER(aesni_avx, "aesni-avx", sm4_gcm_vpclmul_avx2, sm4_gcm_aesni_avx)
 
 /* ---- Key schedules ---- */
 

@@ -73,8 +73,8 @@ SM4_X86_NI_NARROW(aesni_avx)
 # define SM4_CAPS_AESNI_AVX (SMG_CAP_AVX | SMG_CAP_AESNI)
 
 /*
- * SM4's AEAD entries (src/kernel.h's SMG_AEAD_KERNEL); their GHASH is
- * src/ghash.h's.
+ * SM4's AEAD entries (src/kernel.h's SMG_GCM_KERNEL, SMG_CCM_KERNEL and
+ * SMG_XTS_KERNEL); their GHASH is src/ghash.h's.
  */
 /* Fused GCM of a tier (asm/sm4-*-x86_64.pl). */
 # define SM4_X86_DECLARE_GCM(tier)                                           \

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The AEAD entries (src/kernel.h, SMG_AEAD_KERNEL) of every SM4 kernel
- * table of the family's list (src/kernel_list.h) that this level's CPU
- * capabilities run, each AEAD table once, each against the mode layer's
- * composition over the portable tables (smg_*_composed over sm4_kernel_c and
- * sm4_aead_c, src/aead.h), whose GHASH is checked first against libcrypto's
- * AES-GCM (with key K and H = AES_K(0), a tag over AAD alone is
+ * The AEAD entries (src/kernel.h's GCM, CCM and XTS tables) of every SM4
+ * kernel table of the family's list (src/kernel_list.h) that this level's
+ * CPU capabilities run, each set of those tables once, each against the
+ * mode layer's composition over the portable tables (smg_*_composed over
+ * sm4_kernel_c and sm4_gcm_c, src/aead.h), whose GHASH is checked first
+ * against libcrypto's AES-GCM (with key K and H = AES_K(0), a tag over AAD alone is
  * GHASH_H(AAD || lengths) ^ AES_K(J0)).  Every block count from 0 to MAXB
  * (past two passes of the widest x86-64 loop, 128 blocks, and the 64-block
  * pass after them, and many of the aarch64 ones, 8), each call split in two
@@ -62,9 +62,9 @@ static void check_reference(TU_RNG *r)
         for (i = 0; i < 8; i++)        /* len(A) in bits, len(C) = 0 */
             lens[7 - i] = (unsigned char)((uint64_t)(128 * n) >> (8 * i));
         memset(x, 0, 16);
-        sm4_aead_c.ghash_init(ref_htable, h);
-        sm4_aead_c.ghash(ref_htable, x, aad, (size_t)n);
-        sm4_aead_c.ghash(ref_htable, x, lens, 1);
+        sm4_gcm_c.ghash_init(ref_htable, h);
+        sm4_gcm_c.ghash(ref_htable, x, aad, (size_t)n);
+        sm4_gcm_c.ghash(ref_htable, x, lens, 1);
         for (i = 0; i < 16; i++)
             x[i] ^= ej0[i];
         TU_CHECK_MEM("portable GHASH: AES-GCM tag over AAD", x, 16, tag, 16);
@@ -96,7 +96,9 @@ static void near_wrap(TU_RNG *r, unsigned char ctr[16], size_t n)
 static void check_table(TU_RNG *r, const SMG_BLOCK_KERNEL *k)
 {
     const SMG_BLOCK_KERNEL *c = &sm4_kernel_c;
-    const SMG_AEAD_KERNEL *a = k->aead;
+    const SMG_GCM_KERNEL *g = k->gcm;
+    const SMG_CCM_KERNEL *ccmk = k->ccm;
+    const SMG_XTS_KERNEL *xtsk = k->xts;
     static unsigned char htable[SMG_GHASH_TABLE_SIZE]
         __attribute__((aligned(64)));
     static unsigned char in[16 * MAXB], want[16 * MAXB], got[16 * MAXB];
@@ -113,22 +115,23 @@ static void check_table(TU_RNG *r, const SMG_BLOCK_KERNEL *k)
             sm4_set_key(key, &enc, &dec);
             memset(h, 0, 16);
             c->ecb(&enc, h, h, 1);
-            a->ghash_init(htable, h);
-            sm4_aead_c.ghash_init(ref_htable, h);
+            g->ghash_init(htable, h);
+            sm4_gcm_c.ghash_init(ref_htable, h);
             cut = tu_rng_below(r, n + 1);
             tu_rng_bytes(r, in, 16 * n);
 
             tu_rng_bytes(r, x1, 16);
             memcpy(x2, x1, 16);
-            sm4_aead_c.ghash(ref_htable, x1, in, n);
-            a->ghash(htable, x2, in, cut);
-            a->ghash(htable, x2, in + 16 * cut, n - cut);
-            TU_CHECK(memcmp(x1, x2, 16) == 0, "%s ghash, %zu blocks", a->name, n);
+            sm4_gcm_c.ghash(ref_htable, x1, in, n);
+            g->ghash(htable, x2, in, cut);
+            g->ghash(htable, x2, in + 16 * cut, n - cut);
+            TU_CHECK(memcmp(x1, x2, 16) == 0, "%s ghash, %zu blocks", g->name, n);
 
             for (dir = 0; dir <= 1; dir++) {
-                smg_gcm_fn gcm = dir ? a->gcm_dec : a->gcm_enc;
-                smg_gcm_j0_fn gcm_j0 = dir ? a->gcm_dec_j0 : a->gcm_enc_j0;
-                smg_ccm_fn ccm = dir ? a->ccm_dec : a->ccm_enc;
+                smg_gcm_fn gcm = dir ? g->dec : g->enc;
+                smg_gcm_j0_fn gcm_j0 = dir ? g->dec_j0 : g->enc_j0;
+                smg_ccm_fn ccm = ccmk == NULL ? NULL
+                                 : dir ? ccmk->dec : ccmk->enc;
 
                 if (gcm != NULL) {
                     tu_rng_bytes(r, s1, 16);
@@ -137,7 +140,7 @@ static void check_table(TU_RNG *r, const SMG_BLOCK_KERNEL *k)
                     tu_rng_bytes(r, x1, 16);
                     memcpy(s2, s1, 16);
                     memcpy(x2, x1, 16);
-                    smg_gcm_composed(c, &sm4_aead_c, !dir, &enc, ref_htable,
+                    smg_gcm_composed(c, &sm4_gcm_c, !dir, &enc, ref_htable,
                                      in, want, n, s1, x1);
                     src = source(in, got, n, inplace);
                     gcm(&enc, htable, src, got, cut, s2, x2);
@@ -146,7 +149,7 @@ static void check_table(TU_RNG *r, const SMG_BLOCK_KERNEL *k)
                     TU_CHECK(memcmp(want, got, 16 * n) == 0
                              && memcmp(s1, s2, 16) == 0
                              && memcmp(x1, x2, 16) == 0,
-                             "%s gcm_%s, %zu blocks, %s", a->name,
+                             "%s gcm_%s, %zu blocks, %s", g->name,
                              dir ? "dec" : "enc", n,
                              inplace ? "in place" : "out of place");
                 }
@@ -160,7 +163,7 @@ static void check_table(TU_RNG *r, const SMG_BLOCK_KERNEL *k)
                     memcpy(x2, x1, 16);
                     c->ecb(&enc, s1, e1, 1);
                     store_be32(s1 + 12, load_be32(s1 + 12) + 1);
-                    smg_gcm_composed(c, &sm4_aead_c, !dir, &enc, ref_htable,
+                    smg_gcm_composed(c, &sm4_gcm_c, !dir, &enc, ref_htable,
                                      in, want, n, s1, x1);
                     src = source(in, got, n, inplace);
                     gcm_j0(&enc, htable, src, got, cut, s2, x2, e2);
@@ -168,7 +171,7 @@ static void check_table(TU_RNG *r, const SMG_BLOCK_KERNEL *k)
                         gcm(&enc, htable, src + 16 * cut, got + 16 * cut,
                             n - cut, s2, x2);
                     else
-                        smg_gcm_composed(c, &sm4_aead_c, !dir, &enc, htable,
+                        smg_gcm_composed(c, &sm4_gcm_c, !dir, &enc, htable,
                                          src + 16 * cut, got + 16 * cut,
                                          n - cut, s2, x2);
                     TU_CHECK(memcmp(want, got, 16 * n) == 0
@@ -176,7 +179,7 @@ static void check_table(TU_RNG *r, const SMG_BLOCK_KERNEL *k)
                              && memcmp(x1, x2, 16) == 0
                              && memcmp(e1, e2, 16) == 0,
                              "%s gcm_%s_j0, %zu blocks (%zu in it), %s",
-                             a->name, dir ? "dec" : "enc", n, cut,
+                             g->name, dir ? "dec" : "enc", n, cut,
                              inplace ? "in place" : "out of place");
                 }
                 if (ccm != NULL) {
@@ -193,13 +196,14 @@ static void check_table(TU_RNG *r, const SMG_BLOCK_KERNEL *k)
                     TU_CHECK(memcmp(want, got, 16 * n) == 0
                              && memcmp(s1, s2, 16) == 0
                              && memcmp(x1, x2, 16) == 0,
-                             "%s ccm_%s, %zu blocks, %s", a->name,
+                             "%s ccm_%s, %zu blocks, %s", g->name,
                              dir ? "dec" : "enc", n,
                              inplace ? "in place" : "out of place");
                 }
                 for (gb = 0; gb <= 1; gb++) {
-                    smg_xts_fn xts = gb ? (dir ? a->xts_dec_gb : a->xts_enc_gb)
-                                        : (dir ? a->xts_dec_ieee : a->xts_enc_ieee);
+                    smg_xts_fn xts = xtsk == NULL ? NULL
+                        : gb ? (dir ? xtsk->dec_gb : xtsk->enc_gb)
+                             : (dir ? xtsk->dec_ieee : xtsk->enc_ieee);
                     const SM4_KEY *ks = dir ? &dec : &enc;
 
                     if (xts == NULL)
@@ -212,7 +216,7 @@ static void check_table(TU_RNG *r, const SMG_BLOCK_KERNEL *k)
                     xts(ks, src + 16 * cut, got + 16 * cut, n - cut, s2);
                     TU_CHECK(memcmp(want, got, 16 * n) == 0
                              && memcmp(s1, s2, 16) == 0,
-                             "%s xts_%s_%s, %zu blocks, %s", a->name,
+                             "%s xts_%s_%s, %zu blocks, %s", g->name,
                              dir ? "dec" : "enc", gb ? "gb" : "ieee", n,
                              inplace ? "in place" : "out of place");
                 }
@@ -224,29 +228,32 @@ static void check_table(TU_RNG *r, const SMG_BLOCK_KERNEL *k)
 int main(int argc, char **argv)
 {
     const SMG_KERNEL_FAMILY *f = &sm4_kernel_family;
-    const SMG_AEAD_KERNEL *done[64];
+    /* the tables checked: their GCM, CCM and XTS tables */
+    const SMG_BLOCK_KERNEL *done[64];
     size_t ndone = 0, i, j;
     TU_RNG r;
 
     tu_rng_seed(&r, tu_seed(argc > 1 ? argv[1] : NULL));
     printf("# kernels: %s+%s\n", sm4_kernel(0)->name,
-           sm4_kernel(0)->aead->name);
+           sm4_kernel(0)->gcm->name);
     check_reference(&r);
     for (i = 0; i < f->nkernels; i++) {
         const SMG_BLOCK_KERNEL *k = f->kernels[i].table;
 
         if (!smg_cpu_has(f->kernels[i].caps))
             continue;
-        for (j = 0; j < ndone && done[j] != k->aead; j++)
+        for (j = 0; j < ndone && (done[j]->gcm != k->gcm
+                                  || done[j]->ccm != k->ccm
+                                  || done[j]->xts != k->xts); j++)
             continue;
         if (j < ndone)
             continue;
         if (!TU_CHECK(ndone < sizeof(done) / sizeof(done[0]),
                       "more than %zu AEAD tables", ndone))
             break;
-        done[ndone++] = k->aead;
+        done[ndone++] = k;
         check_table(&r, k);
-        printf("# checked %s+%s\n", k->name, k->aead->name);
+        printf("# checked %s+%s\n", k->name, k->gcm->name);
     }
     return tu_report("aead kernels");
 }

@@ -40,7 +40,7 @@ static void expect_kernels(OSSL_LIB_CTX *libctx, int constant_time)
 
     snprintf(want, sizeof(want), "sm4=%s+%s sm3=%s gost=%s",
              sm4_kernel(constant_time)->name,
-             sm4_kernel(constant_time)->aead->name, sm3_kernel()->name,
+             sm4_kernel(constant_time)->gcm->name, sm3_kernel()->name,
              gost89_kernel(constant_time)->name);
     params[0] = OSSL_PARAM_construct_utf8_ptr("kernels", (char **)&got, 0);
     params[1] = OSSL_PARAM_construct_end();

@@ -35,7 +35,7 @@
  * also has the entry "mesh", key meshing through its ECB (twice, so that
  * the second runs under a meshed key).  composed-* run GCM, CCM and XTS as
  * the mode layer composes them from a block table's entries and the
- * portable GHASH (src/aead.c).
+ * portable GHASH (src/aead_gcm.c, aead_ccm.c, aead_xts.c).
  */
 #include "testutil.h"
 
@@ -87,11 +87,12 @@ typedef enum {
 
 typedef struct {
     target_kind kind;
-    /* T_SM4, T_GOST, T_SM4_AEAD (k->aead), T_SM4_COMPOSED (k's entries) */
+    /* T_SM4, T_GOST, T_SM4_AEAD (k's gcm, ccm and xts tables),
+     * T_SM4_COMPOSED (k's entries) */
     const SMG_BLOCK_KERNEL *k;
     const SM3_KERNEL *k3;            /* T_SM3 */
     const char *name;                /* pseudo tables, T_SM4_AEAD (block
-                                        table's name + aead table's name) */
+                                        table's name + gcm table's name) */
     size_t max;                      /* largest block count (or key count) */
     /* T_GOST_IMIT: the implementation */
     void (*imit)(const GOST89_KEY *, unsigned char *, const unsigned char *,
@@ -100,10 +101,11 @@ typedef struct {
 
 /*
  * What the families' lists of kernel tables (src/kernel_list.h) do not
- * hold: GCM, CCM and XTS as the mode layer composes them (src/aead.c) from
- * a block table and the portable GHASH, over the C kernel and over a
- * constant-time table valgrind runs; the key schedules, one per
- * implementation; the IMIT rounds; GOST's meshing a period ahead.
+ * hold: GCM, CCM and XTS as the mode layer composes them (src/aead_gcm.c,
+ * aead_ccm.c, aead_xts.c) from a block table and the portable GHASH, over
+ * the C kernel and over a constant-time table valgrind runs; the key
+ * schedules, one per implementation; the IMIT rounds; GOST's meshing a
+ * period ahead.
  */
 static const target pseudo_targets[] = {
     { T_SM4_COMPOSED, &sm4_kernel_c, NULL, "composed-sm4-c", MAX_BLOCKS,
@@ -162,23 +164,33 @@ static const char *const aead_entries[] = {
 };
 #define NAEAD_ENTRIES (sizeof(aead_entries) / sizeof(aead_entries[0]))
 
-/* Entry e of an AEAD table, as a generic pointer (NULL: composed). */
-static const void *aead_entry(const SMG_AEAD_KERNEL *a, size_t e)
+/* Entry e of block table k's GCM, CCM and XTS tables, as a generic pointer
+ * (NULL: composed). */
+static const void *aead_entry(const SMG_BLOCK_KERNEL *k, size_t e)
 {
-    const void *p[NAEAD_ENTRIES];
+    const SMG_GCM_KERNEL *g = k->gcm;
+    const SMG_CCM_KERNEL *c = k->ccm;
+    const SMG_XTS_KERNEL *x = k->xts;
+    const void *p[NAEAD_ENTRIES] = { NULL };
 
-    p[0] = (const void *)a->ghash_init;
-    p[1] = (const void *)a->ghash;
-    p[2] = (const void *)a->gcm_enc;
-    p[3] = (const void *)a->gcm_dec;
-    p[4] = (const void *)a->ccm_enc;
-    p[5] = (const void *)a->ccm_dec;
-    p[6] = (const void *)a->xts_enc_ieee;
-    p[7] = (const void *)a->xts_dec_ieee;
-    p[8] = (const void *)a->xts_enc_gb;
-    p[9] = (const void *)a->xts_dec_gb;
-    p[10] = (const void *)a->gcm_enc_j0;
-    p[11] = (const void *)a->gcm_dec_j0;
+    if (g != NULL) {
+        p[0] = (const void *)g->ghash_init;
+        p[1] = (const void *)g->ghash;
+        p[2] = (const void *)g->enc;
+        p[3] = (const void *)g->dec;
+        p[10] = (const void *)g->enc_j0;
+        p[11] = (const void *)g->dec_j0;
+    }
+    if (c != NULL) {
+        p[4] = (const void *)c->enc;
+        p[5] = (const void *)c->dec;
+    }
+    if (x != NULL) {
+        p[6] = (const void *)x->enc_ieee;
+        p[7] = (const void *)x->dec_ieee;
+        p[8] = (const void *)x->enc_gb;
+        p[9] = (const void *)x->dec_gb;
+    }
     return e < NAEAD_ENTRIES ? p[e] : NULL;
 }
 
@@ -231,7 +243,7 @@ static const char *entry_name(const target *t, size_t e)
     case T_SM4_AEAD:
         if (e >= NAEAD_ENTRIES)
             return NULL;
-        return aead_entry(t->k->aead, e) == NULL ? "" : aead_entries[e];
+        return aead_entry(t->k, e) == NULL ? "" : aead_entries[e];
     case T_GOST_AHEAD:
         return e == 0 ? "cnt" : e == 1 ? "cfb_dec" : NULL;
     case T_SM4_COMPOSED:
@@ -491,11 +503,11 @@ static void ref_gcm(const SM4_KEY *ks, const void *ht, const unsigned char *in,
     for (i = 0; i < n; i++, in += 16, out += 16) {
         sm4_kernel_c.ecb(ks, ctr, k, 1);
         if (!enc)
-            sm4_aead_c.ghash(ht, xi, in, 1);
+            sm4_gcm_c.ghash(ht, xi, in, 1);
         for (j = 0; j < 16; j++)
             out[j] = in[j] ^ k[j];
         if (enc)
-            sm4_aead_c.ghash(ht, xi, out, 1);
+            sm4_gcm_c.ghash(ht, xi, out, 1);
         for (j = 15; j >= 12 && ++ctr[j] == 0; j--)
             ;
     }
@@ -570,13 +582,13 @@ static void run_aead(const target *t, size_t e, size_t n)
 {
     /* a composition takes the portable GHASH: that is proved on its own */
     int composed = t->kind == T_SM4_COMPOSED;
-    const SMG_AEAD_KERNEL *a = composed ? &sm4_aead_c : t->k->aead;
+    const SMG_GCM_KERNEL *g = composed ? &sm4_gcm_c : t->k->gcm;
     static const unsigned char zero[16];
     unsigned char h[16], st[16], st_ref[16], st0[16], xi[16], xi_ref[16],
         xi0[16], ek[16], ek_ref[16];
     SM4_KEY enc, dec;
     const SM4_KEY *ks;
-    const void *fn = aead_entry(a, e);
+    const void *fn = composed ? NULL : aead_entry(t->k, e);
     size_t len = n * 16;
     int pass;
 
@@ -585,7 +597,7 @@ static void run_aead(const target *t, size_t e, size_t n)
     sm4_encrypt_block(&enc, zero, h);
     if (e == 0)
         tu_fill(h, 16, (uint32_t)n * 5u + 1u);
-    sm4_aead_c.ghash_init(ht_ref, h);
+    sm4_gcm_c.ghash_init(ht_ref, h);
     tu_fill(in_buf, len, (uint32_t)(n * 131 + e));
     tu_fill(st0, 16, (uint32_t)n + 3u);
     tu_fill(xi0, 16, (uint32_t)n + 11u);
@@ -599,7 +611,7 @@ static void run_aead(const target *t, size_t e, size_t n)
     switch (e) {
     case 0:
     case 1:
-        sm4_aead_c.ghash(ht_ref, xi_ref, in_buf, n);
+        sm4_gcm_c.ghash(ht_ref, xi_ref, in_buf, n);
         break;
     case 2:
     case 3:
@@ -621,11 +633,11 @@ static void run_aead(const target *t, size_t e, size_t n)
     }
     if (e == 0) {
         CT_SECRET(h, sizeof(h));
-        a->ghash_init(ht_buf, h);
+        g->ghash_init(ht_buf, h);
         CT_PUBLIC(h, sizeof(h));
         CT_PUBLIC(ht_buf, sizeof(ht_buf));
     } else {
-        a->ghash_init(ht_buf, h);
+        g->ghash_init(ht_buf, h);
     }
     for (pass = 0; pass < (also_in_place && e >= 2 ? 2 : 1); pass++) {
         unsigned char *out = pass ? in_buf : out_buf;
@@ -646,7 +658,7 @@ static void run_aead(const target *t, size_t e, size_t n)
         if (composed && e >= 2 && e <= 5)
             CT_PUBLIC(st, 16);
         if (composed && (e == 2 || e == 3))
-            smg_gcm_composed(t->k, a, e == 2, &enc, ht_buf, in_buf, out, n,
+            smg_gcm_composed(t->k, g, e == 2, &enc, ht_buf, in_buf, out, n,
                              st, xi);
         else if (composed && (e == 4 || e == 5))
             smg_ccm_composed(t->k, e == 4, &enc, in_buf, out, n, st, xi);
@@ -654,7 +666,7 @@ static void run_aead(const target *t, size_t e, size_t n)
             smg_xts_composed(t->k, e < 8, ks, in_buf, out, n, st);
         else switch (e) {
         case 0:
-            a->ghash(ht_buf, xi, in_buf, n);
+            g->ghash(ht_buf, xi, in_buf, n);
             break;
         case 1:
             ((smg_ghash_fn)fn)(ht_buf, xi, in_buf, n);
@@ -1003,7 +1015,7 @@ static int sweep(void)
         };
 
         snprintf(aead_name, sizeof(aead_name), "%s+%s", sm4_kernel(ct)->name,
-                 sm4_kernel(ct)->aead->name);
+                 sm4_kernel(ct)->gcm->name);
 
         for (j = 0; j < sizeof(tables) / sizeof(tables[0]); j++) {
             for (e = 0; (en = entry_name(&tables[j], e)) != NULL; e++) {
@@ -1124,14 +1136,14 @@ static int build_targets(void)
         if (aead_scanned(i) || !ctgrind_table(&sm4->kernels[i]))
             continue;
         for (e = 0; e < NAEAD_ENTRIES; e++) {
-            const void *fn = aead_entry(k->aead, e);
+            const void *fn = aead_entry(k, e);
 
             for (j = first_aead; fn != NULL && j < ntargets
-                 && aead_entry(targets[j].k->aead, e) != fn; j++)
+                 && aead_entry(targets[j].k, e) != fn; j++)
                 continue;
             if (fn != NULL && j == ntargets) {
                 fprintf(stderr, "ct_check: %s+%s: %s is no scanned table's\n",
-                        k->name, k->aead->name, aead_entries[e]);
+                        k->name, k->gcm->name, aead_entries[e]);
                 return 0;
             }
         }
@@ -1171,7 +1183,7 @@ int main(int argc, char **argv)
             /* an AEAD target is named after its two tables */
             if (t->kind == T_SM4_AEAD) {
                 snprintf(want, sizeof(want), "%s+%s", t->k->name,
-                         t->k->aead->name);
+                         t->k->gcm->name);
                 if (strcmp(want, t->name) != 0) {
                     fprintf(stderr, "ct_check: target %s holds %s\n",
                             t->name, want);

@@ -65,10 +65,12 @@ static void entry(const char *name, const char *slot, any_fn fn)
                (unsigned long)((uintptr_t)fn - (uintptr_t)main));
 }
 
-/* Every entry point of a block table and of its AEAD table. */
+/* Every entry point of a block table and of its GCM, CCM and XTS tables. */
 static void block_entries(const char *name, const SMG_BLOCK_KERNEL *k)
 {
-    const SMG_AEAD_KERNEL *a = k->aead;
+    const SMG_GCM_KERNEL *g = k->gcm;
+    const SMG_CCM_KERNEL *c = k->ccm;
+    const SMG_XTS_KERNEL *x = k->xts;
 
     entry(name, "ecb", (any_fn)k->ecb);
     entry(name, "cbc_enc", (any_fn)k->cbc_enc);
@@ -79,20 +81,26 @@ static void block_entries(const char *name, const SMG_BLOCK_KERNEL *k)
     entry(name, "ctr", (any_fn)k->ctr);
     entry(name, "cnt", (any_fn)k->cnt);
     entry(name, "ecb_lone", (any_fn)k->ecb_lone);
-    if (a == NULL)
-        return;
-    entry(name, "ghash_init", (any_fn)a->ghash_init);
-    entry(name, "ghash", (any_fn)a->ghash);
-    entry(name, "gcm_enc", (any_fn)a->gcm_enc);
-    entry(name, "gcm_dec", (any_fn)a->gcm_dec);
-    entry(name, "ccm_enc", (any_fn)a->ccm_enc);
-    entry(name, "ccm_dec", (any_fn)a->ccm_dec);
-    entry(name, "xts_enc_ieee", (any_fn)a->xts_enc_ieee);
-    entry(name, "xts_dec_ieee", (any_fn)a->xts_dec_ieee);
-    entry(name, "xts_enc_gb", (any_fn)a->xts_enc_gb);
-    entry(name, "xts_dec_gb", (any_fn)a->xts_dec_gb);
-    entry(name, "gcm_enc_j0", (any_fn)a->gcm_enc_j0);
-    entry(name, "gcm_dec_j0", (any_fn)a->gcm_dec_j0);
+    if (g != NULL) {
+        entry(name, "ghash_init", (any_fn)g->ghash_init);
+        entry(name, "ghash", (any_fn)g->ghash);
+        entry(name, "gcm_enc", (any_fn)g->enc);
+        entry(name, "gcm_dec", (any_fn)g->dec);
+    }
+    if (c != NULL) {
+        entry(name, "ccm_enc", (any_fn)c->enc);
+        entry(name, "ccm_dec", (any_fn)c->dec);
+    }
+    if (x != NULL) {
+        entry(name, "xts_enc_ieee", (any_fn)x->enc_ieee);
+        entry(name, "xts_dec_ieee", (any_fn)x->dec_ieee);
+        entry(name, "xts_enc_gb", (any_fn)x->enc_gb);
+        entry(name, "xts_dec_gb", (any_fn)x->dec_gb);
+    }
+    if (g != NULL) {
+        entry(name, "gcm_enc_j0", (any_fn)g->enc_j0);
+        entry(name, "gcm_dec_j0", (any_fn)g->dec_j0);
+    }
 }
 
 int main(void)

@@ -576,7 +576,7 @@ static void cipher_scenario(const char *name, int family)
 }
 
 /*
- * The GHASH tables of H: the portable one, and those of the AEAD tables
+ * The GHASH tables of H: the portable one, and those of the GCM tables
  * this level's SM4 kernels (sm4_kernel(), with and without constant-time)
  * carry, each made by its own ghash_init.  What is registered is the span
  * of bytes ghash_init writes (found by running it over two fills: a table
@@ -585,8 +585,8 @@ static void cipher_scenario(const char *name, int family)
  */
 static void add_ghash_tables(const KEY *k, const unsigned char h[16])
 {
-    const SMG_AEAD_KERNEL *ak[3] = {
-        &sm4_aead_c, sm4_kernel(0)->aead, sm4_kernel(1)->aead
+    const SMG_GCM_KERNEL *gk[3] = {
+        &sm4_gcm_c, sm4_kernel(0)->gcm, sm4_kernel(1)->gcm
     };
     unsigned char t0[SMG_GHASH_TABLE_SIZE] __attribute__((aligned(64)));
     unsigned char t1[SMG_GHASH_TABLE_SIZE] __attribute__((aligned(64)));
@@ -594,13 +594,13 @@ static void add_ghash_tables(const KEY *k, const unsigned char h[16])
     int i;
 
     for (i = 0; i < 3; i++) {
-        if ((i > 0 && ak[i]->ghash_init == ak[0]->ghash_init)
-            || (i == 2 && ak[2]->ghash_init == ak[1]->ghash_init))
+        if ((i > 0 && gk[i]->ghash_init == gk[0]->ghash_init)
+            || (i == 2 && gk[2]->ghash_init == gk[1]->ghash_init))
             continue;
         memset(t0, 0, sizeof(t0));
         memset(t1, 0xff, sizeof(t1));
-        ak[i]->ghash_init(t0, h);
-        ak[i]->ghash_init(t1, h);
+        gk[i]->ghash_init(t0, h);
+        gk[i]->ghash_init(t1, h);
         for (from = 0; from < sizeof(t0) && t0[from] == 0 && t1[from] == 0xff;
              from++)
             continue;
@@ -609,7 +609,7 @@ static void add_ghash_tables(const KEY *k, const unsigned char h[16])
             continue;
         add_windows(new_group(k->id, t0 + from, to - from,
                               "GHASH table of key %d (%s)", k->id,
-                              ak[i]->name), 0, to - from, 64, 8);
+                              gk[i]->name), 0, to - from, 64, 8);
     }
 }
 

@@ -54,7 +54,7 @@ static const SMG_BLOCK_KERNEL *sm4_by_name(const char *name)
     return NULL;
 }
 
-/* The table named BLOCK+AEAD, as the provider's kernels param shows it. */
+/* The table named BLOCK+GHASH, as the provider's kernels param shows it. */
 static const SMG_BLOCK_KERNEL *sm4_by_kernels(const char *name)
 {
     char both[128];
@@ -62,7 +62,7 @@ static const SMG_BLOCK_KERNEL *sm4_by_kernels(const char *name)
 
     for (i = 0; i < sizeof(sm4_all) / sizeof(sm4_all[0]); i++) {
         snprintf(both, sizeof(both), "%s+%s", sm4_all[i]->name,
-                 sm4_all[i]->aead->name);
+                 sm4_all[i]->gcm->name);
         if (strcmp(both, name) == 0)
             return sm4_all[i];
     }
@@ -136,7 +136,9 @@ static int run_sm4(const char *kname, const char *mode, size_t len)
 static int run_aead(const char *kname, const char *mode, size_t len)
 {
     const SMG_BLOCK_KERNEL *k = sm4_by_kernels(kname);
-    const SMG_AEAD_KERNEL *a;
+    const SMG_GCM_KERNEL *g;
+    const SMG_CCM_KERNEL *c;
+    const SMG_XTS_KERNEL *x;
     static const unsigned char key[16] = "0123456789abcdef";
     static unsigned char htable[SMG_GHASH_TABLE_SIZE]
         __attribute__((aligned(64)));
@@ -146,26 +148,28 @@ static int run_aead(const char *kname, const char *mode, size_t len)
 
     if (k == NULL)
         return 2;
-    a = k->aead;
+    g = k->gcm;
+    c = k->ccm;
+    x = k->xts;
     sm4_set_key(key, &enc, &dec);
     if (len > MAX_BYTES)
         return 2;
     k->ecb(&enc, h, h, 1);
-    a->ghash_init(htable, h);
+    g->ghash_init(htable, h);
     if (strcmp(mode, "ghash") == 0)
-        a->ghash(htable, acc, buf, n);
-    else if (strcmp(mode, "gcm_enc") == 0 && a->gcm_enc != NULL)
-        a->gcm_enc(&enc, htable, buf, buf, n, ctr, acc);
-    else if (strcmp(mode, "gcm_dec") == 0 && a->gcm_dec != NULL)
-        a->gcm_dec(&enc, htable, buf, buf, n, ctr, acc);
-    else if (strcmp(mode, "ccm_enc") == 0 && a->ccm_enc != NULL)
-        a->ccm_enc(&enc, buf, buf, n, ctr, acc);
-    else if (strcmp(mode, "ccm_dec") == 0 && a->ccm_dec != NULL)
-        a->ccm_dec(&enc, buf, buf, n, ctr, acc);
-    else if (strcmp(mode, "xts_ieee") == 0 && a->xts_enc_ieee != NULL)
-        a->xts_enc_ieee(&enc, buf, buf, n, ctr);
-    else if (strcmp(mode, "xts_gb") == 0 && a->xts_enc_gb != NULL)
-        a->xts_enc_gb(&enc, buf, buf, n, ctr);
+        g->ghash(htable, acc, buf, n);
+    else if (strcmp(mode, "gcm_enc") == 0 && g->enc != NULL)
+        g->enc(&enc, htable, buf, buf, n, ctr, acc);
+    else if (strcmp(mode, "gcm_dec") == 0 && g->dec != NULL)
+        g->dec(&enc, htable, buf, buf, n, ctr, acc);
+    else if (strcmp(mode, "ccm_enc") == 0 && c != NULL)
+        c->enc(&enc, buf, buf, n, ctr, acc);
+    else if (strcmp(mode, "ccm_dec") == 0 && c != NULL)
+        c->dec(&enc, buf, buf, n, ctr, acc);
+    else if (strcmp(mode, "xts_ieee") == 0 && x != NULL)
+        x->enc_ieee(&enc, buf, buf, n, ctr);
+    else if (strcmp(mode, "xts_gb") == 0 && x != NULL)
+        x->enc_gb(&enc, buf, buf, n, ctr);
     else
         return 3;
     printf("%02x%02x\n", buf[0], acc[0]);
