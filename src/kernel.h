@@ -58,9 +58,11 @@ typedef struct smg_block_kernel {
     smg_chain_fn cnt;          /* CNT (above): ks: encryption schedule;
                                   NULL where the cipher has no CNT */
     /*
-     * The AEAD layer's entries, a table per mode (below, 16-byte blocks).
-     * gcm: NULL where the cipher has no GCM (its GHASH is there).  ccm,
-     * xts: NULL where the mode composes from the entries above.
+     * The AEAD layer's kernels, a table per mode (below; 16-byte blocks),
+     * so that a mode's kernels change without the other modes' tables.
+     * gcm: NULL where the cipher has no GCM (a GCM table has its GHASH at
+     * least); ccm, xts: NULL where the mode composes from the entries
+     * above.
      */
     const struct smg_gcm_kernel *gcm;
     const struct smg_ccm_kernel *ccm;
