@@ -5,8 +5,8 @@
  * CPU capabilities run, each set of those tables once, each against the
  * mode layer's composition over the portable tables (smg_*_composed over
  * sm4_kernel_c and sm4_gcm_c, src/aead.h), whose GHASH is checked first
- * against libcrypto's AES-GCM (with key K and H = AES_K(0), a tag over AAD alone is
- * GHASH_H(AAD || lengths) ^ AES_K(J0)).  Every block count from 0 to MAXB
+ * against libcrypto's AES-GCM (with key K and H = AES_K(0), a tag over AAD
+ * alone is GHASH_H(AAD || lengths) ^ AES_K(J0)).  Every block count from 0 to MAXB
  * (past two passes of the widest x86-64 loop, 128 blocks, and the 64-block
  * pass after them, and many of the aarch64 ones, 8), each call split in two
  * at random, in place and out of place, counters next to their wraps; GCM's
