@@ -3,7 +3,7 @@
 #
 # GHASH (NIST SP 800-38D) for x86-64 by carry-less multiplication, generated
 # as AT&T text through util/perlasm/x86_64.pm.  Owns the three GHASH kernels
-# of src/kernel.h's SMG_AEAD_KERNEL and the htable layout they share:
+# of src/kernel.h's SMG_GCM_KERNEL and the htable layout they share:
 #
 #   smg_ghash_clmul_avx{,_init}      PCLMULQDQ, xmm (VEX): 8 blocks a reduction
 #   smg_ghash_vpclmul_avx2{,_init}   VPCLMULQDQ, ymm: 2 blocks a register,

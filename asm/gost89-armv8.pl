@@ -65,7 +65,7 @@
 #   s = lo(S) | hi(S)               two TBL through 64-byte tables, ORR
 #   n2 ^= rol(s, 11)                SHL, SRI, EOR
 # where j is the byte's position in its lane (POS = 0x30201000 per lane)
-# and the two tables (GOST_SBOX_TABLES.simd, built by src/gost89_arm.c)
+# and the two tables (GOST89_SBOX_TABLES.simd, built by src/gost89_arm.c)
 # hold, at 16j + x, S[2j](x) and S[2j+1](x) << 4: TBL with four table
 # registers looks up 64 entries, so one instruction substitutes the eight
 # nibbles of one kind of four blocks.  Holding the halves rotated by 11
@@ -93,9 +93,9 @@ armv8::setup(@ARGV);
 
 # Offsets fixed by src/gost89.h; src/gost89_arm.c checks them at compile
 # time.
-my $KEY_TAB  = 128;     # offsetof(GOST_KEY, tab)
-my $KEY_BE   = 136;     # offsetof(GOST_KEY, big_endian)
-my $TAB_SIMD = 4096;    # offsetof(GOST_SBOX_TABLES, simd)
+my $KEY_TAB  = 128;     # offsetof(GOST89_KEY, tab)
+my $KEY_BE   = 136;     # offsetof(GOST89_KEY, big_endian)
+my $TAB_SIMD = 4096;    # offsetof(GOST89_SBOX_TABLES, simd)
 
 my $C1 = 0x01010104;    # RFC 5830 section 6: N4 step, mod 2^32 - 1
 my $C2 = 0x01010101;    # N3 step, mod 2^32
@@ -427,7 +427,7 @@ $code .= entry($_) for qw(ecb ctr cnt cbc_dec cfb_dec);
 # IMIT (src/gost89.c, imit_body): state ^= block, then the first 16
 # encryption rounds with no final swap, once per block: constant-time,
 # for "constant-time = yes" (src/gost89_arm.c keeps the C kernel as the
-# default).  Arguments (GOST_KEY *, state, in, nblocks) in x0..x3.
+# default).  Arguments (GOST89_KEY *, state, in, nblocks) in x0..x3.
 #
 # The blocks are serial, so one lane of one register pair is all there is
 # to do: the half-blocks sit in lane 0 of v0/v1 and each round is the

@@ -9,7 +9,7 @@
 # BMI1 (BEXTR); src/gost89_x86.c wires the entries.
 #
 # A round is n2 ^= f(n1 + k), f(x) = T0[x0] ^ T1[x1] ^ T2[x2] ^ T3[x3] over
-# GOST_SBOX_TABLES.t (the S-box pairs of byte j with the rotation by 11
+# GOST89_SBOX_TABLES.t (the S-box pairs of byte j with the rotation by 11
 # folded in).  Measured on the development VM (Zen 4 class, core 3.7 GHz,
 # TSC 2.6 GHz), load-to-use latency is 4 cycles from [base] but 5 from
 # [base + index*4 + disp], and MOVZX (also from %ah), BEXTR and SHR take 1.
@@ -17,7 +17,7 @@
 # three XORs (four lookups and n2) = 10 cycles.  This kernel takes one cycle
 # off by looking byte 0 up before the addition: the low byte of n1 + k is
 # (n1 & 255) + (k & 255) modulo 256, so T0X, T0 written twice (512 entries,
-# GOST_SBOX_TABLES.t0x), read at &T0X[k & 255] (one pointer per round,
+# GOST89_SBOX_TABLES.t0x), read at &T0X[k & 255] (one pointer per round,
 # computed per call on the stack) with index n1 & 255 gives T0[x0] without
 # waiting for the ADD.  n2 ^= T0[x0] then lands as the other three lookups
 # arrive, and the two XORs left make 9 cycles, the floor for four lookups:
@@ -76,9 +76,9 @@ use x86_64;
 x86_64::setup(@ARGV);
 
 # Offsets fixed by src/gost89.h; src/gost89_x86.c checks them at compile time.
-my $KEY_TAB = 128;      # offsetof(GOST_KEY, tab)
-my $KEY_BE  = 136;      # offsetof(GOST_KEY, big_endian)
-my $TAB_T0X = 4416;     # offsetof(GOST_SBOX_TABLES, t0x)
+my $KEY_TAB = 128;      # offsetof(GOST89_KEY, tab)
+my $KEY_BE  = 136;      # offsetof(GOST89_KEY, big_endian)
+my $TAB_T0X = 4416;     # offsetof(GOST89_SBOX_TABLES, t0x)
 
 # Frame: the per-round T0X pointers at 8r(%rsp), the chaining-value (or
 # IMIT state) pointer after them.
@@ -184,9 +184,9 @@ my %block = (
     },
 );
 
-# void gost89_scalar_<mode>(const GOST_KEY *ks, const unsigned char *in,
+# void gost89_scalar_<mode>(const GOST89_KEY *ks, const unsigned char *in,
 #                           unsigned char *out, size_t n, unsigned char *iv)
-# void gost89_scalar_imit(const GOST_KEY *ks, unsigned char state[8],
+# void gost89_scalar_imit(const GOST89_KEY *ks, unsigned char state[8],
 #                         const unsigned char *in, size_t n)
 for my $mode (qw(cbc_enc cfb_enc ofb imit)) {
     my $fn = "gost89_scalar_${mode}";

@@ -96,9 +96,9 @@ use x86_64;
 x86_64::setup(@ARGV);
 
 # Offsets fixed by src/gost89.h; src/gost89_x86.c checks them at compile time.
-my $KEY_TAB  = 128;     # offsetof(GOST_KEY, tab)
-my $KEY_BE   = 136;     # offsetof(GOST_KEY, big_endian)
-my $TAB_SIMD = 4096;    # offsetof(GOST_SBOX_TABLES, simd)
+my $KEY_TAB  = 128;     # offsetof(GOST89_KEY, tab)
+my $KEY_BE   = 136;     # offsetof(GOST89_KEY, big_endian)
+my $TAB_SIMD = 4096;    # offsetof(GOST89_SBOX_TABLES, simd)
 
 my $C1 = 0x01010104;    # RFC 5830 section 6: N4 step, mod 2^32 - 1
 my $C2 = 0x01010101;    # N3 step, mod 2^32
@@ -540,7 +540,7 @@ $code .= entry512($_) for qw(ecb ctr cnt cbc_dec cfb_dec);
 # its encryption schedule, by two masked key additions (k4, k5).  That is
 # CryptoPro key meshing one period ahead (src/gost89_x86.c): a lone block
 # through the lean rounds waits out their latency, here it fills the
-# batch's issue slots.  Arguments as the entries above, then GOST_SIDE *
+# batch's issue slots.  Arguments as the entries above, then GOST89_SIDE *
 # in r9 (enc and dec pointers, 40 bytes in, 40 out; blocks in the GOST
 # 28147-89 byte order); nblocks a multiple of 64.
 sub side_round512 {
@@ -656,7 +656,7 @@ $code .= serial512($_) for qw(cbc_enc cfb_enc ofb);
 # IMIT (src/gost89.c, imit_body): state ^= block, then the first 16
 # encryption rounds with no final swap, once per block through the
 # one-pair lean rounds: constant-time, for "constant-time = yes" (the
-# scalar table kernel is the default).  Arguments (GOST_KEY *, state,
+# scalar table kernel is the default).  Arguments (GOST89_KEY *, state,
 # in, nblocks); the state in xmm30.
 {
     my $name = "gost89_avx512_imit";

@@ -10,7 +10,8 @@
 #           TBL/TBX, whose timing does not depend on the index values.
 # Each tier has the block modes and, beside them, SM4's GCM (CTR fused
 # with PMULL GHASH, util/perlasm/armv8_ghash.pm), CCM and XTS (both tweak
-# conventions) entries of src/kernel.h's SMG_AEAD_KERNEL.
+# conventions) entries of src/kernel.h's SMG_GCM_KERNEL,
+# SMG_CCM_KERNEL and SMG_XTS_KERNEL.
 #
 #   perl asm/sm4-armv8.pl elf [inst] > asm/sm4-armv8.S
 #
@@ -605,7 +606,8 @@ for my $t (@tier{qw(sm4e neon)}) {
 }
 
 ###########################################################################
-# SM4's authenticated and disk modes (src/kernel.h, SMG_AEAD_KERNEL).
+# SM4's authenticated and disk modes (src/kernel.h: SMG_GCM_KERNEL, SMG_CCM_KERNEL,
+# SMG_XTS_KERNEL).
 
 my $FRAME_V = [ map { "d$_" } 8 .. 15 ];   # v8-v15 hold blocks: save d8-d15
 

@@ -372,7 +372,8 @@ static void start_gcrypt(const char *prog, const struct level *lv)
         return;
     sp = strrchr(c->kernels, ' ');
     if (sp == NULL || strlen(sp + 1) != N_ALGS) {
-        fprintf(stderr, "bench: %s: built from another bench.c\n", prog);
+        fprintf(stderr, "bench: %s: built from another util/benchmark\n",
+                prog);
         child_stop(c);
         return;
     }
