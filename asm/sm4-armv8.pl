@@ -606,8 +606,8 @@ for my $t (@tier{qw(sm4e neon)}) {
 }
 
 ###########################################################################
-# SM4's authenticated and disk modes (src/kernel.h: SMG_GCM_KERNEL, SMG_CCM_KERNEL,
-# SMG_XTS_KERNEL).
+# SM4's authenticated and disk modes (src/kernel.h: SMG_GCM_KERNEL,
+# SMG_CCM_KERNEL, SMG_XTS_KERNEL).
 
 my $FRAME_V = [ map { "d$_" } 8 .. 15 ];   # v8-v15 hold blocks: save d8-d15
 

@@ -7,8 +7,8 @@
  * encoding that `alg_id_param` carries, a library context holding
  * gost-engine's gostprov, and a note of the GOST kernel smgost chose.
  */
-#ifndef SMGOST_GOST_TEST_H
-#define SMGOST_GOST_TEST_H
+#ifndef SMGOST_GOST89_TEST_H
+#define SMGOST_GOST89_TEST_H
 
 #include "testutil.h"
 

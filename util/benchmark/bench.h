@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * What the files of util/bench share: the rows measured (struct alg), the
- * implementations, the capability levels (their table is made from
- * util/KernelLevels.pm into levels.h), the child processes and the run's
- * options and time budget.  main.c says how the whole fits together.
+ * What the files of util/benchmark/ (built as util/bench) share: the rows
+ * measured (struct alg), the implementations, the capability levels (their
+ * table is made from util/KernelLevels.pm into levels.h), the child
+ * processes and the run's options and time budget.  main.c says how the
+ * whole fits together.
  */
 #ifndef SMGOST_BENCH_H
 #define SMGOST_BENCH_H

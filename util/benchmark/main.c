@@ -16,8 +16,8 @@
  * earlier level are measured once.
  *
  * Other libgcrypt builds are measured the same way: `make bench GCRYPT=DIR`
- * links this file against DIR's libgcrypt as util/bench-gcrypt, named to
- * this process in SMGOST_BENCH_GCRYPT, and that binary serves with
+ * links util/benchmark/ against DIR's libgcrypt as util/bench-gcrypt,
+ * named to this process in SMGOST_BENCH_GCRYPT, and that binary serves with
  * --serve-gcrypt: one more column per family, titled with its version,
  * beside the libgcrypt this binary is linked with.
  *

@@ -6,8 +6,8 @@
 # 4x4 word transpose, the S-box as GF(2) affine maps, the lean one-pass
 # rounds of the GFNI tiers (the glc order a parameter) and the cores and
 # serial modes around them, the CTR counter and XTS tweak steps, the call
-# of a GHASH kernel, CCM's driver and the key schedule's loop.  A tier file takes what it needs
-# from here and nothing from another tier.
+# of a GHASH kernel, CCM's driver and the key schedule's loop.  A tier
+# file takes what it needs from here and nothing from another tier.
 #
 # Layout shared by all tiers: blocks are byte-swapped into native 32-bit
 # words and transposed 4x4 inside every 128-bit lane, so that register j of
