@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Portable GHASH (NIST SP 800-38D, section 6.4), the ghash_init/ghash pair
- * of the portable AEAD kernel table (src/kernel.h).  Constant-time: no table
- * is indexed by H or by the data and no branch depends on them.
+ * of the GCM kernel tables without their own (SMG_GCM_KERNEL,
+ * src/kernel.h).  Constant-time: no table is indexed by H or by the data
+ * and no branch depends on them.
  *
  * Multiplication in GF(2^128) is a 256-bit carry-less product (Karatsuba
  * over three 64x64-bit ones) followed by a reduction.  A 64x64-bit
