@@ -2,10 +2,10 @@
 #
 # The instruction sets of the x86-64 assembly tiers, read from the built
 # module: a tier's code may use only what the CPU features it is chosen on
-# give (src/*_x86.c).  An EVEX instruction in a tier chosen without
-# AVX-512 faults on the CPUs that tier is for (commit d1fcb09: vmovdqu64 in
-# sm4_gfni_avx2_ccm_dec), and no test that runs on an AVX-512 machine sees
-# it.  The tiers, by the name of each code symbol of asm/*-x86_64.S:
+# give (each family's list, src/kernel_list.h).  An EVEX instruction in a
+# tier chosen without AVX-512 faults on the CPUs that tier is for (commit
+# d1fcb09: vmovdqu64 in sm4_gfni_avx2_ccm_dec), and no test that runs on an
+# AVX-512 machine sees it.  The tiers, by the name of each code symbol of asm/*-x86_64.S:
 #
 #  - AVX-512 (EVEX allowed, not checked): sm4_gfni_avx512_* (and _glc_*),
 #    smg_ghash_vpclmul_avx512*, gost89_avx512_*, sm3_avx512_*.

@@ -4,10 +4,11 @@
 # ways and checked against the table itself, so that it cannot drift:
 #
 #  - ctgrind: test/ct_check runs every entry of every kernel table (and the
-#    key schedules, IMIT, and each GOST table's key meshing) under valgrind's memcheck with the
-#    key schedule, IV/counter and data marked undefined, over every block
-#    count from 1 to 130 (every tail of each table; 25-sweep.t checks every
-#    count to 300 natively, past two passes of the widest loop).
+#    key schedules, IMIT, and each GOST table's key meshing) under
+#    valgrind's memcheck with the key schedule, IV/counter and data marked
+#    undefined, over every block count from 1 to 130 (every tail of each
+#    table; 25-sweep.t checks every count to 300 natively, past two passes
+#    of the widest loop).
 #    Memcheck reports a branch or an address computed from them.  Paths
 #    README calls constant-time must give no report; the others must be
 #    reported (an expected failure: the method does catch leaks).  Kernels
