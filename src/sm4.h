@@ -52,12 +52,6 @@ void sm4_encrypt_block(const SM4_KEY *ks, const unsigned char in[16],
                        unsigned char out[16]);
 
 /*
- * The fastest kernel this CPU may run under the capability mask; with
- * constant_time (the provider's "constant-time = yes"), the fastest whose
- * every entry is constant-time, if the CPU has one (the portable kernel is
- * not: it is the answer only when nothing else runs).
- */
-/*
  * The block table of an SM4 core whose every entry is its own
  * sm4_<tier>_* function (the GFNI tiers on x86-64, both aarch64 cores),
  * beside its AEAD mode tables gcm, ccm and xts (pointers, NULL or not).

@@ -258,12 +258,6 @@ static const char *entry_name(const target *t, size_t e)
 /* ---- one run of one entry over n blocks, secrets marked ---- */
 
 /*
- * The reference result comes from the portable kernel on public data; then
- * kernel k runs with the schedule (its first ks_len bytes), the chaining
- * block and the input secret.  ECB runs both directions; CBC decryption is
- * the only entry that takes the decryption schedule.
- */
-/*
  * Entry e of k (0: ECB) over n blocks; iv is not touched by ECB.  The
  * lone-block ECB falls back to ecb as the mode layer's does (the portable
  * reference has none).
@@ -280,6 +274,12 @@ static void call_entry(const SMG_BLOCK_KERNEL *k, size_t e, const void *ks,
         chain_entry(k, e)(ks, in, out, n, iv);
 }
 
+/*
+ * The reference result comes from the portable kernel on public data; then
+ * kernel k runs with the schedule (its first ks_len bytes), the chaining
+ * block and the input secret.  ECB runs both directions; CBC decryption is
+ * the only entry that takes the decryption schedule.
+ */
 static void run_block_entry(const SMG_BLOCK_KERNEL *k,
                             const SMG_BLOCK_KERNEL *ref, size_t e,
                             const void *enc, const void *dec, size_t ks_len,
