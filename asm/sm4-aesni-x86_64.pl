@@ -480,7 +480,7 @@ EOT
 # then the tweak after the last block (masked: after the %rcx-th) back to
 # (%r8).  IEEE 1619 doubles the block as a little-endian integer (the
 # top bit of each qword, its sign, picks what goes in: 0x87, or the carry);
-# GB/T 17964 halves it as a big-endian one (src/aead.c's xts_mul_x), here
+# GB/T 17964 halves it as a big-endian one (src/aead_xts.c's xts_mul_x), here
 # on the byte-reversed block, whose low bit of each qword picks 0xe1 at
 # the top or the carry.  One chain of 5 (IEEE) or 6 operations a block,
 # beside the ~220 of its rounds.  Clobbers xmm13..15 and %rax.
