@@ -31,7 +31,7 @@ use Exporter qw(import);
 use x86_64;
 
 our @EXPORT = qw(R %bpr %bcast sm4_rodata transpose
-                 gf_apply gf_k gf_rodata $GF_A1 $GF_A2 $GF_C1 $GF_C2 %GF_L %GF_M %GF_K
+                 gf_apply gf_k gf_rodata $GF_A1 $GF_A2 $GF_C1 $GF_C2 %GF_L %GF_K
                  lean_body lean_core serial ctr_add
                  %XTS_REGS xts_mulx xts_tv xts_tweaks xts_rodata
                  gh_call ccm key_schedule);
