@@ -1,20 +1,20 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The AEAD entries (src/kernel.h's GCM, CCM and XTS tables) of every SM4
- * kernel table of the family's list (src/kernel_list.h) that this level's
- * CPU capabilities run, each set of those tables once, each against the
- * mode layer's composition over the portable tables (smg_*_composed over
+ * kernel table of the family's list (src/kernel_list.h) that this level's CPU
+ * capabilities run, each set of those tables once, each against the mode
+ * layer's composition over the portable tables (smg_*_composed over
  * sm4_kernel_c and sm4_gcm_c, src/aead.h), whose GHASH is checked first
  * against libcrypto's AES-GCM (with key K and H = AES_K(0), a tag over AAD
- * alone is GHASH_H(AAD || lengths) ^ AES_K(J0)).  Every block count from 0 to MAXB
- * (past two passes of the widest x86-64 loop, 128 blocks, and the 64-block
- * pass after them, and many of the aarch64 ones, 8), each call split in two
- * at random, in place and out of place, counters next to their wraps; GCM's
- * J0 entries as the first half of the split, against E(J0) by the portable
- * ecb.  Entries a table leaves NULL are the
- * composition itself, which test/22-aead.t covers through the provider; this
- * program reaches the kernels, where no oracle is needed (GB/T 17964 XTS has
- * none in OpenSSL 3.0 or libgcrypt).
+ * alone is GHASH_H(AAD || lengths) ^ AES_K(J0)).  Every block count from 0 to
+ * MAXB (past two passes of the widest x86-64 loop, 128 blocks, and the
+ * 64-block pass after them, and many of the aarch64 ones, 8), each call split
+ * in two at random, in place and out of place, counters next to their wraps;
+ * GCM's J0 entries as the first half of the split, against E(J0) by the
+ * portable ecb.  Entries a table leaves NULL are the composition itself,
+ * which test/22-aead.t covers through the provider; this program reaches the
+ * kernels, where no oracle is needed (GB/T 17964 XTS has none in OpenSSL 3.0
+ * or libgcrypt).
  *
  * Usage: aead_kernels [seed]; driven by test/23-aead-kernels.t.
  */
