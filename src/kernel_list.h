@@ -4,8 +4,9 @@
  * them.  Each family (SM4, SM3, GOST 28147-89) keeps one list of every
  * table this build has, x86-64's or aarch64's then the portable one, with
  * what a CPU must have to run each; its chooser, the provider's kernel
- * report, the constant-time check, the tests and bench read that list, so
- * that a new table is one line in it.
+ * report (which make bench reads its columns from), the constant-time
+ * check and the tests read that list, so that a new table is one line in
+ * it.
  */
 #ifndef SMGOST_KERNEL_LIST_H
 #define SMGOST_KERNEL_LIST_H
