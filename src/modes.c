@@ -254,6 +254,16 @@ static int check_ready(SMG_CIPHER_CTX *ctx)
     return 1;
 }
 
+/*
+ * The per-call path of every update starts on a cache line: where it
+ * starts otherwise moves with the size of unrelated code, and on an Intel
+ * Xeon of family 6 model 167 SM4-CTR at 16 and 64 bytes ran 6% slower with
+ * stream_mode_update at 16 mod 64 than at 0, 32 or 48, with the same
+ * instructions (make bench at the gfni-avx512 level, alternating builds).
+ */
+#define SMG_CALL_PATH __attribute__((aligned(64)))
+
+SMG_CALL_PATH
 static int block_mode_update(SMG_CIPHER_CTX *ctx, unsigned char *out,
                              size_t *outl, size_t outsize,
                              const unsigned char *in, size_t inl)
@@ -358,6 +368,7 @@ static unsigned char stream_byte(SMG_CIPHER_CTX *ctx, unsigned char in)
     }
 }
 
+SMG_CALL_PATH
 static int stream_mode_update(SMG_CIPHER_CTX *ctx, unsigned char *out,
                               size_t *outl, size_t outsize,
                               const unsigned char *in, size_t inl)
@@ -417,6 +428,7 @@ static int stream_mode_update(SMG_CIPHER_CTX *ctx, unsigned char *out,
     return 1;
 }
 
+SMG_CALL_PATH
 int smg_cipher_update(void *vctx, unsigned char *out, size_t *outl,
                       size_t outsize, const unsigned char *in, size_t inl)
 {
