@@ -48,11 +48,12 @@ typedef struct smg_kernel_family {
 
 /* The families, in the order of the provider's report. */
 typedef enum {
-    SMG_FAMILY_SM4, SMG_FAMILY_SM3, SMG_FAMILY_GOST89, SMG_NFAMILIES
+    SMG_FAMILY_SM4, SMG_FAMILY_SM3, SMG_FAMILY_GOST89, SMG_FAMILY_STREEBOG,
+    SMG_NFAMILIES
 } smg_family;
 extern const SMG_KERNEL_FAMILY *const smg_kernel_families[SMG_NFAMILIES];
 extern const SMG_KERNEL_FAMILY sm4_kernel_family, sm3_kernel_family,
-    gost89_kernel_family;
+    gost89_kernel_family, streebog_kernel_family;
 
 /*
  * The first table of f's list that the (masked) CPU runs, that answers
