@@ -28,6 +28,12 @@ extern const OSSL_DISPATCH smg_gost89_ecb_functions[];
 extern const OSSL_DISPATCH smg_magma_ecb_functions[];
 extern const OSSL_DISPATCH smg_magma_cbc_functions[];
 extern const OSSL_DISPATCH smg_magma_ctr_functions[];
+/* providers/kuznyechik_ciphers.c */
+extern const OSSL_DISPATCH smg_kuznyechik_ecb_functions[];
+extern const OSSL_DISPATCH smg_kuznyechik_cbc_functions[];
+extern const OSSL_DISPATCH smg_kuznyechik_cfb_functions[];
+extern const OSSL_DISPATCH smg_kuznyechik_ofb_functions[];
+extern const OSSL_DISPATCH smg_kuznyechik_ctr_functions[];
 /*
  * The `paramset` parameter of the GOST ciphers and MACs: a set's name or
  * OID; raises and returns 0, leaving *ps as it was, for anything else.

@@ -8,6 +8,7 @@
 #include <openssl/crypto.h>
 #include "digest.h"
 #include "gost89.h"
+#include "kuznyechik.h"
 #include "prov.h"
 #include "sm3.h"
 #include "sm4.h"
@@ -158,6 +159,54 @@ static int gost89_kat(int constant_time)
     return ok;
 }
 
+/*
+ * RFC 7801 section 5 (GOST R 34.12-2015 A.1), by the chosen kernel and by
+ * the constant-time C one; GOST R 34.13-2015 A.1.2, CTR over the first two
+ * blocks; CBC both ways.
+ */
+static int kuznyechik_kat(int constant_time)
+{
+    static const unsigned char key[32] = {
+        0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff,
+        0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+        0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10,
+        0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef
+    };
+    static const unsigned char pt[32] = {
+        0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x00,
+        0xff, 0xee, 0xdd, 0xcc, 0xbb, 0xaa, 0x99, 0x88,
+        0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+        0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xee, 0xff, 0x0a
+    };
+    static const char block_ct[] = "7f679d90bebc24305a468d42b9d4edcd";
+    const SMG_BLOCK_KERNEL *kern = kuznyechik_kernel(constant_time);
+    unsigned char buf[32], ctr[16] = {
+        0x12, 0x34, 0x56, 0x78, 0x90, 0xab, 0xce, 0xf0
+    };
+    KUZNYECHIK_KEY enc, dec;
+    int ok = 1;
+
+    if (!kuznyechik_set_key_kernel(kern, key, &enc, &dec))
+        return 0;
+    kern->ecb(&enc, pt, buf, 1);
+    ok &= hex_equal(buf, block_ct, 16);
+    kern->ecb(&dec, buf, buf, 1);
+    ok &= memcmp(buf, pt, 16) == 0;
+    kuznyechik_encrypt_block(&enc, pt, buf);
+    ok &= hex_equal(buf, block_ct, 16);
+    kern->ctr(&enc, pt, buf, 2, ctr);
+    ok &= hex_equal(buf, "f195d8bec10ed1dbd57b5fa240bda1b8"
+                         "85eee733f6a13e5df33ce4b33c45dee4", 32);
+    memset(ctr, 0x5a, sizeof(ctr));
+    kern->cbc_enc(&enc, pt, buf, 2, ctr);
+    memset(ctr, 0x5a, sizeof(ctr));
+    kern->cbc_dec(&dec, buf, buf, 2, ctr);
+    ok &= memcmp(buf, pt, 32) == 0;
+    OPENSSL_cleanse(&enc, sizeof(enc));
+    OPENSSL_cleanse(&dec, sizeof(dec));
+    return ok;
+}
+
 int smg_self_test(int constant_time, const char **what)
 {
     if (!sm4_kat(constant_time)) {
@@ -170,6 +219,10 @@ int smg_self_test(int constant_time, const char **what)
     }
     if (!gost89_kat(constant_time)) {
         *what = "GOST 28147-89";
+        return 0;
+    }
+    if (!kuznyechik_kat(constant_time)) {
+        *what = "Kuznyechik";
         return 0;
     }
     return 1;

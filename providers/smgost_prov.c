@@ -54,6 +54,16 @@ static const OSSL_ALGORITHM smg_ciphers[] = {
       "Magma (GOST R 34.12-2015) in CBC mode" },
     { "magma-ctr", SMG_PROPS, smg_magma_ctr_functions,
       "Magma (GOST R 34.13-2015) in CTR mode" },
+    { "kuznyechik-ecb", SMG_PROPS, smg_kuznyechik_ecb_functions,
+      "Kuznyechik (GOST R 34.12-2015) in ECB mode" },
+    { "kuznyechik-cbc", SMG_PROPS, smg_kuznyechik_cbc_functions,
+      "Kuznyechik (GOST R 34.13-2015) in CBC mode" },
+    { "kuznyechik-cfb", SMG_PROPS, smg_kuznyechik_cfb_functions,
+      "Kuznyechik (GOST R 34.13-2015) in CFB mode" },
+    { "kuznyechik-ofb", SMG_PROPS, smg_kuznyechik_ofb_functions,
+      "Kuznyechik (GOST R 34.13-2015) in OFB mode" },
+    { "kuznyechik-ctr", SMG_PROPS, smg_kuznyechik_ctr_functions,
+      "Kuznyechik (GOST R 34.13-2015) in CTR mode" },
     { NULL, NULL, NULL, NULL }
 };
 

@@ -13,6 +13,7 @@ const SMG_KERNEL_FAMILY *const smg_kernel_families[SMG_NFAMILIES] = {
     [SMG_FAMILY_SM4] = &sm4_kernel_family,
     [SMG_FAMILY_SM3] = &sm3_kernel_family,
     [SMG_FAMILY_GOST89] = &gost89_kernel_family,
+    [SMG_FAMILY_KUZNYECHIK] = &kuznyechik_kernel_family,
     [SMG_FAMILY_STREEBOG] = &streebog_kernel_family,
 };
 
