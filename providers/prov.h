@@ -49,6 +49,10 @@ extern const OSSL_DISPATCH smg_gost89_mac_12_functions[];
 extern const OSSL_DISPATCH smg_sm3_functions[];
 struct smg_digest;
 extern const struct smg_digest smg_sm3_digest;
+/* providers/streebog_digest.c: md_gost12_256 and md_gost12_512 */
+extern const OSSL_DISPATCH smg_streebog256_functions[];
+extern const OSSL_DISPATCH smg_streebog512_functions[];
+extern const struct smg_digest smg_streebog256_digest, smg_streebog512_digest;
 
 /* providers/selftest.c: known answers of every algorithm through the
  * kernels an instance with this constant-time setting uses; 1 if all pass,

@@ -70,6 +70,12 @@ static const OSSL_ALGORITHM smg_ciphers[] = {
 static const OSSL_ALGORITHM smg_digests[] = {
     { "SM3:1.2.156.10197.1.401", SMG_PROPS, smg_sm3_functions,
       "SM3 (GB/T 32905-2016)" },
+    { "md_gost12_256:GOST R 34.11-2012 with 256 bit hash:"
+      "id-tc26-gost3411-12-256:streebog256:1.2.643.7.1.1.2.2", SMG_PROPS,
+      smg_streebog256_functions, "Streebog-256 (GOST R 34.11-2012)" },
+    { "md_gost12_512:GOST R 34.11-2012 with 512 bit hash:"
+      "id-tc26-gost3411-12-512:streebog512:1.2.643.7.1.1.2.3", SMG_PROPS,
+      smg_streebog512_functions, "Streebog-512 (GOST R 34.11-2012)" },
     { NULL, NULL, NULL, NULL }
 };
 

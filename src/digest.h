@@ -19,9 +19,12 @@
 
 #include "byteorder.h"
 
-/* The largest block and chaining state of the digests below (SM3's). */
+/*
+ * The largest block and chaining state of the digests below (Streebog's
+ * state: h, N, Sigma and the kernel).
+ */
 #define SMG_DIGEST_MAX_BLOCK 64
-#define SMG_DIGEST_MAX_STATE 40
+#define SMG_DIGEST_MAX_STATE 200
 
 struct smg_prov_ctx;
 typedef struct smg_digest_ctx SMG_DIGEST_CTX;
