@@ -273,7 +273,7 @@ static inline void load_block(uint64_t m[8], const unsigned char *in)
  * Carries as 0/1 words from unsigned comparisons, which compilers turn into
  * flag arithmetic (setc, adc, sltu), never a branch.
  */
-void streebog_add512(uint64_t a[8], const uint64_t b[8])
+static inline void add512(uint64_t a[8], const uint64_t b[8])
 {
     uint64_t carry = 0;
     int w;
@@ -284,6 +284,12 @@ void streebog_add512(uint64_t a[8], const uint64_t b[8])
         a[w] = s + carry;
         carry = c | (a[w] < carry);
     }
+}
+
+/* The same for the digest's finishing step (src/streebog.h). */
+void streebog_add512(uint64_t a[8], const uint64_t b[8])
+{
+    add512(a, b);
 }
 
 /* N += 512, as branch-free as the sum above. */
@@ -307,7 +313,7 @@ static inline void blocks_with(lps_fn lps, STREEBOG_CHAIN *c,
         load_block(m, in);
         g_with(lps, c->h, c->N, m);
         add_block_length(c->N);
-        streebog_add512(c->Sigma, m);
+        add512(c->Sigma, m);
     }
 }
 
@@ -330,6 +336,162 @@ const STREEBOG_KERNEL streebog_kernel_c = {
     "streebog-c", streebog_c_blocks, streebog_c_g
 };
 
+/* ---- The constant-time kernel: S bit-sliced, L by masks ---- */
+
+/*
+ * pi and A as arrays, for the constant-time LPS below: it reads them only
+ * at indices that are loop counters, never at data-dependent ones.
+ */
+#define STREEBOG_PI_BYTE(v) v,
+static const uint8_t streebog_pi[256] = { STREEBOG_PI(STREEBOG_PI_BYTE) };
+static const uint64_t streebog_a[64] = {
+    STREEBOG_A_0, STREEBOG_A_1, STREEBOG_A_2, STREEBOG_A_3,
+    STREEBOG_A_4, STREEBOG_A_5, STREEBOG_A_6, STREEBOG_A_7
+};
+
+/* Swaps the bits of x under mask with those shift places above them. */
+static inline uint64_t delta_swap(uint64_t x, uint64_t mask, unsigned int shift)
+{
+    uint64_t t = ((x >> shift) ^ x) & mask;
+
+    return x ^ t ^ (t << shift);
+}
+
+/*
+ * Bit-slices a vector: plane[j] bit 8r + c = bit j of byte c of x[r].  Each
+ * word's 8x8 bit matrix (bytes as rows) is transposed, then the 8x8 matrix
+ * of bytes across the words.
+ */
+static inline void to_planes(uint64_t plane[8], const uint64_t x[8])
+{
+    uint64_t u[8], t;
+    int r, i;
+
+    for (r = 0; r < 8; r++) {
+        uint64_t v = x[r];
+
+        v = delta_swap(v, 0x00aa00aa00aa00aaULL, 7);
+        v = delta_swap(v, 0x0000cccc0000ccccULL, 14);
+        u[r] = delta_swap(v, 0x00000000f0f0f0f0ULL, 28);
+    }
+    for (i = 0; i < 8; i += 2) {
+        t = ((u[i] >> 8) ^ u[i + 1]) & 0x00ff00ff00ff00ffULL;
+        u[i + 1] ^= t;
+        u[i] ^= t << 8;
+    }
+    for (i = 0; i < 8; i += (i & 1) ? 3 : 1) {
+        t = ((u[i] >> 16) ^ u[i + 2]) & 0x0000ffff0000ffffULL;
+        u[i + 2] ^= t;
+        u[i] ^= t << 16;
+    }
+    for (i = 0; i < 4; i++) {
+        t = ((u[i] >> 32) ^ u[i + 4]) & 0x00000000ffffffffULL;
+        u[i + 4] ^= t;
+        u[i] ^= t << 32;
+    }
+    memcpy(plane, u, sizeof(u));
+}
+
+/*
+ * pi on the 64 bytes at once, in planes: the byte's low and high nibbles
+ * as their 16 minterms each (masks of the bytes whose nibble is l, h), and
+ * output bit k as the sum over h of hi[h] & g(h, k), g(h, k) the sum of
+ * lo[l] over the l with bit k of pi(16h + l) set.  Written out in full so
+ * that every read of pi has a constant index: the compiler folds them, and
+ * each mask of a term with the bit clear drops that term.
+ */
+#define SB_T(h, k, l)                                                        \
+    (lo[l] & (0 - (uint64_t)((streebog_pi[16 * (h) + (l)] >> (k)) & 1)))
+#define SB_G(h, k)                                                           \
+    (SB_T(h, k, 0) ^ SB_T(h, k, 1) ^ SB_T(h, k, 2) ^ SB_T(h, k, 3)           \
+     ^ SB_T(h, k, 4) ^ SB_T(h, k, 5) ^ SB_T(h, k, 6) ^ SB_T(h, k, 7)         \
+     ^ SB_T(h, k, 8) ^ SB_T(h, k, 9) ^ SB_T(h, k, 10) ^ SB_T(h, k, 11)       \
+     ^ SB_T(h, k, 12) ^ SB_T(h, k, 13) ^ SB_T(h, k, 14) ^ SB_T(h, k, 15))
+#define SB_HG(h, k) (hi[h] & SB_G(h, k))
+#define SB_OUT(k)                                                            \
+    (SB_HG(0, k) ^ SB_HG(1, k) ^ SB_HG(2, k) ^ SB_HG(3, k)                   \
+     ^ SB_HG(4, k) ^ SB_HG(5, k) ^ SB_HG(6, k) ^ SB_HG(7, k)                 \
+     ^ SB_HG(8, k) ^ SB_HG(9, k) ^ SB_HG(10, k) ^ SB_HG(11, k)               \
+     ^ SB_HG(12, k) ^ SB_HG(13, k) ^ SB_HG(14, k) ^ SB_HG(15, k))
+
+/* The 16 minterms of the nibble in planes q[0..3]: m[l] = [nibble == l]. */
+static inline void nibble_minterms(uint64_t m[16], const uint64_t q[4])
+{
+    uint64_t a[4], b[4];
+    int l;
+
+    a[0] = ~q[0] & ~q[1];
+    a[1] = q[0] & ~q[1];
+    a[2] = ~q[0] & q[1];
+    a[3] = q[0] & q[1];
+    b[0] = ~q[2] & ~q[3];
+    b[1] = q[2] & ~q[3];
+    b[2] = ~q[2] & q[3];
+    b[3] = q[2] & q[3];
+    for (l = 0; l < 16; l++)
+        m[l] = a[l & 3] & b[l >> 2];
+}
+
+static inline void sbox_planes(uint64_t y[8], const uint64_t p[8])
+{
+    uint64_t lo[16], hi[16];
+
+    nibble_minterms(lo, p);
+    nibble_minterms(hi, p + 4);
+    y[0] = SB_OUT(0);
+    y[1] = SB_OUT(1);
+    y[2] = SB_OUT(2);
+    y[3] = SB_OUT(3);
+    y[4] = SB_OUT(4);
+    y[5] = SB_OUT(5);
+    y[6] = SB_OUT(6);
+    y[7] = SB_OUT(7);
+}
+
+/*
+ * y = L(P(S(x))) without a table: S in planes, then P and L together.
+ * Word w of P(S(x)) has in byte c the byte w of S(x)'s word c, so bit
+ * 8c + j of it (row A_{63-8c-j} of L) is bit 8c + w of plane j.  Each row
+ * is added under a mask made from that bit.
+ */
+static inline void lps_ct(uint64_t y[8], const uint64_t x[8])
+{
+    uint64_t plane[8], s[8];
+    int c, j, w;
+
+    to_planes(plane, x);
+    sbox_planes(s, plane);
+    for (w = 0; w < 8; w++)
+        y[w] = 0;
+    for (c = 0; c < 8; c++) {
+        for (j = 0; j < 8; j++) {
+            uint64_t a = streebog_a[63 - 8 * c - j], bits = s[j] >> (8 * c);
+
+            for (w = 0; w < 8; w++)
+                y[w] ^= a & (0 - ((bits >> w) & 1));
+        }
+    }
+}
+
+static void streebog_c_ct_blocks(STREEBOG_CHAIN *c, const unsigned char *in,
+                                 size_t nblocks)
+{
+    blocks_with(lps_ct, c, in, nblocks);
+}
+
+static void streebog_c_ct_g(uint64_t h[8], const uint64_t N[8],
+                            const unsigned char m[64])
+{
+    uint64_t mw[8];
+
+    load_block(mw, m);
+    g_with(lps_ct, h, N, mw);
+}
+
+const STREEBOG_KERNEL streebog_kernel_c_ct = {
+    "streebog-c-ct", streebog_c_ct_blocks, streebog_c_ct_g
+};
+
 /* ---- The kernel list and the choice ---- */
 
 /*
@@ -345,6 +507,7 @@ static const SMG_KERNEL_ENTRY streebog_kernels[] = {
 #ifdef STREEBOG_ARM_ASM
     STREEBOG_ARM_KERNELS
 #endif
+    { &streebog_kernel_c_ct, 0, SMG_KERNEL_CT | SMG_KERNEL_CT_ONLY, NULL },
     { &streebog_kernel_c, 0, 0, NULL },
 };
 

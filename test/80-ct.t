@@ -576,6 +576,7 @@ SKIP: {
         sm3 => [ 'sm3_c_blocks', 0 ],
         sm4 => [ 'sm4_c_\w+|sm4_set_key', 1 ],
         gost89 => [ 'gost89_c_\w+', 1 ],
+        streebog => [ 'streebog_c_(?:blocks|g)', 1 ],
     );
     for my $unit (sort keys %c) {
         my ($re, $leaky) = @{ $c{$unit} };
@@ -855,6 +856,9 @@ my @rows = (
     [ 'GOST/Magma IMIT with constant-time = yes, avx2: lean rounds',
       [ qr/^gost89-imit-avx2$/, 'all', 'all' ] ],
     [ 'GOST/Magma key schedule', [ qr/^gost89-keysched$/, 'all', 'all' ] ],
+    [ 'Streebog C tables (streebog-c)', [ qr/^streebog-c$/, 'all', 'all' ] ],
+    [ 'Streebog C constant-time (streebog-c-ct), with constant-time = yes',
+      [ qr/^streebog-c-ct$/, 'all', 'all' ] ],
 );
 
 my (%covered, @result_rows, @problems, %absent);

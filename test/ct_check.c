@@ -55,6 +55,7 @@
 #include "sm3_x86.h"
 #include "sm4.h"
 #include "sm4_x86.h"
+#include "streebog.h"
 
 #include "ctgrind.h"
 
@@ -82,7 +83,7 @@ static int also_in_place;
 
 typedef enum {
     T_SM4, T_GOST, T_SM3, T_SM4_KEYSCHED, T_GOST_KEYSCHED, T_GOST_IMIT,
-    T_SM4_AEAD, T_GOST_AHEAD, T_SM4_COMPOSED
+    T_SM4_AEAD, T_GOST_AHEAD, T_SM4_COMPOSED, T_STREEBOG
 } target_kind;
 
 typedef struct {
@@ -92,7 +93,8 @@ typedef struct {
     const SMG_BLOCK_KERNEL *k;
     const SM3_KERNEL *k3;            /* T_SM3 */
     const char *name;                /* pseudo tables, T_SM4_AEAD (block
-                                        table's name + gcm table's name) */
+                                        table's name + gcm table's name),
+                                        T_STREEBOG (the table's) */
     size_t max;                      /* largest block count (or key count) */
     /* T_GOST_IMIT: the implementation */
     void (*imit)(const GOST89_KEY *, unsigned char *, const unsigned char *,
@@ -235,6 +237,8 @@ static const char *entry_name(const target *t, size_t e)
         return block_entries[e];
     case T_SM3:
         return e == 0 ? "blocks" : NULL;
+    case T_STREEBOG:
+        return e == 0 ? "blocks" : e == 1 ? "g" : NULL;
     case T_SM4_KEYSCHED:
     case T_GOST_KEYSCHED:
         return e == 0 ? "set_key" : NULL;
@@ -711,6 +715,53 @@ static void run_aead(const target *t, size_t e, size_t n)
     }
 }
 
+/*
+ * Streebog's blocks over n blocks (e 0), or its g n times over the blocks
+ * (e 1), with the chain (h, N, Sigma: an HMAC key's hash) and the message
+ * secret, against the table kernel on public data.  N and Sigma start just
+ * below word boundaries so that their additions carry.
+ */
+static void run_streebog(const STREEBOG_KERNEL *k, size_t e, size_t n)
+{
+    STREEBOG_CHAIN c, ref;
+    size_t i;
+
+    tu_fill(in_buf, n * STREEBOG_BLOCK_SIZE, (uint32_t)(n * 7 + e));
+    tu_fill((unsigned char *)&c, sizeof(c), (uint32_t)n + 5u);
+    c.N[0] = ~(uint64_t)0 - 511;
+    c.Sigma[1] = ~(uint64_t)0;
+    ref = c;
+    if (e == 0)
+        streebog_kernel_c.blocks(&ref, in_buf, n);
+    else
+        for (i = 0; i < n; i++)
+            streebog_kernel_c.g(ref.h, ref.N, in_buf + 64 * i);
+    CT_SECRET(&c, sizeof(c));
+    CT_SECRET(in_buf, n * STREEBOG_BLOCK_SIZE);
+    if (e == 0)
+        k->blocks(&c, in_buf, n);
+    else
+        for (i = 0; i < n; i++)
+            k->g(c.h, c.N, in_buf + 64 * i);
+    CT_PUBLIC(&c, sizeof(c));
+    CT_PUBLIC(in_buf, n * STREEBOG_BLOCK_SIZE);
+    TU_CHECK_MEM("chain matches the table kernel", (unsigned char *)&c,
+                 sizeof(c), (unsigned char *)&ref, sizeof(ref));
+}
+
+/* The table of Streebog's list named name (a T_STREEBOG target's). */
+static const STREEBOG_KERNEL *streebog_table(const char *name)
+{
+    const SMG_KERNEL_FAMILY *f = &streebog_kernel_family;
+    size_t i;
+
+    for (i = 0; i + 1 < f->nkernels; i++)
+        if (strcmp(((const STREEBOG_KERNEL *)f->kernels[i].table)->name,
+                   name) == 0)
+            break;
+    return f->kernels[i].table;
+}
+
 static void run_one(const target *t, size_t e, size_t n)
 {
     unsigned char key[SM4_KEY_SIZE];
@@ -755,6 +806,9 @@ static void run_one(const target *t, size_t e, size_t n)
     case T_GOST_AHEAD:
         TU_CHECK(run_ahead(t->k, e, n), "%s runs periods with meshing ahead",
                  t->k->name);
+        break;
+    case T_STREEBOG:
+        run_streebog(streebog_table(t->name), e, n);
         break;
     default:
         run_gost(t, e, n);
@@ -1086,19 +1140,20 @@ static int aead_scanned(size_t i)
 }
 
 /*
- * Every table of the SM4, GOST and SM3 lists that ctgrind is for:
+ * Every table of the SM4, GOST, SM3 and Streebog lists that ctgrind is for:
  *  - SM4 block entries once per table name (a tier's tables, one per
  *    GHASH, share them: checked);
  *  - SM4 AEAD entries of every constant-time table and of the portable
  *    one; any other table's (an AES-NI tier's default table: its "-ct"
  *    sibling's but CCM) must each be some scanned table's (checked);
- *  - every GOST and SM3 table;
+ *  - every GOST, SM3 and Streebog table;
  * then the pseudo tables.  0 (said why) if the lists break those rules.
  */
 static int build_targets(void)
 {
     const SMG_KERNEL_FAMILY *sm4 = &sm4_kernel_family,
-        *gost = &gost89_kernel_family, *sm3 = &sm3_kernel_family;
+        *gost = &gost89_kernel_family, *sm3 = &sm3_kernel_family,
+        *stb = &streebog_kernel_family;
     size_t i, j, e, first_aead;
 
     for (i = 0; i < sm4->nkernels; i++) {
@@ -1160,6 +1215,13 @@ static int build_targets(void)
                            NULL };
 
         if (ctgrind_table(&sm3->kernels[i]) && !add_target(&t))
+            return 0;
+    }
+    for (i = 0; i < stb->nkernels; i++) {
+        const STREEBOG_KERNEL *k = stb->kernels[i].table;
+        const target t = { T_STREEBOG, NULL, NULL, k->name, 4, NULL };
+
+        if (ctgrind_table(&stb->kernels[i]) && !add_target(&t))
             return 0;
     }
     for (i = 0; i < NPSEUDO; i++)
