@@ -5,13 +5,15 @@
  * file with its GCM, CCM and XTS entries: RFC 8998, GB/T 17964-2021, IEEE
  * 1619, and its SM3 file; the GB/T 32907-2016, draft-ribose-cfrg-sm4 and
  * GB/T 32905-2016 examples; GOST 28147-89 and Magma ciphers and the GOST
- * MAC, with the keys GOST adds, documented at the top of their files),
+ * MAC, with the keys GOST adds, documented at the top of their files; the
+ * Streebog digests and HMAC over them, with HMAC's Algorithm key),
  * GB/T 32907-2016's example of 1,000,000 encryptions, and each family's
  * names, aliases, OIDs and metadata.
  *
  * An entry goes to its family's runner by its algorithm (the case tables
  * sm_algs and gost89_algs): SM4 one-shot, in chunks and in place, with the
- * tag flipped for GCM and CCM; SM3 one-shot and byte by byte; GOST with the
+ * tag flipped for GCM and CCM; SM3 and Streebog one-shot and byte by byte,
+ * HMAC-Streebog in pieces with a copy; GOST with the
  * parameter set chosen every way the module offers, fed in pieces of 1 to
  * 1025 bytes, in place, through EVP_Cipher, MACs of size 4 and 8 copied
  * mid-message.
@@ -24,8 +26,8 @@
  *                   it), the first block of CFB and CBC under that set,
  *                   alg_id_param's IV replacing the init's, the set and
  *                   encoding read back; every parameter set must be there
- *   names sm|gost89 names, aliases, OIDs, lengths, modes and flags (SM: as
- *                   the default provider has them)
+ *   names sm|gost89|streebog names, aliases, OIDs, lengths, modes and
+ *                   flags (SM: as the default provider has them)
  *   gbt             GB/T 32907-2016 example 2 (1,000,000 rounds), both
  *                   ways
  * Driven by test/10-kat.t and test/60-gost-kat.t; prints a tally line and
@@ -99,6 +101,7 @@ typedef struct {
     size_t len[NFIELDS];
     char xts_std[8];                    /* XTSStandard, if given */
     char paramset[64];                  /* ParamSet (GOST), if given */
+    char digest[64];                    /* Algorithm: HMAC's digest */
     uint64_t zeros;                     /* Zeros (GOST): the message */
     int has_zeros;
     int bad;                            /* a field we cannot honour */
@@ -513,6 +516,114 @@ static void names_sm3(void)
     EVP_MD_free(md);
     EVP_MD_free(byoid);
     EVP_MD_free(ref);
+}
+
+/* ------------------------------------------------------------- Streebog */
+
+/*
+ * HMAC over the target's digest e->digest: the default provider's HMAC
+ * with the digest fetched by "properties", as users run HMAC-Streebog.
+ * One shot, then fed 1, 7 and 64 bytes at a time with the context copied
+ * halfway; both copies must give the entry's output.
+ */
+static int streebog_hmac_entry(const KAT_ENTRY *e)
+{
+    static const size_t chunks[] = { 0, 1, 7, 64 };
+    EVP_MAC *m = NULL;
+    EVP_MD *md;
+    OSSL_PARAM params[3];
+    unsigned char out[EVP_MAX_MD_SIZE], out2[EVP_MAX_MD_SIZE];
+    char props[160];
+    size_t c, pos, n, outl, outl2;
+
+    if (!TU_CHECK(e->v[F_KEY] != NULL && e->v[F_IN] != NULL
+                  && e->v[F_OUT] != NULL && e->digest[0] != '\0',
+                  "%s: HMAC entry without Algorithm/Key/Input/Output",
+                  e->where))
+        return 0;
+    /* the digest HMAC will fetch must be the target's */
+    if ((md = fetch_md(e->digest)) == NULL)
+        return 1;
+    EVP_MD_free(md);
+    m = EVP_MAC_fetch(libctx, "HMAC", NULL);
+    if (!TU_CHECK(m != NULL, "fetch HMAC"))
+        return 1;
+    snprintf(props, sizeof(props), "%s", tu_target_propq());
+    params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST,
+                                                 (char *)e->digest, 0);
+    params[1] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_PROPERTIES,
+                                                 props, 0);
+    params[2] = OSSL_PARAM_construct_end();
+    for (c = 0; c < NELEM(chunks); c++) {
+        EVP_MAC_CTX *ctx = EVP_MAC_CTX_new(m), *dup = NULL;
+        int ok = ctx != NULL
+            && EVP_MAC_init(ctx, e->v[F_KEY], e->len[F_KEY], params);
+
+        for (pos = 0; ok && pos < e->len[F_IN]; pos += n) {
+            n = chunks[c] == 0 ? e->len[F_IN] : chunks[c];
+            if (n > e->len[F_IN] - pos)
+                n = e->len[F_IN] - pos;
+            if (dup == NULL && chunks[c] != 0 && pos >= e->len[F_IN] / 2)
+                ok = (dup = EVP_MAC_CTX_dup(ctx)) != NULL
+                    && EVP_MAC_update(dup, e->v[F_IN] + pos,
+                                      e->len[F_IN] - pos);
+            ok = ok && EVP_MAC_update(ctx, e->v[F_IN] + pos, n);
+        }
+        if (TU_CHECK(ok && EVP_MAC_final(ctx, out, &outl, sizeof(out)),
+                     "%s: HMAC-%s in pieces of %zu failed", e->where,
+                     e->digest, chunks[c]))
+            TU_CHECK_MEM("HMAC", out, outl, e->v[F_OUT], e->len[F_OUT]);
+        if (dup != NULL
+            && TU_CHECK(EVP_MAC_final(dup, out2, &outl2, sizeof(out2)),
+                        "%s: the copy's final failed", e->where))
+            TU_CHECK_MEM("HMAC of the copy", out2, outl2, e->v[F_OUT],
+                         e->len[F_OUT]);
+        EVP_MAC_CTX_free(dup);
+        EVP_MAC_CTX_free(ctx);
+    }
+    EVP_MAC_free(m);
+    return 1;
+}
+
+/*
+ * The Streebog digests' names (OpenSSL's object table's and gostprov's),
+ * OIDs and sizes.  No NID: libcrypto 3 gives a provided digest the NID of
+ * its own implementation of that name, and it has none of Streebog
+ * (gostprov's are NID 0 too).
+ */
+static void names_streebog(void)
+{
+    static const struct {
+        const char *names[5];
+        int size;
+    } ids[] = {
+        { { "md_gost12_256", "GOST R 34.11-2012 with 256 bit hash",
+            "id-tc26-gost3411-12-256", "streebog256", "1.2.643.7.1.1.2.2" },
+          32 },
+        { { "md_gost12_512", "GOST R 34.11-2012 with 512 bit hash",
+            "id-tc26-gost3411-12-512", "streebog512", "1.2.643.7.1.1.2.3" },
+          64 },
+    };
+    size_t i, j;
+
+    for (i = 0; i < NELEM(ids); i++) {
+        EVP_MD *md = fetch_md(ids[i].names[0]);
+
+        if (md == NULL)
+            continue;
+        for (j = 1; j < NELEM(ids[i].names); j++) {
+            EVP_MD *a = fetch_md(ids[i].names[j]);
+
+            TU_CHECK(a != NULL && EVP_MD_is_a(a, ids[i].names[0]),
+                     "%s does not name %s", ids[i].names[j], ids[i].names[0]);
+            EVP_MD_free(a);
+        }
+        TU_CHECK(EVP_MD_get_size(md) == ids[i].size
+                 && EVP_MD_get_block_size(md) == 64,
+                 "%s size %d, block size %d", ids[i].names[0],
+                 EVP_MD_get_size(md), EVP_MD_get_block_size(md));
+        EVP_MD_free(md);
+    }
 }
 
 /*
@@ -1229,6 +1340,13 @@ static const KAT_ALG gost89_algs[] = {
     { "gost-mac-12", KAT_MAC, gost89_mac_entry },
 };
 
+/* Digest entries run as SM3's do: one shot and byte by byte. */
+static const KAT_ALG streebog_algs[] = {
+    { "md_gost12_256", KAT_DIGEST, sm3_entry },
+    { "md_gost12_512", KAT_DIGEST, sm3_entry },
+    { "HMAC", KAT_MAC, streebog_hmac_entry },
+};
+
 static void sm_names(void)
 {
     names_ciphers();
@@ -1243,6 +1361,7 @@ static const struct {
 } families[] = {
     { "sm", sm_algs, NELEM(sm_algs), sm_names },
     { "gost89", gost89_algs, NELEM(gost89_algs), gost89_names },
+    { "streebog", streebog_algs, NELEM(streebog_algs), names_streebog },
 };
 
 /* ------------------------------------------------------ evp_test files */
@@ -1293,6 +1412,10 @@ static void set_field(KAT_ENTRY *e, const char *key, const char *val)
         return;
     if (strcmp(key, "XTSStandard") == 0) {
         snprintf(e->xts_std, sizeof(e->xts_std), "%s", val);
+        return;
+    }
+    if (strcmp(key, "Algorithm") == 0) {
+        snprintf(e->digest, sizeof(e->digest), "%s", val);
         return;
     }
     if (strcmp(key, "ParamSet") == 0) {
@@ -1408,7 +1531,7 @@ int main(int argc, char **argv)
     } groups[] = {
         { "file", "<path>", run_file, NULL },
         { "allsets", "<path>", run_allsets, NULL },
-        { "names", "sm|gost89", run_names, NULL },
+        { "names", "sm|gost89|streebog", run_names, NULL },
         { "gbt", NULL, NULL, gbt },
     };
     size_t i;
