@@ -58,8 +58,16 @@
  *    IMIT never meshes (its mesh counter never advances): Test/MESH is
  *    compared with smgost's key-mesh 0 and IMIT only up to 1024 bytes.
  *
+ * streebog: md_gost12_256 and md_gost12_512, random messages (mostly up to
+ * three blocks) in random pieces, copied mid-stream, and HMAC over them
+ * (the default HMAC with the target's digest) with random keys
+ *   gostprov  against gostprov's digests and the default HMAC over them
+ *   gcrypt    against libgcrypt's STRIBOG256/512 and HMAC_STRIBOG256/512
+ *   file      against the digests of the file SMGOST_STREEBOG_REF (Botan's,
+ *             from test/streebog_botan.py)
+ *
  * Usage: evp_diff sm sm4|sm3|hmac [seed], evp_diff gost89 gostprov|gcrypt
- * [seed]; evp_diff has-gcrypt exits 0 if the program was built with
+ * [seed], evp_diff streebog gostprov|gcrypt|file [seed]; evp_diff has-gcrypt exits 0 if the program was built with
  * libgcrypt.  The seed (else SMGOST_TEST_SEED, else the clock) is printed;
  * SMGOST_TEST_SCALE scales the case counts.
  */
@@ -490,24 +498,25 @@ static void run_sm4(unsigned long ncases)
     }
 }
 
-/* One random SM3 message, chunked, with an optional copy mid-stream. */
-static void sm3_case(const EVP_MD *ours_md, const EVP_MD *ref_md,
-                     unsigned long no)
+/*
+ * The digest of msg through ours_md in update pieces of the family's shape,
+ * with an optional copy mid-stream finished too, and in one shot: each
+ * must be want.  what names the digest in messages.
+ */
+static void digest_check(const char *what, const EVP_MD *ours_md,
+                         const DIFF_SHAPE *shape, const unsigned char *msg,
+                         size_t len, const unsigned char *want,
+                         unsigned int wl, unsigned long no)
 {
-    size_t len = rnd(50) == 0 ? (1u << 20) + rnd(200) : pick_len(&sm_shape);
     size_t chunks[4096], n = 0, i, pos = 0, copy_at;
-    unsigned char *msg = tu_malloc(len), want[32], got[32];
-    unsigned int wl = 0, gl = 0;
+    unsigned char got[EVP_MAX_MD_SIZE];
+    unsigned int gl = 0;
     EVP_MD_CTX *a = EVP_MD_CTX_new(), *b = NULL;
     int ok;
 
-    tu_rng_bytes(&rng, msg, len);
-    n = make_chunks(&sm_shape, len, chunks, NELEM(chunks));
+    n = make_chunks(shape, len, chunks, NELEM(chunks));
     copy_at = rnd(2) ? rnd(n + 1) : SIZE_MAX;
-    if (!TU_CHECK(a != NULL && EVP_Digest(msg, len, want, &wl, ref_md, NULL),
-                  "reference digest"))
-        goto end;
-    ok = EVP_DigestInit_ex2(a, ours_md, NULL);
+    ok = a != NULL && EVP_DigestInit_ex2(a, ours_md, NULL);
     for (i = 0; ok && i <= n; i++) {
         if (i == copy_at) {
             ok = (b = EVP_MD_CTX_new()) != NULL && EVP_MD_CTX_copy_ex(b, a);
@@ -519,23 +528,38 @@ static void sm3_case(const EVP_MD *ours_md, const EVP_MD *ref_md,
             pos += chunks[i];
         }
     }
-    if (TU_CHECK(ok && EVP_DigestFinal_ex(a, got, &gl), "SM3 digest failed"))
-        if (!TU_CHECK_MEM("SM3", got, gl, want, wl))
+    if (TU_CHECK(ok && EVP_DigestFinal_ex(a, got, &gl), "%s digest failed",
+                 what))
+        if (!TU_CHECK_MEM(what, got, gl, want, wl))
             fprintf(stderr, "  in case %lu: length %zu, %zu chunks\n", no,
                     len, n);
     if (b != NULL
-        && TU_CHECK(EVP_DigestFinal_ex(b, got, &gl), "SM3 copy final failed")
-        && !TU_CHECK_MEM("SM3 after copy", got, gl, want, wl))
-        fprintf(stderr, "  in case %lu: length %zu, copied before chunk "
-                "%zu of %zu\n", no, len, copy_at, n);
+        && TU_CHECK(EVP_DigestFinal_ex(b, got, &gl), "%s copy final failed",
+                    what)
+        && !TU_CHECK_MEM("digest after copy", got, gl, want, wl))
+        fprintf(stderr, "  in case %lu: %s, length %zu, copied before chunk "
+                "%zu of %zu\n", no, what, len, copy_at, n);
     /* One shot, for implementations that special-case it. */
     gl = 0;
     if (TU_CHECK(EVP_Digest(msg, len, got, &gl, ours_md, NULL),
-                 "SM3 one-shot failed"))
-        TU_CHECK_MEM("SM3 one shot", got, gl, want, wl);
- end:
+                 "%s one-shot failed", what))
+        TU_CHECK_MEM("digest in one shot", got, gl, want, wl);
     EVP_MD_CTX_free(a);
     EVP_MD_CTX_free(b);
+}
+
+/* One random SM3 message against the default provider's SM3. */
+static void sm3_case(const EVP_MD *ours_md, const EVP_MD *ref_md,
+                     unsigned long no)
+{
+    size_t len = rnd(50) == 0 ? (1u << 20) + rnd(200) : pick_len(&sm_shape);
+    unsigned char *msg = tu_malloc(len), want[32];
+    unsigned int wl = 0;
+
+    tu_rng_bytes(&rng, msg, len);
+    if (TU_CHECK(EVP_Digest(msg, len, want, &wl, ref_md, NULL),
+                 "reference digest"))
+        digest_check("SM3", ours_md, &sm_shape, msg, len, want, wl, no);
     free(msg);
 }
 
@@ -1726,6 +1750,277 @@ static void run_gcrypt(double scale)
 
 #endif
 
+/* ------------------------------------------------------------- Streebog */
+
+/*
+ * Mostly messages of up to three blocks (every padding position, Sigma's
+ * and N's carries from block to block), some of a few KiB, a few long.
+ */
+static const TU_LEN_BAND streebog_lens[] = {
+    /* percent, base, unit, count, jitter */
+    { 55, 0, 1, 200, 0 },
+    { 35, 0, 1, 4200, 0 },
+    { 10, 0, 1, 70 * 1024, 0 },
+};
+
+/* Pieces around the 64-byte block. */
+static const DIFF_SHAPE streebog_shape = {
+    streebog_lens, NELEM(streebog_lens), { 70, 8192, 64, 32, 0 }
+};
+
+static const char *const streebog_names[2] = {
+    "md_gost12_256", "md_gost12_512"
+};
+
+/*
+ * A reference: the digest (hmac 0) or HMAC under key (hmac 1) of msg with
+ * Streebog-256 (i 0) or -512 (i 1), into out; 1 on success.
+ */
+typedef int (*streebog_ref_fn)(int i, int hmac, const unsigned char *key,
+                               size_t keylen, const unsigned char *msg,
+                               size_t len, unsigned char *out);
+
+/* smgost's HMAC over Streebog i: the default HMAC, the target's digest. */
+static EVP_MAC_CTX *streebog_hmac_ctx(OSSL_LIB_CTX *lc, int i,
+                                      const char *propq,
+                                      const unsigned char *key, size_t keylen)
+{
+    EVP_MAC *mac = EVP_MAC_fetch(lc, "HMAC", NULL);
+    EVP_MAC_CTX *ctx = mac != NULL ? EVP_MAC_CTX_new(mac) : NULL;
+    OSSL_PARAM p[3], *q = p;
+
+    *q++ = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST,
+                                            (char *)streebog_names[i], 0);
+    if (propq != NULL)
+        *q++ = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_PROPERTIES,
+                                                (char *)propq, 0);
+    *q = OSSL_PARAM_construct_end();
+    if (ctx != NULL && !EVP_MAC_init(ctx, key, keylen, p)) {
+        EVP_MAC_CTX_free(ctx);
+        ctx = NULL;
+    }
+    EVP_MAC_free(mac);
+    return ctx;
+}
+
+/* HMAC in random pieces, copied mid-stream with both copies finished. */
+static void streebog_hmac_check(int i, const unsigned char *key,
+                                size_t keylen, const unsigned char *msg,
+                                size_t len, const unsigned char *want,
+                                unsigned long no)
+{
+    size_t chunks[4096], n, c, pos = 0, copy_at, gl = 0, size = 32 << i;
+    EVP_MAC_CTX *a = streebog_hmac_ctx(libctx, i, tu_target_propq(), key,
+                                       keylen), *b = NULL;
+    unsigned char got[64];
+    int ok = TU_CHECK(a != NULL, "HMAC-%s init", streebog_names[i]);
+
+    n = make_chunks(&streebog_shape, len, chunks, NELEM(chunks));
+    copy_at = rnd(2) ? rnd(n + 1) : SIZE_MAX;
+    for (c = 0; ok && c <= n; c++) {
+        if (c == copy_at)
+            ok = TU_CHECK((b = EVP_MAC_CTX_dup(a)) != NULL, "HMAC dup");
+        if (c < n) {
+            ok = ok && EVP_MAC_update(a, msg + pos, chunks[c])
+                 && (b == NULL || EVP_MAC_update(b, msg + pos, chunks[c]));
+            pos += chunks[c];
+        }
+    }
+    if (TU_CHECK(ok && EVP_MAC_final(a, got, &gl, sizeof(got)),
+                 "HMAC-%s failed", streebog_names[i])
+        && !TU_CHECK_MEM("HMAC-Streebog", got, gl, want, size))
+        fprintf(stderr, "  in case %lu: key %zu bytes, length %zu, %zu "
+                "chunks\n", no, keylen, len, n);
+    if (b != NULL
+        && TU_CHECK(EVP_MAC_final(b, got, &gl, sizeof(got)),
+                    "HMAC copy final failed"))
+        TU_CHECK_MEM("HMAC-Streebog after dup", got, gl, want, size);
+    EVP_MAC_CTX_free(a);
+    EVP_MAC_CTX_free(b);
+}
+
+/*
+ * ncases random messages through both digests, and nhmac through HMAC
+ * with random keys (shorter and longer than the block), against ref.
+ */
+static void run_streebog(const char *refname, streebog_ref_fn ref,
+                         unsigned long ncases, unsigned long nhmac)
+{
+    EVP_MD *ours[2];
+    unsigned char want[64], key[200];
+    unsigned long n;
+    int i;
+
+    for (i = 0; i < 2; i++) {
+        ours[i] = EVP_MD_fetch(libctx, streebog_names[i], tu_target_propq());
+        if (TU_CHECK(ours[i] != NULL, "fetch %s", streebog_names[i]))
+            TU_CHECK(strcmp(tu_prov_name(EVP_MD_get0_provider(ours[i])),
+                            tu_target()) == 0, "%s came from %s",
+                     streebog_names[i],
+                     tu_prov_name(EVP_MD_get0_provider(ours[i])));
+    }
+    for (n = 0; n < ncases + nhmac && tu_failures <= 20; n++) {
+        size_t len = pick_len(&streebog_shape), keylen = rnd(sizeof(key));
+        unsigned char *msg = tu_malloc(len);
+        int hmac = n >= ncases;
+
+        i = (int)rnd(2);
+        tu_rng_bytes(&rng, msg, len);
+        tu_rng_bytes(&rng, key, keylen);
+        if (ours[i] != NULL
+            && TU_CHECK(ref(i, hmac, key, keylen, msg, len, want),
+                        "%s: %s of %zu bytes", refname, streebog_names[i],
+                        len)) {
+            if (hmac)
+                streebog_hmac_check(i, key, keylen, msg, len, want, n);
+            else
+                digest_check(streebog_names[i], ours[i], &streebog_shape,
+                             msg, len, want, 32u << i, n);
+        }
+        free(msg);
+    }
+    printf("# streebog against %s: %lu digests, %lu HMACs\n", refname,
+           ncases, nhmac);
+    EVP_MD_free(ours[0]);
+    EVP_MD_free(ours[1]);
+}
+
+/* gostprov's md_gost12_256/512, and the default HMAC over them. */
+static int streebog_gostprov_ref(int i, int hmac, const unsigned char *key,
+                                 size_t keylen, const unsigned char *msg,
+                                 size_t len, unsigned char *out)
+{
+    EVP_MD *md;
+    EVP_MAC_CTX *ctx;
+    unsigned int l = 0;
+    size_t ml = 0;
+    int ok;
+
+    if (!hmac) {
+        md = EVP_MD_fetch(gplibctx, streebog_names[i], NULL);
+        ok = md != NULL && EVP_Digest(msg, len, out, &l, md, NULL)
+             && l == 32u << i;
+        EVP_MD_free(md);
+        return ok;
+    }
+    ctx = streebog_hmac_ctx(gplibctx, i, NULL, key, keylen);
+    ok = ctx != NULL && EVP_MAC_update(ctx, msg, len)
+         && EVP_MAC_final(ctx, out, &ml, 64) && ml == 32u << i;
+    EVP_MAC_CTX_free(ctx);
+    return ok;
+}
+
+static void group_streebog_gostprov(void)
+{
+    gplibctx = gost89_gostprov_libctx();
+    if (gplibctx == NULL) {
+        TU_CHECK(0, "gostprov is needed for this group");
+        return;
+    }
+    run_streebog("gostprov", streebog_gostprov_ref,
+                 (unsigned long)(2000 * tu_scale()),
+                 (unsigned long)(500 * tu_scale()));
+    gost89_gostprov_libctx_free(gplibctx);
+}
+
+#ifdef HAVE_GCRYPT
+/* libgcrypt's Stribog, and its HMAC over it. */
+static int streebog_gcrypt_ref(int i, int hmac, const unsigned char *key,
+                               size_t keylen, const unsigned char *msg,
+                               size_t len, unsigned char *out)
+{
+    gcry_mac_hd_t h;
+    gcry_error_t err;
+    size_t outl = 32u << i;
+
+    if (!hmac) {
+        gcry_md_hash_buffer(i ? GCRY_MD_STRIBOG512 : GCRY_MD_STRIBOG256, out,
+                            msg, len);
+        return 1;
+    }
+    err = gcry_mac_open(&h, i ? GCRY_MAC_HMAC_STRIBOG512
+                              : GCRY_MAC_HMAC_STRIBOG256, 0, NULL);
+    if (err == 0) {
+        err = gcry_mac_setkey(h, key, keylen);
+        if (err == 0)
+            err = gcry_mac_write(h, msg, len);
+        if (err == 0)
+            err = gcry_mac_read(h, out, &outl);
+        gcry_mac_close(h);
+    }
+    return err == 0 && outl == 32u << i;
+}
+#endif
+
+static void group_streebog_gcrypt(void)
+{
+#ifdef HAVE_GCRYPT
+    if (gcry_check_version("1.10.0") == NULL) {
+        TU_CHECK(0, "libgcrypt 1.10 or later is needed, have %s",
+                 gcry_check_version(NULL));
+        return;
+    }
+    gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
+    gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+    printf("# libgcrypt %s\n", gcry_check_version(NULL));
+    run_streebog("libgcrypt", streebog_gcrypt_ref,
+                 (unsigned long)(2000 * tu_scale()),
+                 (unsigned long)(500 * tu_scale()));
+#else
+    TU_CHECK(0, "built without libgcrypt (HAVE_GCRYPT)");
+#endif
+}
+
+/*
+ * Against Botan: the file SMGOST_STREEBOG_REF (test/streebog_botan.py's
+ * output), a line "256|512 message digest" (hex) each, every message run
+ * in random pieces.
+ */
+static void group_streebog_file(void)
+{
+    const char *path = getenv("SMGOST_STREEBOG_REF");
+    FILE *f = path != NULL ? fopen(path, "r") : NULL;
+    EVP_MD *ours[2] = { NULL, NULL };
+    static char line[300000];
+    unsigned long n = 0;
+    int i;
+
+    if (!TU_CHECK(f != NULL, "SMGOST_STREEBOG_REF names no readable file"))
+        return;
+    for (i = 0; i < 2; i++)
+        TU_CHECK((ours[i] = EVP_MD_fetch(libctx, streebog_names[i],
+                                         tu_target_propq())) != NULL,
+                 "fetch %s", streebog_names[i]);
+    while (fgets(line, sizeof(line), f) != NULL && tu_failures <= 20) {
+        char *bits = strtok(line, " \n"), *mhex = strtok(NULL, " \n"),
+            *dhex = strtok(NULL, " \n");
+        unsigned char *msg, *want;
+        size_t len = 0, wl = 0;
+
+        if (!TU_CHECK(bits != NULL && mhex != NULL && dhex != NULL
+                      && (strcmp(bits, "256") == 0
+                          || strcmp(bits, "512") == 0),
+                      "%s: line %lu malformed", path, n + 1))
+            break;
+        i = bits[0] == '5';
+        msg = tu_unhex(strcmp(mhex, "-") == 0 ? "" : mhex, &len);
+        want = tu_unhex(dhex, &wl);
+        if (TU_CHECK(msg != NULL && want != NULL && wl == 32u << i,
+                     "%s: line %lu: bad hex", path, n + 1)
+            && ours[i] != NULL)
+            digest_check(streebog_names[i], ours[i], &streebog_shape, msg,
+                         len, want, (unsigned int)wl, n);
+        free(msg);
+        free(want);
+        n++;
+    }
+    TU_CHECK(n > 0, "%s: no cases", path);
+    printf("# streebog against %s: %lu digests\n", path, n);
+    fclose(f);
+    EVP_MD_free(ours[0]);
+    EVP_MD_free(ours[1]);
+}
+
 /* ------------------------------------------------------------ families */
 
 static void group_sm4(void)
@@ -1774,9 +2069,15 @@ int main(int argc, char **argv)
     static const TU_GROUP gost89_groups[] = {
         { "gostprov", group_gostprov }, { "gcrypt", group_gcrypt },
     };
+    static const TU_GROUP streebog_groups[] = {
+        { "gostprov", group_streebog_gostprov },
+        { "gcrypt", group_streebog_gcrypt },
+        { "file", group_streebog_file },
+    };
     static const TU_FAMILY families[] = {
         { "sm", sm_groups, NELEM(sm_groups) },
         { "gost89", gost89_groups, NELEM(gost89_groups) },
+        { "streebog", streebog_groups, NELEM(streebog_groups) },
     };
 
     if (argc == 2 && strcmp(argv[1], "has-gcrypt") == 0) {

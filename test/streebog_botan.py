@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+# Reference digests for test/20-diff.t from Botan 2 (python3-botan):
+# "256|512 message digest" lines in hex ("-" for the empty message) for
+# random messages, mostly of up to three 64-byte blocks, some of a few KiB,
+# a few longer; test/evp_diff.c (group "streebog file") runs each message
+# through smgost in random pieces and compares.  Exit status 3: botan2 is
+# not importable (the recipe skips, saying so).
+#
+#   streebog_botan.py SEED COUNT
+import random
+import sys
+
+try:
+    import botan2
+except ImportError as e:
+    sys.stderr.write("cannot import botan2: %s\n" % e)
+    sys.exit(3)
+
+seed, count = int(sys.argv[1]), int(sys.argv[2])
+rng = random.Random(seed)
+for _ in range(count):
+    band = rng.random()
+    if band < 0.55:
+        n = rng.randrange(200)
+    elif band < 0.9:
+        n = rng.randrange(4200)
+    else:
+        n = rng.randrange(70 * 1024)
+    msg = bytes(rng.getrandbits(8) for _ in range(n))
+    bits = rng.choice((256, 512))
+    h = botan2.HashFunction("Streebog-%d" % bits)
+    h.update(msg)
+    print(bits, msg.hex() if msg else "-", h.final().hex())
