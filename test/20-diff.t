@@ -3,7 +3,7 @@
 # Differential tests against OpenSSL's default provider (test/evp_diff.c):
 # SM4 in every mode, SM3, and HMAC-SM3 through the default HMAC with
 # smgost's SM3; Streebog (md_gost12_256/512, and HMAC over them) against
-# gostprov, libgcrypt and Botan 2 (python3-botan, through
+# gostprov, libgcrypt and Botan (python3-botan, through
 # test/streebog_botan.py), also with constant-time = yes.  Seeded: the
 # seed is printed (and shown on failure); SMGOST_TEST_SEED replays it,
 # SMGOST_TEST_SCALE scales the case counts.  A Streebog reference is
@@ -62,7 +62,7 @@ SKIP: {
                    env => { %{ run_env() }, SMGOST_TEST_CONF => $ct,
                             SMGOST_TEST_SCALE => $scale });
 }
-# Botan 2 through python3-botan: the first python3 that imports botan2.
+# Botan through python3-botan: the first python3 that imports it.
 SKIP: {
     my $dir = tempdir(CLEANUP => 1);
     my $ref = File::Spec->catfile($dir, 'botan.txt');
@@ -81,11 +81,11 @@ SKIP: {
         }
     }
     unless ($made) {
-        my $why = 'no python3 here imports botan2 (Debian package python3-botan)';
+        my $why = 'no python3 here imports botan3 or botan2 (Debian package python3-botan)';
         diag("skipped: $why");
         skip($why, 1);
     }
     note("Botan's cases: seed $seed");
-    streebog_group('file', "Streebog against Botan 2 ($count messages, seed $seed)",
+    streebog_group('file', "Streebog against Botan ($count messages, seed $seed)",
                    env => { %{ run_env() }, SMGOST_STREEBOG_REF => $ref });
 }
