@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 #
-# Misuse of SM4 and SM3 (test/bad_input.c): each call must fail, leave its
+# Misuse of SM4, SM3 and Streebog (test/bad_input.c): each call must fail, leave its
 # reason on the error queue (the default provider's where it has the same
 # failure, smgost's own otherwise) and report no output.
 use strict;
@@ -19,7 +19,9 @@ my @groups = (
     [lengths => 'lengths near SIZE_MAX'],
     [sm3     => 'SM3 misuse'],
 );
-plan tests => scalar @groups;
+plan tests => 1 + scalar @groups;
 # A correct run takes well under a second even under qemu; a provider that
 # goes ahead with an impossible length may run on there instead of crashing.
 program_ok('bad_input', ['sm', $_->[0]], $_->[1], timeout => 120) for @groups;
+program_ok('bad_input', ['streebog', 'digest'], 'md_gost12_256 and md_gost12_512 misuse',
+           timeout => 120);

@@ -16,7 +16,9 @@
  *   sm lengths      input lengths near SIZE_MAX
  *   sm sm3          digest misuse, through EVP (where libcrypto 3.2 and
  *                   later refuse first, with their own reason) and straight
- *                   at smgost
+ *                   at smgost (final and update without init, final into
+ *                   too small a buffer, update and final after final)
+ *   streebog digest the same for md_gost12_256 and md_gost12_512
  *   gost89 paramset unknown parameter set names, OIDs and types
  *   gost89 algid    malformed alg_id_param encodings, under OpenSSL 3.4's
  *                   name algorithm-id-params too and through
@@ -588,75 +590,109 @@ static int untouched(const unsigned char *p, size_t n, unsigned char f)
     return 1;
 }
 
-static void group_sm3(void)
+/*
+ * Digest misuse of digest name (size bytes out): update and final after
+ * final through EVP, then straight at the provider final without init,
+ * final into too small a buffer, update and final after final.
+ */
+static void digest_misuse(const char *name, size_t size)
 {
-    EVP_MD *md = EVP_MD_fetch(libctx, "SM3", tu_target_propq());
+    EVP_MD *md = EVP_MD_fetch(libctx, name, tu_target_propq());
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     int evp_first = evp_refuses_after_final();
     const char *who = evp_first ? "digital envelope routines" : tu_target();
-    unsigned char out[32];
+    unsigned char out[64];
     unsigned int outl = 0;
     TU_RAW_MD r;
     void *rctx = NULL;
     size_t routl;
 
-    if (!TU_CHECK(md != NULL && ctx != NULL, "fetch SM3"))
+    if (!TU_CHECK(md != NULL && ctx != NULL, "fetch %s", name))
         goto end;
     TU_CHECK(EVP_DigestInit_ex2(ctx, md, NULL)
              && EVP_DigestUpdate(ctx, "abc", 3)
-             && EVP_DigestFinal_ex(ctx, out, &outl), "SM3 digest");
+             && EVP_DigestFinal_ex(ctx, out, &outl), "%s digest", name);
     ERR_clear_error();
-    TU_CHECK(!EVP_DigestUpdate(ctx, "abc", 3), "SM3 update after final "
-             "accepted");
+    TU_CHECK(!EVP_DigestUpdate(ctx, "abc", 3), "%s update after final "
+             "accepted", name);
     TU_CHECK_ERR(who, evp_first ? "update error"
                  : "update after final|operation already finalised");
     outl = 0;
     memset(out, 0xa5, sizeof(out));
-    TU_CHECK(!EVP_DigestFinal_ex(ctx, out, &outl), "SM3 final twice "
-             "accepted");
+    TU_CHECK(!EVP_DigestFinal_ex(ctx, out, &outl), "%s final twice "
+             "accepted", name);
     TU_CHECK_ERR(who, evp_first ? "final error"
                  : "operation already finalised");
     TU_CHECK(outl == 0 && untouched(out, sizeof(out), 0xa5),
-             "SM3 second final reported %u bytes or wrote some", outl);
+             "%s second final reported %u bytes or wrote some", name, outl);
     TU_CHECK(EVP_DigestInit_ex2(ctx, NULL, NULL)
-             && EVP_DigestUpdate(ctx, "abc", 3), "SM3 re-init");
+             && EVP_DigestUpdate(ctx, "abc", 3), "%s re-init", name);
 
     /* The same misuse straight at the provider, on every libcrypto. */
-    if (!TU_CHECK(tu_raw_md(md, "SM3", &r), "SM3: dispatch functions"))
+    if (!TU_CHECK(tu_raw_md(md, name, &r), "%s: dispatch functions", name))
         goto end;
     rctx = r.newctx(r.provctx);
-    if (!TU_CHECK(rctx != NULL && r.init(rctx, NULL)
-                  && r.update(rctx, (const unsigned char *)"abc", 3),
-                  "raw SM3 init and update"))
+    if (!TU_CHECK(rctx != NULL, "raw %s newctx", name))
         goto end;
     routl = 1;
     memset(out, 0xa5, sizeof(out));
     ERR_clear_error();
-    TU_CHECK(!r.final(rctx, out, &routl, sizeof(out) - 1),
-             "raw SM3 final into 31 bytes accepted");
-    /* Nothing queued, as by the default provider's digests. */
-    TU_CHECK_NO_ERR("raw SM3 final into 31 bytes");
+    TU_CHECK(!r.final(rctx, out, &routl, size), "raw %s final without init "
+             "accepted", name);
+    TU_CHECK_ERR(tu_target(), "operation not initialised");
     TU_CHECK(routl == 0 && untouched(out, sizeof(out), 0xa5),
-             "raw SM3 final into 31 bytes reported %zu bytes or wrote some",
-             routl);
-    TU_CHECK(r.final(rctx, out, &routl, sizeof(out)) && routl == 32,
-             "raw SM3 final");
+             "raw %s final without init reported %zu bytes or wrote some",
+             name, routl);
     ERR_clear_error();
     TU_CHECK(!r.update(rctx, (const unsigned char *)"abc", 3),
-             "raw SM3 update after final accepted");
+             "raw %s update without init accepted", name);
+    TU_CHECK_ERR(tu_target(), "operation not initialised");
+    if (!TU_CHECK(r.init(rctx, NULL)
+                  && r.update(rctx, (const unsigned char *)"abc", 3),
+                  "raw %s init and update", name))
+        goto end;
+    routl = 1;
+    memset(out, 0xa5, sizeof(out));
+    ERR_clear_error();
+    TU_CHECK(!r.final(rctx, out, &routl, size - 1),
+             "raw %s final into %zu bytes accepted", name, size - 1);
+    /* Nothing queued, as by the default provider's digests. */
+    TU_CHECK_NO_ERR("raw final into too small a buffer");
+    TU_CHECK(routl == 0 && untouched(out, sizeof(out), 0xa5),
+             "raw %s final into %zu bytes reported %zu bytes or wrote some",
+             name, size - 1, routl);
+    TU_CHECK(r.final(rctx, out, &routl, size) && routl == size,
+             "raw %s final", name);
+    ERR_clear_error();
+    TU_CHECK(!r.update(rctx, (const unsigned char *)"abc", 3),
+             "raw %s update after final accepted", name);
     TU_CHECK_ERR(tu_target(), "update after final|operation already finalised");
     routl = 1;
     memset(out, 0xa5, sizeof(out));
-    TU_CHECK(!r.final(rctx, out, &routl, sizeof(out)),
-             "raw SM3 final twice accepted");
+    TU_CHECK(!r.final(rctx, out, &routl, size),
+             "raw %s final twice accepted", name);
     TU_CHECK_ERR(tu_target(), "operation already finalised");
     TU_CHECK(routl == 0 && untouched(out, sizeof(out), 0xa5),
-             "raw SM3 second final reported %zu bytes or wrote some", routl);
+             "raw %s second final reported %zu bytes or wrote some", name,
+             routl);
  end:
     if (rctx != NULL)
         r.freectx(rctx);
     EVP_MD_CTX_free(ctx);
     EVP_MD_free(md);
+}
+
+static void group_sm3(void)
+{
+    digest_misuse("SM3", 32);
+}
+
+/* ------------------------------------------------------------- Streebog */
+
+static void group_streebog(void)
+{
+    digest_misuse("md_gost12_256", 32);
+    digest_misuse("md_gost12_512", 64);
 }
 
 /* ---------------------------------------------------- GOST 28147-89, Magma */
@@ -1455,9 +1491,13 @@ int main(int argc, char **argv)
         { "nokey", run_nokey }, { "lengths", run_lengths },
         { "macsize", run_macsize }, { "early", run_early },
     };
+    static const TU_GROUP streebog_groups[] = {
+        { "digest", group_streebog },
+    };
     static const TU_FAMILY families[] = {
         { "sm", sm_groups, NELEM(sm_groups) },
         { "gost89", gost89_groups, NELEM(gost89_groups) },
+        { "streebog", streebog_groups, NELEM(streebog_groups) },
     };
 
     return tu_main_families(argc, argv, families, NELEM(families), &libctx,
