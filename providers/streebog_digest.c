@@ -13,12 +13,6 @@
 #include "provctx.h"
 #include "streebog.h"
 
-/* Streebog's chaining state in a digest context (smg_digest_state). */
-typedef struct streebog_state {
-    STREEBOG_CHAIN chain;
-    const STREEBOG_KERNEL *kernel;  /* the one chosen at init */
-} STREEBOG_STATE;
-
 _Static_assert(sizeof(STREEBOG_STATE) <= SMG_DIGEST_MAX_STATE,
                "SMG_DIGEST_MAX_STATE holds Streebog's state");
 

@@ -48,6 +48,15 @@ typedef struct streebog_kernel {
     streebog_g_fn g;
 } STREEBOG_KERNEL;
 
+/*
+ * Streebog's state in a digest context (smg_digest_state), for the digest
+ * tables of providers/streebog_digest.c.
+ */
+typedef struct streebog_state {
+    STREEBOG_CHAIN chain;
+    const STREEBOG_KERNEL *kernel;  /* the one chosen at init */
+} STREEBOG_STATE;
+
 /* The portable kernels: tables (not constant-time) and bit-sliced. */
 extern const STREEBOG_KERNEL streebog_kernel_c;
 extern const STREEBOG_KERNEL streebog_kernel_c_ct;

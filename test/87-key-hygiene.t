@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # Key hygiene (test/key_hygiene.c): no block smgost frees may hold a key,
-# a key schedule (meshed ones too), HMAC's key-derived SM3 state or a GHASH
-# table, and a context re-keyed, re-initialised or reset may not keep what
-# it dropped.  Then the check must catch leaks: with -plant the program
-# leaks every secret it registered, and each must be reported as held by
-# the block it was left in (an expected failure).
+# a key schedule (meshed ones too), HMAC's key-derived SM3 or Streebog
+# state or a GHASH table, and a context re-keyed, re-initialised or reset
+# may not keep what it dropped.  Then the check must catch leaks: with
+# -plant the program leaks every secret it registered, and each must be
+# reported as held by the block it was left in (an expected failure).
 use strict;
 use warnings;
 use FindBin;
@@ -21,6 +21,8 @@ my @groups = (
     [mac   => 'gost-mac and gost-mac-12: init, dup, restart, re-key, free'],
     [hmac  => 'HMAC over smgost\'s SM3: the digest contexts\' key state'],
     [sm3   => 'SM3 over secret data: copy, reset'],
+    ['hmac-streebog' => 'HMAC over smgost\'s md_gost12_256 and md_gost12_512: the digest contexts\' key state'],
+    [streebog => 'md_gost12_256 and md_gost12_512 over secret data: copy, reset'],
 );
 plan tests => 2 * scalar @groups;
 program_ok('key_hygiene', [$_->[0]], $_->[1]) for @groups;

@@ -8,8 +8,8 @@
  * windows of the secrets registered below: the raw keys, their schedules
  * as src/sm4.h and src/gost89.h lay them out (computed with the module's
  * own sm4_set_key, gost89_set_key and gost89_key_mesh from libsmgost.a), SM3's
- * chaining values after HMAC's padded key blocks, secret data hashed with
- * SM3, and SM4-GCM's GHASH tables.
+ * and Streebog's chaining values after HMAC's padded key blocks, secret
+ * data hashed with SM3 and Streebog, and SM4-GCM's GHASH tables.
  *
  * A window found must be a copy, never chance, so each carries at least 64
  * bits of a random secret: 8 bytes of a key, of H, of SM3 state, or two
@@ -47,7 +47,8 @@
  * and each must be reported: test/87-key-hygiene.t checks that the check
  * sees what it is meant to see.
  *
- *   key_hygiene [-plant] sm4|aead|gost|magma|mac|hmac|sm3 [seed]
+ *   key_hygiene [-plant] sm4|aead|gost|magma|mac|hmac|sm3|hmac-streebog|
+ *               streebog [seed]
  */
 #define _GNU_SOURCE
 #include "testutil.h"
@@ -61,6 +62,7 @@
 #include "prov.h"
 #include "sm3.h"
 #include "sm4.h"
+#include "streebog.h"
 
 #define PROPQ "provider=smgost"
 /* Two key meshings (every 1024 bytes), whole SM4 and GOST blocks. */
@@ -285,40 +287,68 @@ static int add_gost(const KEY *k)
 }
 
 /*
- * HMAC-SM3 (RFC 2104): K' = K, or SM3(K) beyond a block; the padded blocks
- * K' ^ ipad and K' ^ opad (where K' reaches); SM3's chaining values after
- * each, which is what the digest contexts inside HMAC keep.
+ * A digest HMAC runs over: its EVP name, smgost's table and portable
+ * kernel (to compute the state HMAC's digest contexts keep), and where in
+ * that state its chaining value lies.
  */
-static void add_hmac(const KEY *k)
+typedef struct {
+    const char *name;
+    const SMG_DIGEST *md;
+    const void *kernel;
+    size_t h_off, h_len;
+} HMAC_DIGEST;
+
+static const HMAC_DIGEST hmac_sm3 = {
+    "SM3", &smg_sm3_digest, &sm3_kernel_c, offsetof(SM3_STATE, h),
+    sizeof(((SM3_STATE *)0)->h)
+};
+/* Streebog's N and Sigma after the padded key block: 512, and that block. */
+static const HMAC_DIGEST hmac_streebog[2] = {
+    { "md_gost12_256", &smg_streebog256_digest, &streebog_kernel_c,
+      offsetof(STREEBOG_STATE, chain.h), sizeof(((STREEBOG_STATE *)0)->chain.h) },
+    { "md_gost12_512", &smg_streebog512_digest, &streebog_kernel_c,
+      offsetof(STREEBOG_STATE, chain.h), sizeof(((STREEBOG_STATE *)0)->chain.h) },
+};
+/* The digest of the HMAC scenario that runs. */
+static const HMAC_DIGEST *hmac_digest = &hmac_sm3;
+
+/*
+ * HMAC (RFC 2104) over d, 64-byte blocks: K' = K, or d(K) beyond a block;
+ * the padded blocks K' ^ ipad and K' ^ opad (where K' reaches); d's
+ * chaining values after each, which is what the digest contexts inside
+ * HMAC keep.
+ */
+static void add_hmac(const KEY *k, const HMAC_DIGEST *d)
 {
-    unsigned char kk[SM3_BLOCK_SIZE] = { 0 }, pad[SM3_BLOCK_SIZE];
+    unsigned char kk[64] = { 0 }, pad[64];
     size_t kl = k->keylen, i;
     SMG_DIGEST_CTX c;
-    const SM3_STATE *state = smg_digest_state(&c);
+    const unsigned char *h = (const unsigned char *)smg_digest_state(&c)
+                             + d->h_off;
     int which;
 
-    if (kl > SM3_BLOCK_SIZE) {
-        smg_digest_init(&c, &smg_sm3_digest, &sm3_kernel_c);
-        smg_digest_update(&c, &smg_sm3_digest, k->key, kl);
-        smg_digest_final(&c, &smg_sm3_digest, kk);
-        kl = SM3_DIGEST_LENGTH;
-        add_windows(new_group(k->id, kk, kl, "SM3 of key %d", k->id), 0, kl,
-                    8, 1);
+    if (kl > sizeof(pad)) {
+        smg_digest_init(&c, d->md, d->kernel);
+        smg_digest_update(&c, d->md, k->key, kl);
+        smg_digest_final(&c, d->md, kk);
+        kl = d->md->digest_size;
+        add_windows(new_group(k->id, kk, kl, "%s of key %d", d->name,
+                              k->id), 0, kl, 8, 1);
     } else {
         memcpy(kk, k->key, kl);
     }
     for (which = 0; which < 2; which++) {
         const char *name = which ? "opad" : "ipad";
 
-        for (i = 0; i < SM3_BLOCK_SIZE; i++)
+        for (i = 0; i < sizeof(pad); i++)
             pad[i] = kk[i] ^ (which ? 0x5c : 0x36);
         add_windows(new_group(k->id, pad, kl, "key %d ^ %s", k->id, name), 0,
                     kl, 8, 1);
-        smg_digest_init(&c, &smg_sm3_digest, &sm3_kernel_c);
-        smg_digest_update(&c, &smg_sm3_digest, pad, SM3_BLOCK_SIZE);
-        add_windows(new_group(k->id, state->h, sizeof(state->h),
-                              "SM3 state after key %d ^ %s", k->id, name),
-                    0, sizeof(state->h), 8, 4);
+        smg_digest_init(&c, d->md, d->kernel);
+        smg_digest_update(&c, d->md, pad, sizeof(pad));
+        add_windows(new_group(k->id, h, d->h_len, "%s state after key %d ^ %s",
+                              d->name, k->id, name),
+                    0, d->h_len, 8, 4);
     }
 }
 
@@ -694,7 +724,8 @@ static int mac_run(EVP_MAC_CTX *ctx, unsigned char *out)
 }
 
 /*
- * A MAC context (gost-mac, gost-mac-12, or HMAC over smgost's SM3): init
+ * A MAC context (gost-mac, gost-mac-12, or HMAC over smgost's SM3 or
+ * Streebog, hmac_digest): init
  * with key 1, a message, a dup made and freed, a restart under the same
  * key (GOST: undoes the meshing), a re-key with key 2, the context freed.
  */
@@ -704,16 +735,16 @@ static void mac_scenario(const char *name)
     EVP_MAC *mac = EVP_MAC_fetch(lib, name, hmac ? NULL : PROPQ);
     EVP_MAC_CTX *ctx = mac != NULL ? EVP_MAC_CTX_new(mac) : NULL, *dup;
     OSSL_PARAM params[3], *p = params;
-    /* HMAC: a key within one SM3 block, then one hashed first. */
+    /* HMAC: a key within one block, then one hashed first. */
     KEY k1 = new_key(&rng, hmac ? 40 : GOST89_KEY_SIZE), k2;
     unsigned char out[64], again[64];
     size_t outl = 0, againl = 0;
     int mesh_from = -1, mesh_to = -1;
 
     if (hmac) {
-        add_hmac(&k1);
+        add_hmac(&k1, hmac_digest);
         *p++ = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST,
-                                                (char *)"SM3", 0);
+                                                (char *)hmac_digest->name, 0);
         *p++ = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_PROPERTIES,
                                                 (char *)PROPQ, 0);
     } else {
@@ -751,7 +782,7 @@ static void mac_scenario(const char *name)
 
     k2 = new_key(&rng, hmac ? 100 : GOST89_KEY_SIZE);
     if (hmac)
-        add_hmac(&k2);
+        add_hmac(&k2, hmac_digest);
     else
         add_gost(&k2);
     TU_CHECK(EVP_MAC_init(ctx, k2.key, k2.keylen, NULL) && mac_run(ctx, out),
@@ -767,31 +798,35 @@ static void mac_scenario(const char *name)
     EVP_MAC_free(mac);
 }
 
-/* SM3 over secret data: copies and resets must not leave it behind. */
-static void sm3_scenario(void)
+/*
+ * A digest (SM3, md_gost12_256, md_gost12_512) over secret data: copies and
+ * resets must not leave it behind.
+ */
+static void digest_scenario(const char *name)
 {
-    EVP_MD *md = EVP_MD_fetch(lib, "SM3", PROPQ);
+    EVP_MD *md = EVP_MD_fetch(lib, name, PROPQ);
     EVP_MD_CTX *ctx = EVP_MD_CTX_new(), *copy = EVP_MD_CTX_new();
     KEY secret = new_key(&rng, 100);
-    unsigned char out[SM3_DIGEST_LENGTH];
+    unsigned char out[EVP_MAX_MD_SIZE];
     unsigned int l;
 
     if (!TU_CHECK(md != NULL && ctx != NULL && copy != NULL
                   && EVP_DigestInit_ex2(ctx, md, NULL)
                   && EVP_DigestUpdate(ctx, secret.key, secret.keylen),
-                  "SM3: hashing a secret"))
+                  "%s: hashing a secret", name))
         goto end;
     /* 100 bytes: the last 36 wait in the context's buffer. */
-    TU_CHECK(live_with_key(secret.id) > 0, "SM3: the buffered secret is not "
-             "found (scanner or attribution broken)");
+    TU_CHECK(live_with_key(secret.id) > 0, "%s: the buffered secret is not "
+             "found (scanner or attribution broken)", name);
     TU_CHECK(EVP_MD_CTX_copy_ex(copy, ctx)
-             && EVP_DigestFinal_ex(copy, out, &l), "SM3: copy and final");
+             && EVP_DigestFinal_ex(copy, out, &l), "%s: copy and final",
+             name);
     EVP_MD_CTX_free(copy);
     copy = NULL;
-    TU_CHECK(EVP_MD_CTX_reset(ctx), "SM3: reset");
+    TU_CHECK(EVP_MD_CTX_reset(ctx), "%s: reset", name);
     retire(secret.id);
-    TU_CHECK(live_with_key(secret.id) == 0, "SM3: the secret is still held "
-             "after reset");
+    TU_CHECK(live_with_key(secret.id) == 0, "%s: the secret is still held "
+             "after reset", name);
  end:
     EVP_MD_CTX_free(copy);
     EVP_MD_CTX_free(ctx);
@@ -891,10 +926,18 @@ int main(int argc, char **argv)
     } else if (strcmp(group, "hmac") == 0) {
         mac_scenario("HMAC");
     } else if (strcmp(group, "sm3") == 0) {
-        sm3_scenario();
+        digest_scenario("SM3");
+    } else if (strcmp(group, "hmac-streebog") == 0) {
+        for (i = 0; i < 2; i++) {
+            hmac_digest = &hmac_streebog[i];
+            mac_scenario("HMAC");
+        }
+    } else if (strcmp(group, "streebog") == 0) {
+        digest_scenario("md_gost12_256");
+        digest_scenario("md_gost12_512");
     } else {
-        fprintf(stderr, "usage: %s [-plant] sm4|aead|gost|magma|mac|hmac|sm3 "
-                "[seed]\n", argv[0]);
+        fprintf(stderr, "usage: %s [-plant] sm4|aead|gost|magma|mac|hmac|sm3|"
+                "hmac-streebog|streebog [seed]\n", argv[0]);
         return 2;
     }
     if (planting)
