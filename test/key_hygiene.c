@@ -302,12 +302,16 @@ static const HMAC_DIGEST hmac_sm3 = {
     "SM3", &smg_sm3_digest, &sm3_kernel_c, offsetof(SM3_STATE, h),
     sizeof(((SM3_STATE *)0)->h)
 };
-/* Streebog's N and Sigma after the padded key block: 512, and that block. */
+/*
+ * Streebog's N and Sigma after the padded key block are 512 and that block
+ * (registered as such): its h is the state's secret.
+ */
+#define STREEBOG_H_SIZE sizeof(((STREEBOG_STATE *)0)->chain.h)
 static const HMAC_DIGEST hmac_streebog[2] = {
     { "md_gost12_256", &smg_streebog256_digest, &streebog_kernel_c,
-      offsetof(STREEBOG_STATE, chain.h), sizeof(((STREEBOG_STATE *)0)->chain.h) },
+      offsetof(STREEBOG_STATE, chain.h), STREEBOG_H_SIZE },
     { "md_gost12_512", &smg_streebog512_digest, &streebog_kernel_c,
-      offsetof(STREEBOG_STATE, chain.h), sizeof(((STREEBOG_STATE *)0)->chain.h) },
+      offsetof(STREEBOG_STATE, chain.h), STREEBOG_H_SIZE },
 };
 /* The digest of the HMAC scenario that runs. */
 static const HMAC_DIGEST *hmac_digest = &hmac_sm3;
