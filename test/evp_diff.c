@@ -68,8 +68,9 @@
  *
  * Usage: evp_diff sm sm4|sm3|hmac [seed], evp_diff gost89 gostprov|gcrypt
  * [seed], evp_diff streebog gostprov|gcrypt|file [seed]; evp_diff
- * has-gcrypt exits 0 if the program was built with libgcrypt.  The seed (else SMGOST_TEST_SEED, else the clock) is printed;
- * SMGOST_TEST_SCALE scales the case counts.
+ * has-gcrypt exits 0 if the program was built with libgcrypt.  The seed
+ * (else SMGOST_TEST_SEED, else the clock) is printed; SMGOST_TEST_SCALE
+ * scales the case counts.
  */
 #include "gost89_test.h"
 
