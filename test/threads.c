@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Concurrency: eight threads load smgost and run random operations (every
- * cipher, SM4-GCM/CCM/XTS with their tags, SM3, the GOST MACs, HMAC over
- * our SM3) on their own contexts,
+ * cipher, SM4-GCM/CCM/XTS with their tags, SM3, Streebog, the GOST MACs,
+ * HMAC over our SM3 and Streebog) on their own contexts,
  * copying and duplicating them mid-stream, and compare each result with a
  * reference computed single-threaded beforehand.  Meant to run under
  * ThreadSanitizer (./Configure enable-tsan) as well as natively.
@@ -60,8 +60,10 @@ static const struct alg {
     { K_CIPHER, "gost89-ecb" }, { K_CIPHER, "magma-ecb" },
     { K_CIPHER, "magma-cbc" }, { K_CIPHER, "magma-ctr" },
     { K_DIGEST, "SM3" },
+    { K_DIGEST, "md_gost12_256" }, { K_DIGEST, "md_gost12_512" },
     { K_MAC, "gost-mac" }, { K_MAC, "gost-mac-12" },
     { K_HMAC, "HMAC" },
+    { K_HMAC, "HMAC:md_gost12_256" }, { K_HMAC, "HMAC:md_gost12_512" },
 };
 #define NALGS (sizeof(algs) / sizeof(algs[0]))
 
@@ -213,16 +215,25 @@ static int run_digest(OSSL_LIB_CTX *lib, const char *want_prov, const CASE *c,
     return ok;
 }
 
+/* The digest of a K_HMAC row: "HMAC" is over SM3, "HMAC:<digest>" over it. */
+static const char *hmac_digest(const struct alg *a)
+{
+    const char *colon = strchr(a->name, ':');
+
+    return colon != NULL ? colon + 1 : "SM3";
+}
+
 /*
  * gost-mac / gost-mac-12 from smgost, or HMAC (the default provider's)
- * over SM3 fetched from smgost.  The provider check is on the MAC for the
+ * over SM3 or Streebog fetched from smgost.  The provider check is on the MAC for the
  * GOST ones; for HMAC it is the digest HMAC was told to fetch.
  */
 static int run_mac(OSSL_LIB_CTX *lib, const char *want_prov, const CASE *c,
                    unsigned char *out, size_t *outlen, TU_RNG *rng)
 {
     int hmac = c->alg->kind == K_HMAC;
-    EVP_MAC *mac = EVP_MAC_fetch(lib, c->alg->name, hmac ? NULL : PROPQ);
+    EVP_MAC *mac = EVP_MAC_fetch(lib, hmac ? "HMAC" : c->alg->name,
+                                 hmac ? NULL : PROPQ);
     EVP_MAC_CTX *ctx = mac != NULL ? EVP_MAC_CTX_new(mac) : NULL, *dup;
     OSSL_PARAM params[3], *p = params;
     size_t off = 0, k, macsize = c->macsize;
@@ -230,7 +241,8 @@ static int run_mac(OSSL_LIB_CTX *lib, const char *want_prov, const CASE *c,
 
     if (hmac) {
         *p++ = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST,
-                                                (char *)"SM3", 0);
+                                                (char *)hmac_digest(c->alg),
+                                                0);
         *p++ = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_PROPERTIES,
                                                 (char *)PROPQ, 0);
     } else {
