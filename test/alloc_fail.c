@@ -11,7 +11,7 @@
  * libcrypto has freed its own (a leak is reported with the file and line
  * that allocated it, and the step and N).
  *
- *   alloc_fail sm4|gost|magma|sm3|mac
+ *   alloc_fail sm4|gost|magma|sm3|mac|streebog
  *       context new, init, update, final, copy/dup, re-init and the
  *       one-shot digest and MACs of each algorithm in the group, every
  *       allocation made during the step a candidate (libcrypto's and ours);
@@ -57,6 +57,7 @@ typedef struct {
     enum mode mode;
     int dec;                    /* decrypts what the entry before it gave */
     size_t taglen;              /* GCM, CCM: the tag after the data */
+    const char *digest;         /* HMAC's digest; NULL: SM3 */
     /* Filled in by main.  in: msg, or a decrypting entry's ciphertext;
      * tag: the tag it verifies. */
     unsigned char key[32], iv[16], ref[MAX_OUT];
@@ -69,6 +70,10 @@ typedef struct {
 
 #define ALG_ENTRY(k, n, g, kl)                                               \
     { .kind = k, .name = n, .label = n, .group = g, .keylen = kl }
+/* HMAC over smgost's digest d. */
+#define HMAC_ENTRY(d, g)                                                     \
+    { .kind = K_HMAC, .name = "HMAC", .label = "HMAC-" d, .group = g,        \
+      .keylen = 32, .digest = d }
 #define AEAD_ENTRY(n, l, kl, m, d, tl)                                       \
     { .kind = K_CIPHER, .name = n, .label = l, .group = "sm4", .keylen = kl, \
       .mode = m, .dec = d, .taglen = tl }
@@ -106,6 +111,10 @@ static ALG algs[] = {
     ALG_ENTRY(K_MAC, "gost-mac", "mac", 32),
     ALG_ENTRY(K_MAC, "gost-mac-12", "mac", 32),
     ALG_ENTRY(K_HMAC, "HMAC", "mac", 32),
+    ALG_ENTRY(K_DIGEST, "md_gost12_256", "streebog", 0),
+    ALG_ENTRY(K_DIGEST, "md_gost12_512", "streebog", 0),
+    HMAC_ENTRY("md_gost12_256", "streebog"),
+    HMAC_ENTRY("md_gost12_512", "streebog"),
 };
 #define NALGS (sizeof(algs) / sizeof(algs[0]))
 
@@ -142,6 +151,12 @@ static size_t split_at(const ALG *a)
     return a->mode == M_CCM ? 0 : SPLIT;
 }
 
+/* HMAC's digest: SM3 unless the entry names another. */
+static const char *hmac_digest(const ALG *a)
+{
+    return a->digest != NULL ? a->digest : "SM3";
+}
+
 /* HMAC's digest comes from smgost; the GOST MACs take their default size. */
 static OSSL_PARAM *mac_params(const ALG *a, OSSL_PARAM params[3])
 {
@@ -149,7 +164,7 @@ static OSSL_PARAM *mac_params(const ALG *a, OSSL_PARAM params[3])
 
     if (a->kind == K_HMAC) {
         *p++ = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST,
-                                                (char *)"SM3", 0);
+                                                (char *)hmac_digest(a), 0);
         *p++ = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_PROPERTIES,
                                                 (char *)PROPQ, 0);
     }
@@ -385,10 +400,10 @@ static int step(TRIAL *t, enum step s)
             t->outlen = ml;
             return 1;
         }
-        /* The HMAC's SM3 is fetched with the properties given: prefer. */
+        /* The HMAC's digest is fetched with the properties given: prefer. */
         return EVP_Q_mac(lib, a->name,
                          a->kind == K_HMAC ? "?" PROPQ : PROPQ,
-                         a->kind == K_HMAC ? "SM3" : NULL,
+                         a->kind == K_HMAC ? hmac_digest(a) : NULL,
                          a->kind == K_HMAC ? NULL : mac_params(a, params),
                          a->key, a->keylen, msg, MSG_LEN, t->out, MAX_OUT,
                          &t->outlen) != NULL;
@@ -789,7 +804,7 @@ int main(int argc, char **argv)
     for (i = 0; i < NALGS; i++)
         known |= strcmp(algs[i].group, group) == 0;
     if (!known) {
-        fprintf(stderr, "usage: %s sm4|gost|magma|sm3|mac|load|core\n",
+        fprintf(stderr, "usage: %s sm4|gost|magma|sm3|mac|streebog|load|core\n",
                 argv[0]);
         return 2;
     }

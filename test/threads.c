@@ -225,8 +225,8 @@ static const char *hmac_digest(const struct alg *a)
 
 /*
  * gost-mac / gost-mac-12 from smgost, or HMAC (the default provider's)
- * over SM3 or Streebog fetched from smgost.  The provider check is on the MAC for the
- * GOST ones; for HMAC it is the digest HMAC was told to fetch.
+ * over SM3 or Streebog fetched from smgost.  The provider check is on the
+ * MAC for the GOST ones; for HMAC it is the digest HMAC was told to fetch.
  */
 static int run_mac(OSSL_LIB_CTX *lib, const char *want_prov, const CASE *c,
                    unsigned char *out, size_t *outlen, TU_RNG *rng)
