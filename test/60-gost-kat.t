@@ -4,7 +4,8 @@
 # (test/evp_kat.c, vectors in test/data/evpciph_gost89.txt and
 # evpmac_gost89.txt): every parameter set, CryptoPro CSP vectors from
 # gost-engine's test_gost2814789.c (CFB, CNT, ECB, IMIT, key meshing, 5 MiB
-# and 4 GiB of zeros), RFC 8891 and GOST R 34.13-2015 Magma; the vectors
+# and 4 GiB of zeros), RFC 8891 and GOST R 34.13-2015 Magma; Kuznyechik's
+# RFC 7801 and GOST R 34.13-2015 A.1 (evpciph_kuznyechik.txt); the vectors
 # also with constant-time = yes.
 use strict;
 use warnings;
@@ -22,7 +23,7 @@ my $ct_env = { %{ run_env() }, SMGOST_TEST_CONF => $ct };
 my $ciphers = qr/^(?:gost89|magma)/;
 my $macs = qr/^gost-mac/;
 
-plan tests => 10;
+plan tests => 15;
 program_ok('evp_kat', ['names', 'gost89'], 'names, aliases, OIDs, lengths and modes');
 program_ok('evp_kat', ['allsets', data_file('evpciph_gost89.txt')],
            'every parameter set, chosen every way, read back');
@@ -34,3 +35,8 @@ kat_file_ok('evpciph_gost89.txt', $ciphers, 'the cipher vectors with constant-ti
             env => $ct_env);
 kat_file_ok('evpmac_gost89.txt', $macs, 'the IMIT vectors with constant-time = yes',
             env => $ct_env);
+program_ok('evp_kat', ['names', 'kuznyechik'], 'Kuznyechik: names, lengths and modes');
+kat_file_ok('evpciph_kuznyechik.txt', qr/^kuznyechik-/,
+            'Kuznyechik: RFC 7801 and GOST R 34.13-2015 A.1, fed every way');
+kat_file_ok('evpciph_kuznyechik.txt', qr/^kuznyechik-/,
+            'Kuznyechik with constant-time = yes', env => $ct_env);

@@ -6,17 +6,18 @@
  * 1619, and its SM3 file; the GB/T 32907-2016, draft-ribose-cfrg-sm4 and
  * GB/T 32905-2016 examples; GOST 28147-89 and Magma ciphers and the GOST
  * MAC, with the keys GOST adds, documented at the top of their files; the
- * Streebog digests and HMAC over them, with HMAC's Algorithm key),
+ * Streebog digests and HMAC over them, with HMAC's Algorithm key;
+ * Kuznyechik's RFC 7801 and GOST R 34.13-2015 A.1 examples),
  * GB/T 32907-2016's example of 1,000,000 encryptions, and each family's
  * names, aliases, OIDs and metadata.
  *
  * An entry goes to its family's runner by its algorithm (the case tables
- * sm_algs and gost89_algs): SM4 one-shot, in chunks and in place, with the
- * tag flipped for GCM and CCM; SM3 and Streebog one-shot and byte by byte,
- * HMAC-Streebog in pieces with a copy; GOST with the
- * parameter set chosen every way the module offers, fed in pieces of 1 to
- * 1025 bytes, in place, through EVP_Cipher, MACs of size 4 and 8 copied
- * mid-message.
+ * sm_algs, gost89_algs, streebog_algs, kuznyechik_algs): SM4 one-shot, in
+ * chunks and in place, with the tag flipped for GCM and CCM; SM3 and
+ * Streebog one-shot and byte by byte, HMAC-Streebog in pieces with a copy;
+ * GOST with the parameter set chosen every way the module offers, fed in
+ * pieces of 1 to 1025 bytes, in place, through EVP_Cipher, MACs of size 4
+ * and 8 copied mid-message; Kuznyechik fed as GOST, with no parameter set.
  *
  * Groups (arguments):
  *   file <path>     every entry of an evp_test file
@@ -26,8 +27,9 @@
  *                   it), the first block of CFB and CBC under that set,
  *                   alg_id_param's IV replacing the init's, the set and
  *                   encoding read back; every parameter set must be there
- *   names sm|gost89|streebog names, aliases, OIDs, lengths, modes and
- *                   flags (SM: as the default provider has them)
+ *   names sm|gost89|streebog|kuznyechik
+ *                   names, aliases, OIDs, lengths, modes and flags (SM: as
+ *                   the default provider has them)
  *   gbt             GB/T 32907-2016 example 2 (1,000,000 rounds), both
  *                   ways
  * Driven by test/10-kat.t and test/60-gost-kat.t; prints a tally line and
@@ -1067,6 +1069,33 @@ static int gost89_cipher_entry(const KAT_ENTRY *e)
     return 1;
 }
 
+/*
+ * A Kuznyechik cipher vector (no parameter sets): both ways, every feed;
+ * EVP_Cipher on ECB/CBC only over whole 16-byte blocks.
+ */
+static int kuznyechik_cipher_entry(const KAT_ENTRY *e)
+{
+    const unsigned char *pt = e->v[F_PT], *ct = e->v[F_CT];
+    size_t len = e->len[F_PT], i;
+    CIPHER_SETUP s;
+
+    if (!TU_CHECK(pt != NULL && ct != NULL && len == e->len[F_CT]
+                  && e->len[F_KEY] == 32, "%s: cipher entry", e->where))
+        return 0;
+    memset(&s, 0, sizeof(s));
+    s.alg = e->alg;
+    s.way = SET_DEFAULT;
+    s.key = e->v[F_KEY];
+    s.iv = e->len[F_IV] > 0 ? e->v[F_IV] : NULL;
+    s.ivlen = e->len[F_IV];
+    for (i = 0; i < NELEM(feeds); i++) {
+        if (feeds[i].oneshot && is_block_mode(s.alg) && len % 16 != 0)
+            continue;
+        cipher_check(&s, &feeds[i], e->where, pt, ct, len);
+    }
+    return 1;
+}
+
 typedef struct {
     const char *alg;
     const GOST89_SET *set;
@@ -1347,6 +1376,48 @@ static const KAT_ALG streebog_algs[] = {
     { "HMAC", KAT_MAC, streebog_hmac_entry },
 };
 
+static const KAT_ALG kuznyechik_algs[] = {
+    { "kuznyechik-ecb", KAT_CIPHER, kuznyechik_cipher_entry },
+    { "kuznyechik-cbc", KAT_CIPHER, kuznyechik_cipher_entry },
+    { "kuznyechik-cfb", KAT_CIPHER, kuznyechik_cipher_entry },
+    { "kuznyechik-ofb", KAT_CIPHER, kuznyechik_cipher_entry },
+    { "kuznyechik-ctr", KAT_CIPHER, kuznyechik_cipher_entry },
+};
+
+/* gostprov's names, lengths and modes (the mode, not gostprov's flags). */
+static void kuznyechik_names(void)
+{
+    static const struct {
+        const char *name;
+        int ivlen, blocksize;
+        unsigned long mode;
+    } ciphers[] = {
+        { "kuznyechik-ecb", 0, 16, EVP_CIPH_ECB_MODE },
+        { "kuznyechik-cbc", 16, 16, EVP_CIPH_CBC_MODE },
+        { "kuznyechik-cfb", 16, 1, EVP_CIPH_CFB_MODE },
+        { "kuznyechik-ofb", 16, 1, EVP_CIPH_OFB_MODE },
+        { "kuznyechik-ctr", 8, 1, EVP_CIPH_CTR_MODE },
+    };
+    size_t i;
+
+    for (i = 0; i < NELEM(ciphers); i++) {
+        const char *n = ciphers[i].name;
+        EVP_CIPHER *c = fetch_cipher(n);
+
+        if (c == NULL)
+            continue;
+        TU_CHECK(EVP_CIPHER_get_key_length(c) == 32, "%s: key length %d", n,
+                 EVP_CIPHER_get_key_length(c));
+        TU_CHECK(EVP_CIPHER_get_iv_length(c) == ciphers[i].ivlen,
+                 "%s: IV length %d", n, EVP_CIPHER_get_iv_length(c));
+        TU_CHECK(EVP_CIPHER_get_block_size(c) == ciphers[i].blocksize,
+                 "%s: block size %d", n, EVP_CIPHER_get_block_size(c));
+        TU_CHECK((unsigned long)EVP_CIPHER_get_mode(c) == ciphers[i].mode,
+                 "%s: mode %lu", n, (unsigned long)EVP_CIPHER_get_mode(c));
+        EVP_CIPHER_free(c);
+    }
+}
+
 static void sm_names(void)
 {
     names_ciphers();
@@ -1362,6 +1433,8 @@ static const struct {
     { "sm", sm_algs, NELEM(sm_algs), sm_names },
     { "gost89", gost89_algs, NELEM(gost89_algs), gost89_names },
     { "streebog", streebog_algs, NELEM(streebog_algs), names_streebog },
+    { "kuznyechik", kuznyechik_algs, NELEM(kuznyechik_algs),
+      kuznyechik_names },
 };
 
 /* ------------------------------------------------------ evp_test files */
@@ -1531,7 +1604,7 @@ int main(int argc, char **argv)
     } groups[] = {
         { "file", "<path>", run_file, NULL },
         { "allsets", "<path>", run_allsets, NULL },
-        { "names", "sm|gost89|streebog", run_names, NULL },
+        { "names", "sm|gost89|streebog|kuznyechik", run_names, NULL },
         { "gbt", NULL, NULL, gbt },
     };
     size_t i;
