@@ -54,6 +54,10 @@
  *    and a re-init follow it;
  *  - gostprov's IMIT of a message of exactly 8 bytes depends on how it was
  *    fed (a gostprov defect): gostprov gets every message in one piece;
+ *  - gostprov's kuznyechik-cfb leaves the last block of a call that ends on
+ *    a block boundary out of its register until the next call (a gostprov
+ *    defect: its updated-iv is then one block behind, and `num` 16):
+ *    updated-iv is compared inside blocks only there;
  *  - libgcrypt 1.10 does not mesh the Test set in GOST28147_MESH, and its
  *    IMIT never meshes (its mesh counter never advances): Test/MESH is
  *    compared with smgost's key-mesh 0 and IMIT only up to 1024 bytes.
@@ -66,11 +70,15 @@
  *   file      against the digests of the file SMGOST_STREEBOG_REF (Botan's,
  *             from test/streebog_botan.py)
  *
+ * kuznyechik: Kuznyechik against gostprov
+ *   gostprov  kuznyechik-ecb, -cbc, -cfb, -ofb, -ctr as the gost89 ciphers
+ *             above (padding on and off), and their updated-iv.
+ *
  * Usage: evp_diff sm sm4|sm3|hmac [seed], evp_diff gost89 gostprov|gcrypt
- * [seed], evp_diff streebog gostprov|gcrypt|file [seed]; evp_diff
- * has-gcrypt exits 0 if the program was built with libgcrypt.  The seed
- * (else SMGOST_TEST_SEED, else the clock) is printed; SMGOST_TEST_SCALE
- * scales the case counts.
+ * [seed], evp_diff streebog gostprov|gcrypt|file [seed], evp_diff
+ * kuznyechik gostprov [seed]; evp_diff has-gcrypt exits 0 if the program
+ * was built with libgcrypt.  The seed (else SMGOST_TEST_SEED, else the
+ * clock) is printed; SMGOST_TEST_SCALE scales the case counts.
  */
 #include "gost89_test.h"
 
@@ -703,7 +711,7 @@ typedef struct {
     int mesh_off;               /* key-mesh 0 */
     int pad;
     int enc;
-    unsigned char key[32], iv[8];
+    unsigned char key[32], iv[16];     /* 8 bytes drawn but Kuznyechik's */
     size_t ivlen;
     const unsigned char *in;
     size_t len;
@@ -723,7 +731,7 @@ typedef struct {
     size_t prelude_len;
     int prelude_same_iv;        /* the re-init gives no IV */
     int reinit_key;             /* the re-init gives the key again */
-    unsigned char prelude_iv[8];
+    unsigned char prelude_iv[16];
 } STYLE;
 
 static void gost89_describe(const CIPHER_CASE *c, const STYLE *s)
@@ -779,7 +787,7 @@ static void pick_style(const CIPHER_CASE *c, STYLE *s)
     }
     s->prelude_same_iv = rnd(3) == 0;
     s->reinit_key = rnd(3) == 0;
-    tu_rng_bytes(&rng, s->prelude_iv, sizeof(s->prelude_iv));
+    tu_rng_bytes(&rng, s->prelude_iv, c->ivlen > 8 ? c->ivlen : 8);
 }
 
 /*
@@ -957,38 +965,56 @@ static int gostprov_encrypt(const CIPHER_CASE *c, const unsigned char *pt,
     return ok;
 }
 
+/* A cipher both gostprov and smgost have. */
+typedef struct {
+    const char *alg;
+    int gost89;             /* has sets and (but CBC) meshing */
+    int block;              /* ECB or CBC: padding drawn */
+    size_t bs, ivlen;
+} GOSTPROV_ALG;
+
+static const GOSTPROV_ALG gostprov_gost89_algs[] = {
+    { "gost89", 1, 0, 8, 8 }, { "gost89-cnt", 1, 0, 8, 8 },
+    { "gost89-cnt-12", 1, 0, 8, 8 }, { "gost89-cbc", 1, 1, 8, 8 },
+    { "magma-cbc", 0, 1, 8, 8 }, { "magma-ctr", 0, 0, 8, 4 },
+};
+
+static const GOSTPROV_ALG gostprov_kuznyechik_algs[] = {
+    { "kuznyechik-ecb", 0, 1, 16, 0 }, { "kuznyechik-cbc", 0, 1, 16, 16 },
+    { "kuznyechik-cfb", 0, 0, 16, 16 }, { "kuznyechik-ofb", 0, 0, 16, 16 },
+    { "kuznyechik-ctr", 0, 0, 16, 8 },
+};
+
+/* The ciphers the gostprov cases draw from: one family's. */
+static const GOSTPROV_ALG *gostprov_algs = gostprov_gost89_algs;
+static size_t gostprov_nalgs = NELEM(gostprov_gost89_algs);
+
 /*
- * Case no against gostprov: one of the ciphers both have, the set (or the
- * default), meshing and padding drawn, key and IV; returns the message's
- * length (whole blocks where there is no padding).  *meshes, if asked for,
- * tells whether the key is meshed (every 1024 bytes).
+ * Case no against gostprov: one of the ciphers both have (of the family
+ * under test), the set (or the default), meshing and padding drawn, key
+ * and IV; returns the message's length (whole blocks where there is no
+ * padding).  *meshes, if asked for, tells whether the key is meshed (every
+ * 1024 bytes).
  */
 static size_t gostprov_case(CIPHER_CASE *c, unsigned long no, int *meshes)
 {
-    static const struct {
-        const char *alg;
-        int gost89;             /* has sets and (but CBC) meshing */
-        int block;
-    } algs[] = {
-        { "gost89", 1, 0 }, { "gost89-cnt", 1, 0 }, { "gost89-cnt-12", 1, 0 },
-        { "gost89-cbc", 1, 1 }, { "magma-cbc", 0, 1 }, { "magma-ctr", 0, 0 },
-    };
-    size_t a = rnd(NELEM(algs)), len = pick_len(&gost89_shape);
+    const GOSTPROV_ALG *a = &gostprov_algs[rnd(gostprov_nalgs)];
+    size_t len = pick_len(&gost89_shape);
 
     memset(c, 0, sizeof(*c));
     c->no = no;
     c->ref = "gostprov";
-    c->alg = algs[a].alg;
-    c->set = algs[a].gost89 && rnd(2) ? &gost89_sets[rnd(GOST89_NSETS)] : NULL;
-    c->mesh_off = algs[a].gost89 && !algs[a].block && rnd(5) == 0;
-    c->pad = !algs[a].block || rnd(4) != 0;
+    c->alg = a->alg;
+    c->set = a->gost89 && rnd(2) ? &gost89_sets[rnd(GOST89_NSETS)] : NULL;
+    c->mesh_off = a->gost89 && !a->block && rnd(5) == 0;
+    c->pad = !a->block || rnd(4) != 0;
     if (!c->pad)
-        len -= len % 8;
-    c->ivlen = strcmp(c->alg, "magma-ctr") == 0 ? 4 : 8;
+        len -= len % a->bs;
+    c->ivlen = a->ivlen;
     tu_rng_bytes(&rng, c->key, sizeof(c->key));
-    tu_rng_bytes(&rng, c->iv, sizeof(c->iv));
+    tu_rng_bytes(&rng, c->iv, c->ivlen > 8 ? c->ivlen : 8);
     if (meshes != NULL)
-        *meshes = algs[a].gost89 && !algs[a].block && !c->mesh_off;
+        *meshes = a->gost89 && !a->block && !c->mesh_off;
     return len;
 }
 
@@ -1131,7 +1157,7 @@ static void gostprov_cms(unsigned long n)
  * gostprov's one-piece encryption of random data.
  */
 typedef struct {
-    unsigned char (*iv)[8];     /* after each piece, then after final */
+    unsigned char (*iv)[16];    /* after each piece, then after final */
     size_t *ivlen;
     unsigned char *out;
     size_t outl;
@@ -1215,7 +1241,8 @@ static void trace_free(IV_TRACE *t)
 static void gostprov_updated_iv(unsigned long n)
 {
     size_t *chunks = tu_malloc(sizeof(*chunks) * MAX_CHUNKS);
-    unsigned long no, partial = 0, meshed = 0;
+    unsigned long no, partial = 0, meshed = 0, long_ones = 0;
+    int family_meshes = gostprov_algs == gostprov_gost89_algs;
 
     for (no = 0; no < n; no++) {
         CIPHER_CASE c;
@@ -1223,7 +1250,7 @@ static void gostprov_updated_iv(unsigned long n)
         size_t len = gostprov_case(&c, no, &meshes), nchunks, i, pos;
         unsigned char *pt, *ct = NULL;
         IV_TRACE *ref, *ours;
-        int inplace = (int)rnd(2), bad = 0;
+        int inplace = (int)rnd(2), bad = 0, lagging_cfb, kuz;
 
         c.enc = (int)rnd(2);
         pt = tu_malloc(len);
@@ -1240,6 +1267,8 @@ static void gostprov_updated_iv(unsigned long n)
             c.in = ct;
         }
         nchunks = make_chunks(&gost89_shape, c.len, chunks, MAX_CHUNKS);
+        lagging_cfb = strcmp(c.alg, "kuznyechik-cfb") == 0;
+        kuz = strncmp(c.alg, "kuznyechik", 10) == 0;
         ref = trace_new(c.len);
         ours = trace_new(c.len);
         if (!TU_CHECK(trace_run(gplibctx, NULL, &c, chunks, nchunks, 0, ref),
@@ -1252,6 +1281,8 @@ static void gostprov_updated_iv(unsigned long n)
             bad = 1;
         for (i = 0, pos = 0; !bad && i <= nchunks; i++) {
             pos += i < nchunks ? chunks[i] : 0;
+            if (lagging_cfb && pos > 0 && pos % 16 == 0)
+                continue;
             if (!TU_CHECK_MEM("updated-iv against gostprov's", ours->iv[i],
                               ours->ivlen[i], ref->iv[i], ref->ivlen[i])) {
                 fprintf(stderr, "  after %s %zu of %zu, %zu bytes in\n",
@@ -1259,8 +1290,9 @@ static void gostprov_updated_iv(unsigned long n)
                         nchunks, pos);
                 bad = 1;
             }
-            partial += pos % 8 != 0;
+            partial += pos % (kuz ? 16 : 8) != 0;
             meshed += pos > 1024 && meshes;
+            long_ones += pos > 1024;
         }
         if (bad) {
             fprintf(stderr, "  updated-iv case %lu: %s %s, length %zu, set "
@@ -1281,9 +1313,11 @@ static void gostprov_updated_iv(unsigned long n)
         free(ct);
     }
     /* The cases must reach what this is about, or prove nothing. */
-    TU_CHECK(n < 100 || (partial > n && meshed > n),
+    TU_CHECK(n < 100 || (partial > n && (family_meshes ? meshed : long_ones)
+                                         > n),
              "updated-iv: only %lu reads inside a block and %lu past a "
-             "meshing in %lu cases", partial, meshed, n);
+             "meshing (%lu past 1024 bytes) in %lu cases", partial, meshed,
+             long_ones, n);
     printf("# updated-iv: %lu cases, %lu reads inside a block, %lu past a "
            "key meshing\n", n, partial, meshed);
     free(chunks);
@@ -1610,7 +1644,7 @@ static void gcrypt_ciphers(unsigned long n)
         c.ivlen = kind == ECB || kind == MAGMA_ECB ? 0
             : kind == MAGMA_CTR ? 4 : 8;
         tu_rng_bytes(&rng, c.key, sizeof(c.key));
-        tu_rng_bytes(&rng, c.iv, sizeof(c.iv));
+        tu_rng_bytes(&rng, c.iv, 8);
         pt = tu_malloc(whole);
         in = tu_malloc(whole);
         ct = tu_malloc(whole);
@@ -2044,6 +2078,27 @@ static void group_gostprov(void)
     run_gostprov(tu_scale());
 }
 
+/*
+ * Kuznyechik against gostprov: every cipher both have, output both ways
+ * (random pieces, in place or not, copies, re-inits with the key, a new
+ * IV or nothing) and updated-iv after every piece.
+ */
+static void group_kuznyechik_gostprov(void)
+{
+    double scale = tu_scale();
+
+    gplibctx = gost89_gostprov_libctx();
+    if (gplibctx == NULL) {
+        TU_CHECK(0, "gostprov is needed for this group");
+        return;
+    }
+    gostprov_algs = gostprov_kuznyechik_algs;
+    gostprov_nalgs = NELEM(gostprov_kuznyechik_algs);
+    gostprov_ciphers((unsigned long)(800 * scale));
+    gostprov_updated_iv((unsigned long)(800 * scale));
+    gost89_gostprov_libctx_free(gplibctx);
+}
+
 static void group_gcrypt(void)
 {
 #ifdef HAVE_GCRYPT
@@ -2075,10 +2130,14 @@ int main(int argc, char **argv)
         { "gcrypt", group_streebog_gcrypt },
         { "file", group_streebog_file },
     };
+    static const TU_GROUP kuznyechik_groups[] = {
+        { "gostprov", group_kuznyechik_gostprov },
+    };
     static const TU_FAMILY families[] = {
         { "sm", sm_groups, NELEM(sm_groups) },
         { "gost89", gost89_groups, NELEM(gost89_groups) },
         { "streebog", streebog_groups, NELEM(streebog_groups) },
+        { "kuznyechik", kuznyechik_groups, NELEM(kuznyechik_groups) },
     };
 
     if (argc == 2 && strcmp(argv[1], "has-gcrypt") == 0) {
