@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 #
-# Misuse of smgost's GOST 28147-89, Magma and GOST MACs (test/bad_input.c):
+# Misuse of smgost's GOST 28147-89, Magma, Kuznyechik and GOST MACs
+# (test/bad_input.c; Kuznyechik in nokey and lengths):
 # each call must fail with its reason on the error queue (smgost's own for
 # the GOST parameters, the default provider's for what its ciphers and MACs
 # share), give no output and leave the context as it was; parameters set
@@ -18,9 +19,10 @@ my @groups = (
                  . '("invalid algorithm id parameters")'],
     [keymesh  => 'key-mesh on ECB/CBC ("invalid key meshing period")'],
     [num      => 'num moved inside a gost89 (CFB) block ("failed to get parameter")'],
-    [nokey    => 'update and final after an init without key ("no key set")'],
+    [nokey    => 'update and final after an init without key ("no key set"), '
+                 . 'Kuznyechik too'],
     [lengths  => 'wrong key and IV lengths, through EVP and the raw init; '
-                 . 'bad final blocks (EVP reasons, as gostprov)'],
+                 . 'bad final blocks (EVP reasons, as gostprov), Kuznyechik too'],
     [macsize  => 'MAC sizes 0, 9 and beyond ("invalid mac size")'],
     [early    => 'parameters and calls before any init'],
 );

@@ -859,6 +859,10 @@ my @rows = (
     [ 'Streebog C tables (streebog-c)', [ qr/^streebog-c$/, 'all', 'all' ] ],
     [ 'Streebog C constant-time (streebog-c-ct), with constant-time = yes',
       [ qr/^streebog-c-ct$/, 'all', 'all' ] ],
+    [ 'Kuznyechik C kernel (kuznyechik-c), every mode, with its key schedule',
+      [ qr/^kuznyechik-c$/, 'all', 'all' ], [ qr/^kuznyechik-keysched-c$/, 'all', 'all' ] ],
+    [ 'Kuznyechik kuznyechik-c-ct, every mode, with constant-time = yes, and its key schedule',
+      [ qr/^kuznyechik-c-ct$/, 'all', 'all' ], [ qr/^kuznyechik-keysched-ct$/, 'all', 'all' ] ],
 );
 
 my (%covered, @result_rows, @problems, %absent);

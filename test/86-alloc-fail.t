@@ -19,6 +19,7 @@ my @groups = (
               . 'SM4-GCM, CCM and XTS each way, with the AAD, CCM\'s length and the tag'],
     [gost  => 'GOST 28147-89 ciphers: the same steps'],
     [magma => 'Magma ciphers: the same steps'],
+    [kuznyechik => 'Kuznyechik ciphers: the same steps'],
     [sm3   => 'SM3: the same steps and the one-shot digest'],
     [mac   => 'gost-mac, gost-mac-12, HMAC-SM3: the same steps, one-shot'],
     [streebog => 'md_gost12_256, md_gost12_512 and HMAC over each: the same steps, one-shot'],

@@ -18,6 +18,7 @@ my @groups = (
     [aead  => 'SM4-GCM (GHASH key and tables included), SM4-CCM, SM4-XTS (both key halves)'],
     [gost  => 'GOST 28147-89 ciphers, meshed schedules included'],
     [magma => 'Magma ciphers'],
+    [kuznyechik => 'Kuznyechik ciphers (round keys and the table kernel\'s decryption keys)'],
     [mac   => 'gost-mac and gost-mac-12: init, dup, restart, re-key, free'],
     [hmac  => 'HMAC over smgost\'s SM3: the digest contexts\' key state'],
     [sm3   => 'SM3 over secret data: copy, reset'],

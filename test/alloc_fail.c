@@ -11,7 +11,7 @@
  * libcrypto has freed its own (a leak is reported with the file and line
  * that allocated it, and the step and N).
  *
- *   alloc_fail sm4|gost|magma|sm3|mac|streebog
+ *   alloc_fail sm4|gost|magma|kuznyechik|sm3|mac|streebog
  *       context new, init, update, final, copy/dup, re-init and the
  *       one-shot digest and MACs of each algorithm in the group, every
  *       allocation made during the step a candidate (libcrypto's and ours);
@@ -107,6 +107,11 @@ static ALG algs[] = {
     ALG_ENTRY(K_CIPHER, "magma-ecb", "magma", 32),
     ALG_ENTRY(K_CIPHER, "magma-cbc", "magma", 32),
     ALG_ENTRY(K_CIPHER, "magma-ctr", "magma", 32),
+    ALG_ENTRY(K_CIPHER, "kuznyechik-ecb", "kuznyechik", 32),
+    ALG_ENTRY(K_CIPHER, "kuznyechik-cbc", "kuznyechik", 32),
+    ALG_ENTRY(K_CIPHER, "kuznyechik-cfb", "kuznyechik", 32),
+    ALG_ENTRY(K_CIPHER, "kuznyechik-ofb", "kuznyechik", 32),
+    ALG_ENTRY(K_CIPHER, "kuznyechik-ctr", "kuznyechik", 32),
     ALG_ENTRY(K_DIGEST, "SM3", "sm3", 0),
     ALG_ENTRY(K_MAC, "gost-mac", "mac", 32),
     ALG_ENTRY(K_MAC, "gost-mac-12", "mac", 32),
@@ -804,7 +809,8 @@ int main(int argc, char **argv)
     for (i = 0; i < NALGS; i++)
         known |= strcmp(algs[i].group, group) == 0;
     if (!known) {
-        fprintf(stderr, "usage: %s sm4|gost|magma|sm3|mac|streebog|load|core\n",
+        fprintf(stderr, "usage: %s "
+                "sm4|gost|magma|kuznyechik|sm3|mac|streebog|load|core\n",
                 argv[0]);
         return 2;
     }

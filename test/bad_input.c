@@ -26,11 +26,12 @@
  *   gost89 keymesh  key-mesh on ECB/CBC, of the wrong type
  *   gost89 num      num moved in gost89 (CFB), whose register holds whole
  *                   blocks
- *   gost89 nokey    update and final after an init without a key
+ *   gost89 nokey    update and final after an init without a key (also
+ *                   Kuznyechik's ciphers)
  *   gost89 lengths  wrong key and IV lengths (EVP's parameters, the
  *                   provider's init called as the core calls it), MAC keys;
  *                   ECB and CBC final blocks that are partial or badly
- *                   padded
+ *                   padded (also Kuznyechik's ciphers)
  *   gost89 macsize  MAC sizes 0, 9 and beyond
  *   gost89 early    parameters set, and calls made, before any init: no
  *                   crash, and the parameters hold for the init that follows
@@ -700,20 +701,32 @@ static void group_streebog(void)
 static const char *const gost89_names[] = {
     "gost89", "gost89-cnt", "gost89-cnt-12", "gost89-cbc", "gost89-ecb"
 };
+/* with Kuznyechik's, which share the GOST conventions but have no sets */
 static const char *const all_names[] = {
     "gost89", "gost89-cnt", "gost89-cnt-12", "gost89-cbc", "gost89-ecb",
-    "magma-ecb", "magma-cbc", "magma-ctr"
+    "magma-ecb", "magma-cbc", "magma-ctr", "kuznyechik-ecb", "kuznyechik-cbc",
+    "kuznyechik-cfb", "kuznyechik-ofb", "kuznyechik-ctr"
 };
 static const char *const mac_names[] = { "gost-mac", "gost-mac-12" };
 
 static const unsigned char gost89_key[] = "0123456789abcdef0123456789abcdef";
-static const unsigned char gost89_iv[] = "fedcba98";
-static const unsigned char msg[40] = "a message of forty bytes for the tests.";
+/* 8 bytes for GOST 28147-89 and Magma, 16 for Kuznyechik */
+static const unsigned char gost89_iv[] = "fedcba9876543210";
+/* whole blocks of 8 and of 16 bytes */
+static const unsigned char msg[48] =
+    "a message of forty-eight bytes for the tests..";
+
+static int is_kuznyechik(const char *name)
+{
+    return strncmp(name, "kuznyechik-", 11) == 0;
+}
 
 static int ivlen_of(const char *name)
 {
     if (strstr(name, "-ecb") != NULL)
         return 0;
+    if (is_kuznyechik(name))
+        return strcmp(name, "kuznyechik-ctr") == 0 ? 8 : 16;
     return strcmp(name, "magma-ctr") == 0 ? 4 : 8;
 }
 
@@ -1129,7 +1142,7 @@ static void bad_final_blocks(const char *name)
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     const unsigned char *v = iv_of(name);
     unsigned char ct[16], out[32];
-    int l, l2, pad;
+    int bs = is_kuznyechik(name) ? 16 : 8, l, l2, pad;
 
     for (pad = 0; pad <= 1; pad++) {
         /* 12 bytes to decrypt: no whole last block */
@@ -1155,10 +1168,10 @@ static void bad_final_blocks(const char *name)
     memset(out, 0, sizeof(out));
     TU_CHECK(EVP_EncryptInit_ex2(ctx, c, gost89_key, v, NULL)
              && EVP_CIPHER_CTX_set_padding(ctx, 0)
-             && EVP_EncryptUpdate(ctx, ct, &l, out, 8) && l == 8
+             && EVP_EncryptUpdate(ctx, ct, &l, out, bs) && l == bs
              && EVP_DecryptInit_ex2(ctx, c, gost89_key, v, NULL)
              && EVP_CIPHER_CTX_set_padding(ctx, 1)
-             && EVP_DecryptUpdate(ctx, out, &l, ct, 8)
+             && EVP_DecryptUpdate(ctx, out, &l, ct, bs)
              && !EVP_DecryptFinal_ex(ctx, out, &l2),
              "%s: bad padding accepted", name);
     TU_CHECK_ERR(TU_LIB_EVP, "bad decrypt");
@@ -1256,6 +1269,8 @@ static void run_lengths(void)
     bad_final_blocks("gost89-ecb");
     bad_final_blocks("magma-cbc");
     bad_final_blocks("magma-ecb");
+    bad_final_blocks("kuznyechik-cbc");
+    bad_final_blocks("kuznyechik-ecb");
 }
 
 /* -------------------------------------------------------------- macsize */

@@ -31,11 +31,13 @@
  *
  * Key schedules are built before the marks, except in the pseudo tables
  * sm4-keysched-* (one per implementation: C, GFNI, AES-NI) and
- * gost89-keysched, which mark the raw key and run only the schedule.  gost89-imit-* are the IMIT implementations; each GOST table
- * also has the entry "mesh", key meshing through its ECB (twice, so that
- * the second runs under a meshed key).  composed-* run GCM, CCM and XTS as
- * the mode layer composes them from a block table's entries and the
- * portable GHASH (src/aead_gcm.c, aead_ccm.c, aead_xts.c).
+ * gost89-keysched, and kuznyechik-keysched-c and -ct, which mark the raw
+ * key and run only the schedule.  gost89-imit-* are the IMIT
+ * implementations; each GOST table also has the entry "mesh", key meshing
+ * through its ECB (twice, so that the second runs under a meshed key).
+ * composed-* run GCM, CCM and XTS as the mode layer composes them from a
+ * block table's entries and the portable GHASH (src/aead_gcm.c,
+ * aead_ccm.c, aead_xts.c).
  */
 #include "testutil.h"
 
@@ -51,6 +53,7 @@
 #include "gost89.h"
 #include "gost89_x86.h"
 #include "kernel_list.h"
+#include "kuznyechik.h"
 #include "sm3.h"
 #include "sm3_x86.h"
 #include "sm4.h"
@@ -73,6 +76,13 @@
  * 128 blocks) and the tails after them.
  */
 #define SWEEP_BLOCKS 300
+/*
+ * Kuznyechik's portable kernels take up to 4 blocks a pass, its
+ * constant-time one at a few microseconds a block: its sweep and scan
+ * stop sooner.
+ */
+#define KUZ_SWEEP_BLOCKS 100
+#define KUZ_SCAN_BLOCKS 10
 
 static unsigned char in_buf[MAX_BLOCKS * 64], out_buf[SWEEP_BLOCKS * 16],
     ref_buf[SWEEP_BLOCKS * 16];
@@ -83,13 +93,15 @@ static int also_in_place;
 
 typedef enum {
     T_SM4, T_GOST, T_SM3, T_SM4_KEYSCHED, T_GOST_KEYSCHED, T_GOST_IMIT,
-    T_SM4_AEAD, T_GOST_AHEAD, T_SM4_COMPOSED, T_STREEBOG
+    T_SM4_AEAD, T_GOST_AHEAD, T_SM4_COMPOSED, T_STREEBOG, T_KUZ,
+    T_KUZ_KEYSCHED
 } target_kind;
 
 typedef struct {
     target_kind kind;
-    /* T_SM4, T_GOST, T_SM4_AEAD (k's gcm, ccm and xts tables),
-     * T_SM4_COMPOSED (k's entries) */
+    /* T_SM4, T_GOST, T_KUZ, T_SM4_AEAD (k's gcm, ccm and xts tables),
+     * T_SM4_COMPOSED (k's entries), T_KUZ_KEYSCHED (the schedule made for
+     * k) */
     const SMG_BLOCK_KERNEL *k;
     const SM3_KERNEL *k3;            /* T_SM3 */
     const char *name;                /* pseudo tables, T_SM4_AEAD (block
@@ -127,6 +139,11 @@ static const target pseudo_targets[] = {
       NULL },
 #endif
     { T_GOST_KEYSCHED, NULL, NULL, "gost89-keysched", 3, NULL },
+    /* the table round's schedule, and the constant-time round's */
+    { T_KUZ_KEYSCHED, &kuznyechik_kernel_c, NULL, "kuznyechik-keysched-c", 3,
+      NULL },
+    { T_KUZ_KEYSCHED, &kuznyechik_kernel_ct, NULL, "kuznyechik-keysched-ct",
+      3, NULL },
     { T_GOST_IMIT, NULL, NULL, "gost89-imit-c", 20, gost89_c_imit },
 #ifdef GOST89_X86_ASM
     { T_GOST_IMIT, NULL, NULL, "gost89-imit-scalar", 20, gost89_scalar_imit },
@@ -151,6 +168,7 @@ static const char *target_name(const target *t)
     switch (t->kind) {
     case T_SM4:
     case T_GOST:
+    case T_KUZ:
         return t->k->name;
     case T_SM3:
         return t->k3->name;
@@ -227,6 +245,7 @@ static const char *entry_name(const target *t, size_t e)
     switch (t->kind) {
     case T_SM4:
     case T_GOST:
+    case T_KUZ:
         if (t->kind == T_GOST && e == MESH_ENTRY)
             return "mesh";
         if (e >= NBLOCK_ENTRIES)
@@ -241,6 +260,7 @@ static const char *entry_name(const target *t, size_t e)
         return e == 0 ? "blocks" : e == 1 ? "g" : NULL;
     case T_SM4_KEYSCHED:
     case T_GOST_KEYSCHED:
+    case T_KUZ_KEYSCHED:
         return e == 0 ? "set_key" : NULL;
     case T_GOST_IMIT:
         return e == 0 ? "imit" : NULL;
@@ -762,6 +782,48 @@ static const STREEBOG_KERNEL *streebog_table(const char *name)
     return f->kernels[i].table;
 }
 
+static const unsigned char kuz_key0[KUZNYECHIK_KEY_SIZE] =
+    "ctgrind-kuznyechik-key-32-bytes";
+
+/*
+ * Kuznyechik: a table's entries with the round keys (rk, first in
+ * KUZNYECHIK_KEY; the decrypt flag is public, and drk is the table
+ * kernel's, which leaks anyway) secret; the schedule made for a table from
+ * a secret key, against the table kernel's.
+ */
+static void run_kuz(const target *t, size_t e, size_t n)
+{
+    unsigned char key[KUZNYECHIK_KEY_SIZE];
+    KUZNYECHIK_KEY enc, dec, ref_enc, ref_dec;
+
+    memcpy(key, kuz_key0, sizeof(key));
+    key[0] = (unsigned char)n;
+    /* the padding after decrypt too: the schedules are compared whole */
+    memset(&ref_enc, 0, sizeof(ref_enc));
+    memset(&ref_dec, 0, sizeof(ref_dec));
+    memset(&enc, 0, sizeof(enc));
+    memset(&dec, 0, sizeof(dec));
+    if (t->kind == T_KUZ) {
+        TU_CHECK(kuznyechik_set_key_kernel(t->k, key, &enc, &dec),
+                 "kuznyechik_set_key_kernel");
+        run_block_entry(t->k, &kuznyechik_kernel_c, e, &enc, &dec,
+                        sizeof(enc.rk), KUZNYECHIK_BLOCK_SIZE, n);
+        return;
+    }
+    TU_CHECK(kuznyechik_set_key_kernel(&kuznyechik_kernel_c, key, &ref_enc,
+                                       &ref_dec), "kuznyechik_set_key_kernel");
+    CT_SECRET(key, sizeof(key));
+    TU_CHECK(kuznyechik_set_key_kernel(t->k, key, &enc, &dec),
+             "kuznyechik_set_key_kernel");
+    CT_PUBLIC(key, sizeof(key));
+    CT_PUBLIC(&enc, sizeof(enc));
+    CT_PUBLIC(&dec, sizeof(dec));
+    TU_CHECK_MEM("schedule matches the table kernel's", (unsigned char *)&enc,
+                 sizeof(enc), (unsigned char *)&ref_enc, sizeof(ref_enc));
+    TU_CHECK_MEM("decryption schedule matches", (unsigned char *)&dec,
+                 sizeof(dec), (unsigned char *)&ref_dec, sizeof(ref_dec));
+}
+
 static void run_one(const target *t, size_t e, size_t n)
 {
     unsigned char key[SM4_KEY_SIZE];
@@ -809,6 +871,10 @@ static void run_one(const target *t, size_t e, size_t n)
         break;
     case T_STREEBOG:
         run_streebog(streebog_table(t->name), e, n);
+        break;
+    case T_KUZ:
+    case T_KUZ_KEYSCHED:
+        run_kuz(t, e, n);
         break;
     default:
         run_gost(t, e, n);
@@ -1066,6 +1132,8 @@ static int sweep(void)
             { T_SM4_COMPOSED, sm4_kernel(ct), NULL, "composed", SWEEP_BLOCKS,
               NULL },
             { T_GOST, gost89_kernel(ct), NULL, NULL, SWEEP_BLOCKS, NULL },
+            { T_KUZ, kuznyechik_kernel(ct), NULL, NULL, KUZ_SWEEP_BLOCKS,
+              NULL },
         };
 
         snprintf(aead_name, sizeof(aead_name), "%s+%s", sm4_kernel(ct)->name,
@@ -1075,7 +1143,7 @@ static int sweep(void)
             for (e = 0; (en = entry_name(&tables[j], e)) != NULL; e++) {
                 if (*en == '\0')
                     continue;
-                for (n = 1; n <= SWEEP_BLOCKS && tu_failures == 0; n++)
+                for (n = 1; n <= tables[j].max && tu_failures == 0; n++)
                     run_one(&tables[j], e, n);
                 if (tu_failures != 0) {
                     printf("# %s %s: first failure at %zu blocks\n",
@@ -1083,8 +1151,8 @@ static int sweep(void)
                     return tu_report("sweep");
                 }
             }
-            printf("# %s: every entry, 1..%d blocks\n",
-                   target_name(&tables[j]), SWEEP_BLOCKS);
+            printf("# %s: every entry, 1..%zu blocks\n",
+                   target_name(&tables[j]), tables[j].max);
         }
         if (!sweep_sm4_keysched(ct) || !sweep_imit(ct) || !sweep_ahead(ct))
             return tu_report("sweep");
@@ -1146,14 +1214,14 @@ static int aead_scanned(size_t i)
  *  - SM4 AEAD entries of every constant-time table and of the portable
  *    one; any other table's (an AES-NI tier's default table: its "-ct"
  *    sibling's but CCM) must each be some scanned table's (checked);
- *  - every GOST, SM3 and Streebog table;
+ *  - every GOST, SM3, Streebog and Kuznyechik table;
  * then the pseudo tables.  0 (said why) if the lists break those rules.
  */
 static int build_targets(void)
 {
     const SMG_KERNEL_FAMILY *sm4 = &sm4_kernel_family,
         *gost = &gost89_kernel_family, *sm3 = &sm3_kernel_family,
-        *stb = &streebog_kernel_family;
+        *stb = &streebog_kernel_family, *kuz = &kuznyechik_kernel_family;
     size_t i, j, e, first_aead;
 
     for (i = 0; i < sm4->nkernels; i++) {
@@ -1222,6 +1290,13 @@ static int build_targets(void)
         const target t = { T_STREEBOG, NULL, NULL, k->name, 4, NULL };
 
         if (ctgrind_table(&stb->kernels[i]) && !add_target(&t))
+            return 0;
+    }
+    for (i = 0; i < kuz->nkernels; i++) {
+        const target t = { T_KUZ, kuz->kernels[i].table, NULL, NULL,
+                           KUZ_SCAN_BLOCKS, NULL };
+
+        if (ctgrind_table(&kuz->kernels[i]) && !add_target(&t))
             return 0;
     }
     for (i = 0; i < NPSEUDO; i++)

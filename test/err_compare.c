@@ -23,9 +23,9 @@
  *
  * Groups (argument 1): cipher (every SM4 mode), digest (SM3), mac (HMAC-SM3,
  * CMAC over SM4-CBC, GMAC over SM4-GCM, smgost's cipher or digest selected
- * through the MAC's properties), gost (the GOST ciphers against gostprov,
- * from SMGOST_GOSTPROV).  On a difference each side's call result, output
- * length and queue are printed.
+ * through the MAC's properties), gost (the GOST ciphers, Kuznyechik's
+ * included, against gostprov, from SMGOST_GOSTPROV).  On a difference each
+ * side's call result, output length and queue are printed.
  */
 #include "gost89_test.h"
 
@@ -1398,15 +1398,25 @@ static void group_mac(void)
  */
 static void group_gost(void)
 {
+    /*
+     * no_raw: gostprov's own init, called as the core calls it, fails for
+     * the Kuznyechik ciphers of a 16-byte IV (gost-engine 3.0.1), so the
+     * raw update case has no reference there.
+     */
     static const struct {
         const char *name;
-        int mode;
+        int mode, no_raw;
     } gost89_ciphers[] = {
-        { "gost89-cbc", M_BLOCK },
-        { "magma-cbc", M_BLOCK },
-        { "gost89", M_STREAM },
-        { "gost89-cnt", M_STREAM },
-        { "magma-ctr", M_STREAM },
+        { "gost89-cbc", M_BLOCK, 0 },
+        { "magma-cbc", M_BLOCK, 0 },
+        { "gost89", M_STREAM, 0 },
+        { "gost89-cnt", M_STREAM, 0 },
+        { "magma-ctr", M_STREAM, 0 },
+        { "kuznyechik-ecb", M_BLOCK, 0 },
+        { "kuznyechik-cbc", M_BLOCK, 1 },
+        { "kuznyechik-cfb", M_STREAM, 1 },
+        { "kuznyechik-ofb", M_STREAM, 1 },
+        { "kuznyechik-ctr", M_STREAM, 0 },
     };
     OSSL_LIB_CTX *gost89_lc = gost89_gostprov_libctx();
     size_t i, j;
@@ -1422,7 +1432,9 @@ static void group_gost(void)
         printf("# %s against gostprov's\n", ours.name);
         for (j = 0; j < sizeof(cipher_cases) / sizeof(cipher_cases[0]); j++)
             if ((cipher_cases[j].modes & gost89_ciphers[i].mode) != 0
-                && (cipher_cases[j].modes & M_NO_GOST) == 0)
+                && (cipher_cases[j].modes & M_NO_GOST) == 0
+                && !(gost89_ciphers[i].no_raw
+                     && cipher_cases[j].fn == c_raw_update_small_out))
                 compare(cipher_cases[j].what, cipher_cases[j].fn, &ours,
                         &ref, (cipher_cases[j].modes & M_GOSTPROV) != 0
                               ? FOLLOW : OWN);

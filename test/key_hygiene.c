@@ -6,10 +6,11 @@
  *
  * The allocator hook (memhook.h) scans every block as it is freed for
  * windows of the secrets registered below: the raw keys, their schedules
- * as src/sm4.h and src/gost89.h lay them out (computed with the module's
- * own sm4_set_key, gost89_set_key and gost89_key_mesh from libsmgost.a), SM3's
- * and Streebog's chaining values after HMAC's padded key blocks, secret
- * data hashed with SM3 and Streebog, and SM4-GCM's GHASH tables.
+ * as src/sm4.h, src/gost89.h and src/kuznyechik.h lay them out (computed
+ * with the module's own sm4_set_key, gost89_set_key, gost89_key_mesh and
+ * kuznyechik_set_key_kernel from libsmgost.a), SM3's and Streebog's
+ * chaining values after HMAC's padded key blocks, secret data hashed with
+ * SM3 and Streebog, and SM4-GCM's GHASH tables.
  *
  * A window found must be a copy, never chance, so each carries at least 64
  * bits of a random secret: 8 bytes of a key, of H, of SM3 state, or two
@@ -47,8 +48,8 @@
  * and each must be reported: test/87-key-hygiene.t checks that the check
  * sees what it is meant to see.
  *
- *   key_hygiene [-plant] sm4|aead|gost|magma|mac|hmac|sm3|hmac-streebog|
- *               streebog [seed]
+ *   key_hygiene [-plant] sm4|aead|gost|magma|kuznyechik|mac|hmac|sm3|
+ *               hmac-streebog|streebog [seed]
  */
 #define _GNU_SOURCE
 #include "testutil.h"
@@ -59,6 +60,7 @@
 
 #include "digest.h"
 #include "gost89.h"
+#include "kuznyechik.h"
 #include "prov.h"
 #include "sm3.h"
 #include "sm4.h"
@@ -284,6 +286,27 @@ static int add_gost(const KEY *k)
     /* The decryption schedule is the encryption one reversed: in the
      * windows above only as pairs of words in the other order. */
     return first_mesh;
+}
+
+/*
+ * Kuznyechik's schedule (src/kuznyechik.h): the ten round keys, which both
+ * schedules hold, and the table kernel's decryption keys L^-1(K_i).
+ */
+static void add_kuznyechik(const KEY *k)
+{
+    KUZNYECHIK_KEY enc, dec;
+
+    if (!kuznyechik_set_key_kernel(&kuznyechik_kernel_c, k->key, &enc,
+                                   &dec)) {
+        fprintf(stderr, "kuznyechik_set_key_kernel failed\n");
+        exit(2);
+    }
+    add_windows(new_group(k->id, enc.rk[0], sizeof(enc.rk),
+                          "Kuznyechik round keys of key %d", k->id),
+                0, sizeof(enc.rk), 8, 4);
+    add_windows(new_group(k->id, dec.drk[0], sizeof(dec.drk),
+                          "Kuznyechik decryption keys of key %d", k->id),
+                0, sizeof(dec.drk), 8, 4);
 }
 
 /*
@@ -551,6 +574,10 @@ static const char *const gost89_names[] = {
 static const char *const magma_names[] = {
     "magma-ecb", "magma-cbc", "magma-ctr", NULL
 };
+static const char *const kuznyechik_names[] = {
+    "kuznyechik-ecb", "kuznyechik-cbc", "kuznyechik-cfb", "kuznyechik-ofb",
+    "kuznyechik-ctr", NULL
+};
 
 /*
  * A cipher context: init with key 1, a message (meshing for the meshed
@@ -571,6 +598,8 @@ static void cipher_scenario(const char *name, int family)
     tu_rng_bytes(&rng, iv, sizeof(iv));
     if (family == 0) {
         add_sm4(&k1);
+    } else if (family == 3) {
+        add_kuznyechik(&k1);
     } else {
         mesh_from = add_gost(&k1);
         mesh_to = ngroups;
@@ -596,6 +625,8 @@ static void cipher_scenario(const char *name, int family)
     k2 = new_key(&rng, keylen);
     if (family == 0)
         add_sm4(&k2);
+    else if (family == 3)
+        add_kuznyechik(&k2);
     else
         add_gost(&k2);
     TU_CHECK(EVP_CipherInit_ex2(ctx, NULL, k2.key, iv, 0, NULL)
@@ -916,10 +947,13 @@ int main(int argc, char **argv)
         names = gost89_names;
     else if (strcmp(group, "magma") == 0)
         names = magma_names;
+    else if (strcmp(group, "kuznyechik") == 0)
+        names = kuznyechik_names;
     if (names != NULL) {
         for (i = 0; names[i] != NULL; i++)
             cipher_scenario(names[i], names == sm4_names ? 0
-                                      : names == gost89_names ? 1 : 2);
+                                      : names == gost89_names ? 1
+                                      : names == magma_names ? 2 : 3);
     } else if (strcmp(group, "aead") == 0) {
         aead_scenario("SM4-GCM");
         aead_scenario("SM4-CCM");
@@ -940,7 +974,8 @@ int main(int argc, char **argv)
         digest_scenario("md_gost12_256");
         digest_scenario("md_gost12_512");
     } else {
-        fprintf(stderr, "usage: %s [-plant] sm4|aead|gost|magma|mac|hmac|sm3|"
+        fprintf(stderr, "usage: %s [-plant] "
+                "sm4|aead|gost|magma|kuznyechik|mac|hmac|sm3|"
                 "hmac-streebog|streebog [seed]\n", argv[0]);
         return 2;
     }

@@ -22,7 +22,9 @@
 # define GC(algo, mode) 0, 0
 #endif
 
-const char *const family_name[N_FAMILY] = { "sm4", "sm3", "gost" };
+const char *const family_name[N_FAMILY] = {
+    "sm4", "sm3", "gost", "kuznyechik"
+};
 const char *const impl_name[N_IMPL] = {
     "smgost", "openssl", "gostprov", "gcrypt"
 };
@@ -80,6 +82,14 @@ static const struct alg rows[] = {
     { "magma-ctr", F_GOST, K_CIPHER, 0, NULL, "magma-ctr", 0, 0 },
     { "gost-mac", F_GOST, K_MAC, 0, NULL, "gost-mac",
       GC(GCRY_MAC_GOST28147_IMIT, 0) },
+    /* no libgcrypt has Kuznyechik: gostprov is the only reference */
+    { "kuznyechik-ecb", F_KUZ, K_CIPHER, 0, NULL, "kuznyechik-ecb", 0, 0 },
+    { "kuznyechik-cbc", F_KUZ, K_CIPHER, 0, NULL, "kuznyechik-cbc", 0, 0 },
+    { "kuznyechik-cbc", F_KUZ, K_CIPHER, 1, NULL, "kuznyechik-cbc", 0, 0 },
+    { "kuznyechik-ctr", F_KUZ, K_CIPHER, 0, NULL, "kuznyechik-ctr", 0, 0 },
+    { "kuznyechik-cfb", F_KUZ, K_CIPHER, 0, NULL, "kuznyechik-cfb", 0, 0 },
+    { "kuznyechik-cfb", F_KUZ, K_CIPHER, 1, NULL, "kuznyechik-cfb", 0, 0 },
+    { "kuznyechik-ofb", F_KUZ, K_CIPHER, 0, NULL, "kuznyechik-ofb", 0, 0 },
 };
 _Static_assert(sizeof(rows) / sizeof(rows[0]) == N_ALGS,
                "N_ALGS (bench.h) is the number of rows");

@@ -28,11 +28,13 @@ static enum impl reference(const struct alg *a)
 {
     size_t row = (size_t)(a - algs);
 
-    /* the default provider, gostprov for GOST, else libgcrypt (SM4-GCM,
-     * CCM and XTS under OpenSSL 3.0) */
-    if (a->family != F_GOST && fetched[I_OSSL][row] != NULL)
+    /* the default provider, gostprov for GOST and Kuznyechik, else
+     * libgcrypt (SM4-GCM, CCM and XTS under OpenSSL 3.0) */
+    int gost = a->family == F_GOST || a->family == F_KUZ;
+
+    if (!gost && fetched[I_OSSL][row] != NULL)
         return I_OSSL;
-    if (a->family == F_GOST && fetched[I_GOSTPROV][row] != NULL)
+    if (gost && fetched[I_GOSTPROV][row] != NULL)
         return I_GOSTPROV;
 #ifdef HAVE_GCRYPT
     if (gcrypt_has(a))
