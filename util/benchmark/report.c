@@ -248,8 +248,10 @@ void bench_family(struct run *r, enum family f)
         return;
     ncols = family_columns(f, cols);
     printf("\n%s: smgost MB/s and ratio to %s\n",
-           f == F_SM4 ? "SM4" : f == F_SM3 ? "SM3" : "GOST 28147-89/Magma",
+           f == F_SM4 ? "SM4" : f == F_SM3 ? "SM3"
+           : f == F_KUZ ? "Kuznyechik" : "GOST 28147-89/Magma",
            f == F_GOST ? "gostprov (* to libgcrypt: gostprov lacks it)"
+           : f == F_KUZ ? "gostprov"
            : f == F_SM4 ? "the OpenSSL default provider (GCM, CCM, XTS: to "
                           "libgcrypt if it lacks them)"
            : "the OpenSSL default provider");
