@@ -695,6 +695,60 @@ EOT
 
 
 
+# GOST R 34.11-94's four encryptions (src/gost94.c): four blocks, each
+# under its own key, through the lean rounds on xmm lanes (the 64-entry
+# VPERMI2B reads the ymm form of the same registers; their upper lanes,
+# zeroed by each xmm write, look up nothing that is kept).  The key words
+# come per lane from a row of the caller's kw[8][4] instead of a
+# broadcast.  Arguments (GOST89_SBOX_TABLES *, kw, in, out): blocks in the
+# GOST 28147-89 byte order.  One chain of 32 rounds of about 10 cycles,
+# nothing else; constant-time as the lean rounds are.
+sub round4k512 {
+    my ($r) = @_;
+    my $row = $r < 24 ? $r & 7 : 7 - ($r & 7);
+    my ($src, $dst) = $r & 1 ? ("%xmm1", "%xmm0") : ("%xmm0", "%xmm1");
+    return <<"EOT";
+	vprold	\$11,$src,%xmm4
+	vpaddd	@{[16 * $row]}(%rsi),%xmm4,%xmm4
+	vpsrld	\$4,%xmm4,%xmm5
+	vpternlogd	\$0xea,%xmm14,%xmm13,%xmm4
+	vpternlogd	\$0xea,%xmm14,%xmm13,%xmm5
+	vpermi2b	%ymm19,%ymm18,%ymm4
+	vpermi2b	%ymm21,%ymm20,%ymm5
+	vpternlogd	\$0x1e,%xmm5,%xmm4,$dst
+EOT
+}
+
+{
+    my $name = "gost89_avx512_ecb4k";
+    my $s = function_begin($name);
+    $s .= "\tvmovdqu64\t" . ($TAB_SIMD + 32 * $_) . "(%rdi),%ymm" . (18 + $_) . "\n"
+        for 0 .. 3;
+    $s .= <<"EOT";
+	vpbroadcastd	.Lg_m0f(%rip),%xmm13
+	vpbroadcastd	.Lg_pos(%rip),%xmm14
+	vmovdqu64	(%rdx),%ymm16
+	vpmovqd	%ymm16,%xmm0
+	vpsrlq	\$32,%ymm16,%ymm17
+	vpmovqd	%ymm17,%xmm1
+	vprord	\$11,%xmm0,%xmm0
+	vprord	\$11,%xmm1,%xmm1
+EOT
+    $s .= round4k512($_) for 0 .. 31;
+    # each block leaves as (n2, n1)
+    $s .= <<"EOT";
+	vprold	\$11,%xmm0,%xmm0
+	vprold	\$11,%xmm1,%xmm1
+	vpunpckldq	%xmm0,%xmm1,%xmm2
+	vpunpckhdq	%xmm0,%xmm1,%xmm3
+	vmovdqu	%xmm2,(%rcx)
+	vmovdqu	%xmm3,16(%rcx)
+	vzeroupper
+	ret
+EOT
+    $code .= $s . function_end($name);
+}
+
 ##########################################################################
 # AVX2
 #
@@ -1086,6 +1140,73 @@ $code .= entry256($_) for qw(ecb ctr cnt cbc_dec cfb_dec);
     $s .= "\tvmovq\t%xmm12,($st)\n\tvzeroupper\n";
     $s .= ".L${name}_done:\n\tret\n" . function_end($name);
     $code .= $s;
+}
+
+# GOST R 34.11-94's four encryptions through the AVX2 lean round on xmm
+# lanes, the key words per lane from a row of kw[8][4] (as
+# gost89_avx512_ecb4k; arguments the same).  The tables of the eight
+# lookups stay in registers: the four blocks fit one xmm pair, which
+# leaves room for them.  Constant-time as the lean rounds are.
+sub round4k256 {
+    my ($r) = @_;
+    my $row = $r < 24 ? $r & 7 : 7 - ($r & 7);
+    my ($src, $dst) = $r & 1 ? ("%xmm1", "%xmm0") : ("%xmm0", "%xmm1");
+    my $s = <<"EOT";
+	vpslld	\$11,$src,%xmm2
+	vpsrld	\$21,$src,%xmm3
+	vpor	%xmm3,%xmm2,%xmm2
+	vpaddd	@{[16 * $row]}(%rsi),%xmm2,%xmm2
+	vpsrld	\$4,%xmm2,%xmm4
+	vpand	%xmm5,%xmm2,%xmm3
+	vpand	%xmm5,%xmm4,%xmm4
+EOT
+    # position j's index keeps bit 7 clear only in byte j (.Lg2_lmask);
+    # tables of the low nibbles in xmm8..11, of the high in xmm12..15
+    for my $q (0, 1) {
+        my $nib = $q ? "%xmm4" : "%xmm3";
+        my $acc = $q ? "%xmm7" : "%xmm6";
+        for my $j (0 .. 3) {
+            my $d = $j ? "%xmm2" : $acc;
+            $s .= "\tvpor\t.Lg2_lmask+" . (32 * $j) . "(%rip),$nib,%xmm2\n"
+                . "\tvpshufb\t%xmm2,%xmm" . (8 + 4 * $q + $j) . ",$d\n";
+            $s .= "\tvpxor\t%xmm2,$acc,$acc\n" if $j;
+        }
+    }
+    return $s . "\tvpxor\t%xmm6,$dst,$dst\n\tvpxor\t%xmm7,$dst,$dst\n";
+}
+
+{
+    my $name = "gost89_avx2_ecb4k";
+    my $s = function_begin($name);
+    $s .= "\tvmovdqu\t" . ($TAB_SIMD + 16 * $_) . "(%rdi),%xmm" . (8 + $_) . "\n"
+        for 0 .. 7;
+    # n1 = the blocks' even dwords, n2 the odd ones, held as ror(h, 11)
+    $s .= <<"EOT";
+	vmovdqa	.Lg2_m0f(%rip),%xmm5
+	vmovdqu	(%rdx),%xmm0
+	vmovdqu	16(%rdx),%xmm1
+	vshufps	\$0xdd,%xmm1,%xmm0,%xmm2
+	vshufps	\$0x88,%xmm1,%xmm0,%xmm0
+	vmovdqa	%xmm2,%xmm1
+EOT
+    for my $h (0, 1) {
+        $s .= "\tvpsrld\t\$11,%xmm$h,%xmm2\n\tvpslld\t\$21,%xmm$h,%xmm$h\n"
+            . "\tvpor\t%xmm2,%xmm$h,%xmm$h\n";
+    }
+    $s .= round4k256($_) for 0 .. 31;
+    for my $h (0, 1) {
+        $s .= "\tvpslld\t\$11,%xmm$h,%xmm2\n\tvpsrld\t\$21,%xmm$h,%xmm$h\n"
+            . "\tvpor\t%xmm2,%xmm$h,%xmm$h\n";
+    }
+    # each block leaves as (n2, n1)
+    $s .= <<"EOT";
+	vpunpckldq	%xmm0,%xmm1,%xmm2
+	vpunpckhdq	%xmm0,%xmm1,%xmm3
+	vmovdqu	%xmm2,(%rcx)
+	vmovdqu	%xmm3,16(%rcx)
+	ret
+EOT
+    $code .= $s . function_end($name);
 }
 
 ##########################################################################

@@ -53,6 +53,9 @@ extern const struct smg_digest smg_sm3_digest;
 extern const OSSL_DISPATCH smg_streebog256_functions[];
 extern const OSSL_DISPATCH smg_streebog512_functions[];
 extern const struct smg_digest smg_streebog256_digest, smg_streebog512_digest;
+/* providers/gost94_digest.c: the same for md_gost94 */
+extern const OSSL_DISPATCH smg_md_gost94_functions[];
+extern const struct smg_digest smg_gost94_digest;
 
 /* providers/selftest.c: known answers of every algorithm through the
  * kernels an instance with this constant-time setting uses; 1 if all pass,

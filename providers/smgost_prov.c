@@ -76,6 +76,9 @@ static const OSSL_ALGORITHM smg_digests[] = {
     { "md_gost12_512:GOST R 34.11-2012 with 512 bit hash:"
       "id-tc26-gost3411-12-512:streebog512:1.2.643.7.1.1.2.3", SMG_PROPS,
       smg_streebog512_functions, "Streebog-512 (GOST R 34.11-2012)" },
+    { "md_gost94:GOST R 34.11-94:id-GostR3411-94:1.2.643.2.2.9", SMG_PROPS,
+      smg_md_gost94_functions,
+      "GOST R 34.11-94 (RFC 5831), CryptoPro parameter set" },
     { NULL, NULL, NULL, NULL }
 };
 

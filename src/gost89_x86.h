@@ -76,6 +76,17 @@ void gost89_avx512_imit(const GOST89_KEY *ks, unsigned char state[8],
                         const unsigned char *in, size_t nblocks);
 void gost89_avx2_imit(const GOST89_KEY *ks, unsigned char state[8],
                       const unsigned char *in, size_t nblocks);
+/*
+ * GOST R 34.11-94's four encryptions (src/gost94.h, gost94_encrypt4_fn):
+ * four blocks, each under its own key (kw[j][i]: word j of key i), through
+ * the lean rounds of each tier; constant-time.
+ */
+void gost89_avx512_ecb4k(const GOST89_SBOX_TABLES *tab,
+                         const uint32_t kw[8][4], const uint64_t in[4],
+                         uint64_t out[4]);
+void gost89_avx2_ecb4k(const GOST89_SBOX_TABLES *tab,
+                       const uint32_t kw[8][4], const uint64_t in[4],
+                       uint64_t out[4]);
 # endif
 #endif
 
