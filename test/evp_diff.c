@@ -36,6 +36,13 @@
  *             counter mode with CryptoPro meshing over GOST28147 ECB (which
  *             libgcrypt lacks), and GOST28147_IMIT against gost-mac under
  *             every set.
+ *   gost94-gostprov, gost94-gcrypt
+ *             md_gost94 (GOST R 34.11-94, CryptoPro set) against
+ *             gostprov's md_gost94 (non-empty messages only: gostprov
+ *             hashes an extra zero block for the empty one) and against
+ *             libgcrypt's GOSTR3411_CP: random messages around the 32-byte
+ *             block and long ones, random update pieces, copies
+ *             mid-stream, one shot.
  *
  * The references run each message in one piece from a fresh context.
  * smgost runs it in random update pieces, in place or not, with the set
@@ -76,9 +83,10 @@
  *
  * Usage: evp_diff sm sm4|sm3|hmac [seed], evp_diff gost89 gostprov|gcrypt
  * [seed], evp_diff streebog gostprov|gcrypt|file [seed], evp_diff
- * kuznyechik gostprov [seed]; evp_diff has-gcrypt exits 0 if the program
- * was built with libgcrypt.  The seed (else SMGOST_TEST_SEED, else the
- * clock) is printed; SMGOST_TEST_SCALE scales the case counts.
+ * kuznyechik gostprov [seed], evp_diff gost89 gost94-gostprov|gost94-gcrypt
+ * [seed]; evp_diff has-gcrypt exits 0 if the program was built with
+ * libgcrypt.  The seed (else SMGOST_TEST_SEED, else the clock) is printed;
+ * SMGOST_TEST_SCALE scales the case counts.
  */
 #include "gost89_test.h"
 
@@ -1502,6 +1510,120 @@ static void run_gostprov(double scale)
     gost89_gostprov_libctx_free(gplibctx);
 }
 
+/* ---------------------------------------------- GOST R 34.11-94 digest */
+
+/* Short messages around the 32-byte block, some long ones. */
+static const TU_LEN_BAND gost94_lens[] = {
+    /* percent, base, unit, count, jitter */
+    { 45, 0, 1, 100, 0 },
+    { 35, 0, 1, 1100, 0 },
+    { 20, 0, 1, 24 * 1024, 0 },
+};
+
+/* Pieces around the 32-byte block. */
+static const DIFF_SHAPE gost94_shape = {
+    gost94_lens, NELEM(gost94_lens), { 40, 4096, 32, 64, 0 }
+};
+
+/* A whole message's reference digest (32 bytes); 0 on failure. */
+typedef int (*gost94_ref_fn)(const unsigned char *msg, size_t len,
+                             unsigned char out[32]);
+
+static EVP_MD *gost94_gostprov_md;
+
+static int gost94_by_gostprov(const unsigned char *msg, size_t len,
+                              unsigned char out[32])
+{
+    unsigned int outl = 0;
+
+    return EVP_Digest(msg, len, out, &outl, gost94_gostprov_md, NULL)
+           && outl == 32;
+}
+
+/*
+ * One random message through smgost's md_gost94 in random pieces, copied
+ * mid-stream (both copies finished) or not, and in one shot, against ref.
+ */
+static void gost94_case(const EVP_MD *ours, gost94_ref_fn ref,
+                        const char *refname, int nonempty, unsigned long no)
+{
+    size_t len = pick_len(&gost94_shape), chunks[MAX_CHUNKS], n, i, pos = 0;
+    size_t copy_at;
+    unsigned char *msg, want[32], got[32];
+    unsigned int gl = 0;
+    EVP_MD_CTX *a = EVP_MD_CTX_new(), *b = NULL;
+    int ok;
+
+    if (nonempty && len == 0)
+        len = 1 + rnd(64);
+    msg = tu_malloc(len + 1);
+    tu_rng_bytes(&rng, msg, len);
+    n = make_chunks(&gost94_shape, len, chunks, NELEM(chunks));
+    copy_at = rnd(2) ? rnd(n + 1) : SIZE_MAX;
+    if (!TU_CHECK(a != NULL && ref(msg, len, want), "%s digest", refname))
+        goto end;
+    ok = EVP_DigestInit_ex2(a, ours, NULL);
+    for (i = 0; ok && i <= n; i++) {
+        if (i == copy_at) {
+            ok = (b = EVP_MD_CTX_new()) != NULL && EVP_MD_CTX_copy_ex(b, a);
+            TU_CHECK(ok, "EVP_MD_CTX_copy_ex");
+        }
+        if (i < n) {
+            ok = ok && EVP_DigestUpdate(a, msg + pos, chunks[i])
+                 && (b == NULL || EVP_DigestUpdate(b, msg + pos, chunks[i]));
+            pos += chunks[i];
+        }
+    }
+    if (TU_CHECK(ok && EVP_DigestFinal_ex(a, got, &gl),
+                 "md_gost94 digest failed")
+        && !TU_CHECK_MEM("md_gost94", got, gl, want, 32))
+        fprintf(stderr, "  in case %lu against %s: length %zu, %zu chunks\n",
+                no, refname, len, n);
+    if (b != NULL
+        && TU_CHECK(EVP_DigestFinal_ex(b, got, &gl), "copy final failed")
+        && !TU_CHECK_MEM("md_gost94 after copy", got, gl, want, 32))
+        fprintf(stderr, "  in case %lu against %s: length %zu, copied "
+                "before chunk %zu of %zu\n", no, refname, len, copy_at, n);
+    gl = 0;
+    if (TU_CHECK(EVP_Digest(msg, len, got, &gl, ours, NULL),
+                 "md_gost94 one-shot failed"))
+        TU_CHECK_MEM("md_gost94 one shot", got, gl, want, 32);
+ end:
+    EVP_MD_CTX_free(a);
+    EVP_MD_CTX_free(b);
+    free(msg);
+}
+
+static void run_gost94(gost94_ref_fn ref, const char *refname, int nonempty,
+                       unsigned long ncases)
+{
+    EVP_MD *ours = EVP_MD_fetch(libctx, "md_gost94", tu_target_propq());
+    unsigned long n;
+
+    if (TU_CHECK(ours != NULL, "fetch md_gost94")) {
+        TU_CHECK(strcmp(tu_prov_name(EVP_MD_get0_provider(ours)),
+                        tu_target()) == 0, "md_gost94 came from %s",
+                 tu_prov_name(EVP_MD_get0_provider(ours)));
+        for (n = 0; n < ncases && tu_failures <= 20; n++)
+            gost94_case(ours, ref, refname, nonempty, n);
+        printf("# md_gost94 against %s: %lu cases\n", refname, n);
+    }
+    EVP_MD_free(ours);
+}
+
+static void run_gost94_gostprov(unsigned long ncases)
+{
+    if ((gplibctx = gost89_gostprov_libctx()) == NULL) {
+        TU_CHECK(0, "gostprov is needed for this group");
+        return;
+    }
+    gost94_gostprov_md = EVP_MD_fetch(gplibctx, "md_gost94", NULL);
+    if (TU_CHECK(gost94_gostprov_md != NULL, "fetch gostprov's md_gost94"))
+        run_gost94(gost94_by_gostprov, "gostprov", 1, ncases);
+    EVP_MD_free(gost94_gostprov_md);
+    gost89_gostprov_libctx_free(gplibctx);
+}
+
 /* ---------------------------------------------------- against libgcrypt */
 
 #ifdef HAVE_GCRYPT
@@ -1781,6 +1903,27 @@ static void run_gcrypt(double scale)
     printf("# libgcrypt %s\n", gcry_check_version(NULL));
     gcrypt_ciphers((unsigned long)(1500 * scale));
     gcrypt_macs((unsigned long)(1000 * scale));
+}
+
+/* libgcrypt's GOSTR3411_CP: GOST R 34.11-94 with the CryptoPro set. */
+static int gost94_by_gcrypt(const unsigned char *msg, size_t len,
+                            unsigned char out[32])
+{
+    gcry_md_hash_buffer(GCRY_MD_GOSTR3411_CP, out, msg, len);
+    return 1;
+}
+
+static void run_gost94_gcrypt(unsigned long ncases)
+{
+    if (gcry_check_version("1.10.0") == NULL) {
+        TU_CHECK(0, "libgcrypt 1.10 or later is needed, have %s",
+                 gcry_check_version(NULL));
+        return;
+    }
+    gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
+    gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+    printf("# libgcrypt %s\n", gcry_check_version(NULL));
+    run_gost94(gost94_by_gcrypt, "libgcrypt GOSTR3411_CP", 0, ncases);
 }
 
 #endif
@@ -2108,6 +2251,20 @@ static void group_gcrypt(void)
 #endif
 }
 
+static void group_gost94_gostprov(void)
+{
+    run_gost94_gostprov((unsigned long)(2000 * tu_scale()));
+}
+
+static void group_gost94_gcrypt(void)
+{
+#ifdef HAVE_GCRYPT
+    run_gost94_gcrypt((unsigned long)(3000 * tu_scale()));
+#else
+    TU_CHECK(0, "built without libgcrypt (HAVE_GCRYPT)");
+#endif
+}
+
 /* The seed argument, for prepare(). */
 static const char *seed_arg;
 
@@ -2124,6 +2281,8 @@ int main(int argc, char **argv)
     };
     static const TU_GROUP gost89_groups[] = {
         { "gostprov", group_gostprov }, { "gcrypt", group_gcrypt },
+        { "gost94-gostprov", group_gost94_gostprov },
+        { "gost94-gcrypt", group_gost94_gcrypt },
     };
     static const TU_GROUP streebog_groups[] = {
         { "gostprov", group_streebog_gostprov },
