@@ -19,6 +19,7 @@
 #include <openssl/crypto.h>
 #include "byteorder.h"
 #include "gost94.h"
+#include "cpu.h"
 #include "gost89_x86.h"
 
 /*
@@ -151,15 +152,15 @@ static void gost94_c_encrypt4(const GOST89_SBOX_TABLES *tab,
 }
 
 const GOST94_KERNEL gost94_kernel_c = {
-    "gost94-c", gost94_c_encrypt4, 0
+    "gost94-c", gost94_c_encrypt4, 0, 0
 };
 
 #ifdef GOST89_X86_SIMD
 static const GOST94_KERNEL gost94_kernel_avx512 = {
-    "gost94-avx512vbmi", gost89_avx512_ecb4k, 1
+    "gost94-avx512vbmi", gost89_avx512_ecb4k, GOST89_CAPS_AVX512, 1
 };
 static const GOST94_KERNEL gost94_kernel_avx2 = {
-    "gost94-avx2", gost89_avx2_ecb4k, 1
+    "gost94-avx2", gost89_avx2_ecb4k, SMG_CAP_AVX2, 1
 };
 #endif
 

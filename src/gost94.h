@@ -31,6 +31,7 @@ typedef void (*gost94_encrypt4_fn)(const GOST89_SBOX_TABLES *tab,
 typedef struct gost94_kernel {
     const char *name;
     gost94_encrypt4_fn encrypt4;
+    uint32_t caps;                   /* SMG_CAP_* bits the CPU must have */
     int constant_time;               /* no secret-indexed access */
 } GOST94_KERNEL;
 

@@ -23,7 +23,7 @@ my $ct_env = { %{ run_env() }, SMGOST_TEST_CONF => $ct };
 my $ciphers = qr/^(?:gost89|magma)/;
 my $macs = qr/^gost-mac/;
 
-plan tests => 15;
+plan tests => 17;
 program_ok('evp_kat', ['names', 'gost89'], 'names, aliases, OIDs, lengths and modes');
 program_ok('evp_kat', ['allsets', data_file('evpciph_gost89.txt')],
            'every parameter set, chosen every way, read back');
@@ -31,6 +31,10 @@ kat_file_ok('evpciph_gost89.txt', $ciphers, 'CryptoPro CSP, GOST R 34.13-2015 an
             . '5 MiB cipher vectors, fed every way (4 GiB ones at SMGOST_TEST_SCALE >= 100)');
 kat_file_ok('evpmac_gost89.txt', $macs, 'CryptoPro CSP and 5 MiB IMIT vectors, fed every way '
             . '(4 GiB ones at SMGOST_TEST_SCALE >= 100)');
+kat_file_ok('evpmd_gost94.txt', qr/^md_gost94$/, 'GOST R 34.11-94 (md_gost94): RFC 5831 '
+            . "section 7.3's messages and the empty one, CryptoPro set");
+kat_file_ok('evpmd_gost94.txt', qr/^md_gost94$/, 'md_gost94 with constant-time = yes',
+            env => $ct_env);
 kat_file_ok('evpciph_gost89.txt', $ciphers, 'the cipher vectors with constant-time = yes',
             env => $ct_env);
 kat_file_ok('evpmac_gost89.txt', $macs, 'the IMIT vectors with constant-time = yes',

@@ -1367,6 +1367,7 @@ static const KAT_ALG gost89_algs[] = {
     { "magma-ctr", KAT_CIPHER, gost89_cipher_entry },
     { "gost-mac", KAT_MAC, gost89_mac_entry },
     { "gost-mac-12", KAT_MAC, gost89_mac_entry },
+    { "md_gost94", KAT_DIGEST, sm3_entry },
 };
 
 /* Digest entries run as SM3's do: one shot and byte by byte. */
