@@ -779,6 +779,8 @@ my %asm_name = (
     'gost89-imit-scalar' => sub { 'gost89_scalar_imit' },
     'gost89-imit-avx512' => sub { 'gost89_avx512_imit' },
     'gost89-imit-avx2' => sub { 'gost89_avx2_imit' },
+    'gost94-avx512vbmi' => sub { 'gost89_avx512_ecb4k' },
+    'gost94-avx2' => sub { 'gost89_avx2_ecb4k' },
     'sm4-keysched-gfni' => sub { 'sm4_gfni_set_key' },
     'sm4-keysched-gfni-avx512' => sub { 'sm4_gfni_avx512_key_tables' },
     'sm4-keysched-aesni' => sub { 'sm4_aesni_set_key' },
@@ -863,6 +865,12 @@ my @rows = (
       [ qr/^kuznyechik-c$/, 'all', 'all' ], [ qr/^kuznyechik-keysched-c$/, 'all', 'all' ] ],
     [ 'Kuznyechik kuznyechik-c-ct, every mode, with constant-time = yes, and its key schedule',
       [ qr/^kuznyechik-c-ct$/, 'all', 'all' ], [ qr/^kuznyechik-keysched-ct$/, 'all', 'all' ] ],
+    [ 'md_gost94 (GOST R 34.11-94) with gost89-avx2-ct: the step (key generation, shuffle, sum), the finishing rule and the four encryptions (gost94-avx2)',
+      [ qr/^gost94-avx2$/, 'all', 'all' ] ],
+    [ 'md_gost94 with gost89-avx512vbmi and its -ct table: the four encryptions (gost94-avx512vbmi; the rest is the C of the row above)',
+      [ qr/^gost94-avx512vbmi$/, 'all', 'all' ] ],
+    [ 'md_gost94 with every other GOST kernel: the four encryptions in C (gost94-c)',
+      [ qr/^gost94-c$/, 'all', 'all' ] ],
 );
 
 my (%covered, @result_rows, @problems, %absent);
