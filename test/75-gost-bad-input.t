@@ -25,6 +25,7 @@ my @groups = (
                  . 'bad final blocks (EVP reasons, as gostprov), Kuznyechik too'],
     [macsize  => 'MAC sizes 0, 9 and beyond ("invalid mac size")'],
     [early    => 'parameters and calls before any init'],
+    [gost94   => 'md_gost94 misuse: update and final after final, final into 31 bytes'],
 );
 plan tests => scalar @groups;
 program_ok('bad_input', ['gost89', $_->[0]], $_->[1]) for @groups;

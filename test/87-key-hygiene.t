@@ -24,6 +24,7 @@ my @groups = (
     [sm3   => 'SM3 over secret data: copy, reset'],
     ['hmac-streebog' => 'HMAC over smgost\'s md_gost12_256 and md_gost12_512: the digest contexts\' key state'],
     [streebog => 'md_gost12_256 and md_gost12_512 over secret data: copy, reset'],
+    [gost94 => 'md_gost94 over secret data, and HMAC over it: the digest contexts\' key state'],
 );
 plan tests => 2 * scalar @groups;
 program_ok('key_hygiene', [$_->[0]], $_->[1]) for @groups;

@@ -35,6 +35,7 @@
  *   gost89 macsize  MAC sizes 0, 9 and beyond
  *   gost89 early    parameters set, and calls made, before any init: no
  *                   crash, and the parameters hold for the init that follows
+ *   gost89 gost94   md_gost94's digest misuse, as sm sm3's
  *
  * Most cases use EVP as applications do.  EVP always offers the provider
  * enough output room and the cipher's own key and IV lengths, and always
@@ -1490,6 +1491,12 @@ static void run_early(void)
     }
 }
 
+/* md_gost94 (GOST R 34.11-94): the digest misuse of SM3's group. */
+static void run_gost94(void)
+{
+    digest_misuse("md_gost94", 32);
+}
+
 /* ------------------------------------------------------------ families */
 
 int main(int argc, char **argv)
@@ -1505,6 +1512,7 @@ int main(int argc, char **argv)
         { "keymesh", run_keymesh }, { "num", run_num },
         { "nokey", run_nokey }, { "lengths", run_lengths },
         { "macsize", run_macsize }, { "early", run_early },
+        { "gost94", run_gost94 },
     };
     static const TU_GROUP streebog_groups[] = {
         { "digest", group_streebog },

@@ -49,7 +49,7 @@
  * sees what it is meant to see.
  *
  *   key_hygiene [-plant] sm4|aead|gost|magma|kuznyechik|mac|hmac|sm3|
- *               hmac-streebog|streebog [seed]
+ *               hmac-streebog|streebog|gost94 [seed]
  */
 #define _GNU_SOURCE
 #include "testutil.h"
@@ -63,6 +63,7 @@
 #include "kuznyechik.h"
 #include "prov.h"
 #include "sm3.h"
+#include "gost94.h"
 #include "sm4.h"
 #include "streebog.h"
 
@@ -336,25 +337,29 @@ static const HMAC_DIGEST hmac_streebog[2] = {
     { "md_gost12_512", &smg_streebog512_digest, &streebog_kernel_c,
       offsetof(STREEBOG_STATE, chain.h), STREEBOG_H_SIZE },
 };
-/* The digest of the HMAC scenario that runs. */
-static const HMAC_DIGEST *hmac_digest = &hmac_sm3;
+/* md_gost94's init takes the GOST 28147-89 table it runs beside; its
+ * Sigma after a padded block is that block itself. */
+static const HMAC_DIGEST hmac_gost94 = {
+    "md_gost94", &smg_gost94_digest, &gost89_kernel_c,
+    offsetof(GOST94_STATE, h), sizeof(((GOST94_STATE *)0)->h)
+};
 
 /*
- * HMAC (RFC 2104) over d, 64-byte blocks: K' = K, or d(K) beyond a block;
- * the padded blocks K' ^ ipad and K' ^ opad (where K' reaches); d's
- * chaining values after each, which is what the digest contexts inside
- * HMAC keep.
+ * HMAC (RFC 2104) over d: K' = K, or d(K) beyond a block; the padded
+ * blocks K' ^ ipad and K' ^ opad (where K' reaches); the chaining values
+ * after each (d's h_len bytes at h_off: SM3's V, Streebog's h, GOST
+ * R 34.11-94's H), which is what the digest contexts inside HMAC keep.
  */
 static void add_hmac(const KEY *k, const HMAC_DIGEST *d)
 {
-    unsigned char kk[64] = { 0 }, pad[64];
-    size_t kl = k->keylen, i;
+    unsigned char kk[SMG_DIGEST_MAX_BLOCK] = { 0 }, pad[SMG_DIGEST_MAX_BLOCK];
+    size_t kl = k->keylen, bs = d->md->block_size, i;
     SMG_DIGEST_CTX c;
     const unsigned char *h = (const unsigned char *)smg_digest_state(&c)
                              + d->h_off;
     int which;
 
-    if (kl > sizeof(pad)) {
+    if (kl > bs) {
         smg_digest_init(&c, d->md, d->kernel);
         smg_digest_update(&c, d->md, k->key, kl);
         smg_digest_final(&c, d->md, kk);
@@ -367,12 +372,12 @@ static void add_hmac(const KEY *k, const HMAC_DIGEST *d)
     for (which = 0; which < 2; which++) {
         const char *name = which ? "opad" : "ipad";
 
-        for (i = 0; i < sizeof(pad); i++)
+        for (i = 0; i < bs; i++)
             pad[i] = kk[i] ^ (which ? 0x5c : 0x36);
         add_windows(new_group(k->id, pad, kl, "key %d ^ %s", k->id, name), 0,
                     kl, 8, 1);
         smg_digest_init(&c, d->md, d->kernel);
-        smg_digest_update(&c, d->md, pad, sizeof(pad));
+        smg_digest_update(&c, d->md, pad, bs);
         add_windows(new_group(k->id, h, d->h_len, "%s state after key %d ^ %s",
                               d->name, k->id, name),
                     0, d->h_len, 8, 4);
@@ -759,27 +764,27 @@ static int mac_run(EVP_MAC_CTX *ctx, unsigned char *out)
 }
 
 /*
- * A MAC context (gost-mac, gost-mac-12, or HMAC over smgost's SM3 or
- * Streebog, hmac_digest): init
- * with key 1, a message, a dup made and freed, a restart under the same
+ * A MAC context (gost-mac, gost-mac-12, or HMAC over smgost's digest d):
+ * init with key 1, a message, a dup made and freed, a restart under the same
  * key (GOST: undoes the meshing), a re-key with key 2, the context freed.
  */
-static void mac_scenario(const char *name)
+static void mac_scenario(const char *name, const HMAC_DIGEST *d)
 {
     int hmac = strcmp(name, "HMAC") == 0;
     EVP_MAC *mac = EVP_MAC_fetch(lib, name, hmac ? NULL : PROPQ);
     EVP_MAC_CTX *ctx = mac != NULL ? EVP_MAC_CTX_new(mac) : NULL, *dup;
     OSSL_PARAM params[3], *p = params;
     /* HMAC: a key within one block, then one hashed first. */
-    KEY k1 = new_key(&rng, hmac ? 40 : GOST89_KEY_SIZE), k2;
+    KEY k1 = new_key(&rng, hmac ? d->md->block_size * 5 / 8 : GOST89_KEY_SIZE),
+        k2;
     unsigned char out[64], again[64];
     size_t outl = 0, againl = 0;
     int mesh_from = -1, mesh_to = -1;
 
     if (hmac) {
-        add_hmac(&k1, hmac_digest);
+        add_hmac(&k1, d);
         *p++ = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST,
-                                                (char *)hmac_digest->name, 0);
+                                                (char *)d->name, 0);
         *p++ = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_PROPERTIES,
                                                 (char *)PROPQ, 0);
     } else {
@@ -817,7 +822,7 @@ static void mac_scenario(const char *name)
 
     k2 = new_key(&rng, hmac ? 100 : GOST89_KEY_SIZE);
     if (hmac)
-        add_hmac(&k2, hmac_digest);
+        add_hmac(&k2, d);
     else
         add_gost(&k2);
     TU_CHECK(EVP_MAC_init(ctx, k2.key, k2.keylen, NULL) && mac_run(ctx, out),
@@ -834,14 +839,15 @@ static void mac_scenario(const char *name)
 }
 
 /*
- * A digest (SM3, md_gost12_256, md_gost12_512) over secret data: copies and
- * resets must not leave it behind.
+ * A digest (SM3, md_gost94) over len bytes of secret data, a part of a
+ * block left in the context's buffer: copies and resets must not leave it
+ * behind.
  */
-static void digest_scenario(const char *name)
+static void digest_scenario(const char *name, size_t len)
 {
     EVP_MD *md = EVP_MD_fetch(lib, name, PROPQ);
     EVP_MD_CTX *ctx = EVP_MD_CTX_new(), *copy = EVP_MD_CTX_new();
-    KEY secret = new_key(&rng, 100);
+    KEY secret = new_key(&rng, len);
     unsigned char out[EVP_MAX_MD_SIZE];
     unsigned int l;
 
@@ -850,7 +856,8 @@ static void digest_scenario(const char *name)
                   && EVP_DigestUpdate(ctx, secret.key, secret.keylen),
                   "%s: hashing a secret", name))
         goto end;
-    /* 100 bytes: the last 36 wait in the context's buffer. */
+    /* SM3, 100 bytes: the last 36 wait in the context's buffer;
+     * md_gost94, 90 bytes: the last 26. */
     TU_CHECK(live_with_key(secret.id) > 0, "%s: the buffered secret is not "
              "found (scanner or attribution broken)", name);
     TU_CHECK(EVP_MD_CTX_copy_ex(copy, ctx)
@@ -959,24 +966,25 @@ int main(int argc, char **argv)
         aead_scenario("SM4-CCM");
         aead_scenario("SM4-XTS");
     } else if (strcmp(group, "mac") == 0) {
-        mac_scenario("gost-mac");
-        mac_scenario("gost-mac-12");
+        mac_scenario("gost-mac", NULL);
+        mac_scenario("gost-mac-12", NULL);
     } else if (strcmp(group, "hmac") == 0) {
-        mac_scenario("HMAC");
+        mac_scenario("HMAC", &hmac_sm3);
     } else if (strcmp(group, "sm3") == 0) {
-        digest_scenario("SM3");
+        digest_scenario("SM3", 100);
     } else if (strcmp(group, "hmac-streebog") == 0) {
-        for (i = 0; i < 2; i++) {
-            hmac_digest = &hmac_streebog[i];
-            mac_scenario("HMAC");
-        }
+        mac_scenario("HMAC", &hmac_streebog[0]);
+        mac_scenario("HMAC", &hmac_streebog[1]);
     } else if (strcmp(group, "streebog") == 0) {
-        digest_scenario("md_gost12_256");
-        digest_scenario("md_gost12_512");
+        digest_scenario("md_gost12_256", 100);
+        digest_scenario("md_gost12_512", 100);
+    } else if (strcmp(group, "gost94") == 0) {
+        digest_scenario("md_gost94", 90);
+        mac_scenario("HMAC", &hmac_gost94);
     } else {
         fprintf(stderr, "usage: %s [-plant] "
                 "sm4|aead|gost|magma|kuznyechik|mac|hmac|sm3|"
-                "hmac-streebog|streebog [seed]\n", argv[0]);
+                "hmac-streebog|streebog|gost94 [seed]\n", argv[0]);
         return 2;
     }
     if (planting)
