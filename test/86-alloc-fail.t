@@ -21,6 +21,7 @@ my @groups = (
     [magma => 'Magma ciphers: the same steps'],
     [kuznyechik => 'Kuznyechik ciphers: the same steps'],
     [sm3   => 'SM3: the same steps and the one-shot digest'],
+    [gost94 => 'md_gost94: the same steps and the one-shot digest'],
     [mac   => 'gost-mac, gost-mac-12, HMAC-SM3: the same steps, one-shot'],
     [streebog => 'md_gost12_256, md_gost12_512 and HMAC over each: the same steps, one-shot'],
     [load  => 'provider load with smgost\'s own allocations failing'],

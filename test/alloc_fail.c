@@ -11,7 +11,7 @@
  * libcrypto has freed its own (a leak is reported with the file and line
  * that allocated it, and the step and N).
  *
- *   alloc_fail sm4|gost|magma|kuznyechik|sm3|mac|streebog
+ *   alloc_fail sm4|gost|magma|kuznyechik|sm3|gost94|mac|streebog
  *       context new, init, update, final, copy/dup, re-init and the
  *       one-shot digest and MACs of each algorithm in the group, every
  *       allocation made during the step a candidate (libcrypto's and ours);
@@ -113,6 +113,7 @@ static ALG algs[] = {
     ALG_ENTRY(K_CIPHER, "kuznyechik-ofb", "kuznyechik", 32),
     ALG_ENTRY(K_CIPHER, "kuznyechik-ctr", "kuznyechik", 32),
     ALG_ENTRY(K_DIGEST, "SM3", "sm3", 0),
+    ALG_ENTRY(K_DIGEST, "md_gost94", "gost94", 0),
     ALG_ENTRY(K_MAC, "gost-mac", "mac", 32),
     ALG_ENTRY(K_MAC, "gost-mac-12", "mac", 32),
     ALG_ENTRY(K_HMAC, "HMAC", "mac", 32),
@@ -810,7 +811,7 @@ int main(int argc, char **argv)
         known |= strcmp(algs[i].group, group) == 0;
     if (!known) {
         fprintf(stderr, "usage: %s "
-                "sm4|gost|magma|kuznyechik|sm3|mac|streebog|load|core\n",
+                "sm4|gost|magma|kuznyechik|sm3|gost94|mac|streebog|load|core\n",
                 argv[0]);
         return 2;
     }

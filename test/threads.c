@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Concurrency: eight threads load smgost and run random operations (every
- * cipher, SM4-GCM/CCM/XTS with their tags, SM3, Streebog, the GOST MACs,
- * HMAC over our SM3 and Streebog) on their own contexts,
+ * cipher, SM4-GCM/CCM/XTS with their tags, SM3, Streebog, md_gost94, the
+ * GOST MACs, HMAC over our SM3 and Streebog) on their own contexts,
  * copying and duplicating them mid-stream, and compare each result with a
  * reference computed single-threaded beforehand.  Meant to run under
  * ThreadSanitizer (./Configure enable-tsan) as well as natively.
@@ -62,7 +62,7 @@ static const struct alg {
     { K_CIPHER, "kuznyechik-ecb" }, { K_CIPHER, "kuznyechik-cbc" },
     { K_CIPHER, "kuznyechik-cfb" }, { K_CIPHER, "kuznyechik-ofb" },
     { K_CIPHER, "kuznyechik-ctr" },
-    { K_DIGEST, "SM3" },
+    { K_DIGEST, "SM3" }, { K_DIGEST, "md_gost94" },
     { K_DIGEST, "md_gost12_256" }, { K_DIGEST, "md_gost12_512" },
     { K_MAC, "gost-mac" }, { K_MAC, "gost-mac-12" },
     { K_HMAC, "HMAC" },
