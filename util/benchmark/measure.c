@@ -90,6 +90,9 @@ static const struct alg rows[] = {
     { "kuznyechik-cfb", F_KUZ, K_CIPHER, 0, NULL, "kuznyechik-cfb", 0, 0 },
     { "kuznyechik-cfb", F_KUZ, K_CIPHER, 1, NULL, "kuznyechik-cfb", 0, 0 },
     { "kuznyechik-ofb", F_KUZ, K_CIPHER, 0, NULL, "kuznyechik-ofb", 0, 0 },
+    /* GOST R 34.11-94, CryptoPro set: libgcrypt's GOSTR3411_CP */
+    { "md_gost94", F_GOST, K_DIGEST, 0, NULL, "md_gost94",
+      GC(GCRY_MD_GOSTR3411_CP, 0) },
 };
 _Static_assert(sizeof(rows) / sizeof(rows[0]) == N_ALGS,
                "N_ALGS (bench.h) is the number of rows");
