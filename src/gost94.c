@@ -199,10 +199,9 @@ const GOST94_KERNEL *gost94_kernel(const SMG_BLOCK_KERNEL *k)
  * (y1 ^ y2 ^ y3 ^ y4 ^ y13 ^ y16) || y16 || ... || y2 on 16-bit words, a
  * linear feedback shift register: with x[0..15] the value's words (x[0] =
  * y1), x[t + 16] = x[t] ^ x[t + 1] ^ x[t + 2] ^ x[t + 3] ^ x[t + 12] ^
- * x[t + 15], and psi^n's words are x[n..n + 15].  The step's output
- * psi^61(H ^ psi(M ^ psi^12(S))) is one run of that register, 12 + 1 + 61
- * = 74 steps, with M and H added to the window on the way, where applying
- * psi 74 times over the whole value would move 16 words each time.
+ * x[t + 15], and psi^n's words are x[n..n + 15]: n steps of the register
+ * where applying psi n times over the whole value would move 16 words each
+ * time.
  *
  * The window is four 64-bit words w[0..3] (x[t..t + 3] in w[0], ...), and
  * psi4 takes four steps at once: the terms x[t + i .. t + i + 3] and
@@ -239,24 +238,56 @@ static inline void psi1(uint64_t w[4])
     w[3] = w[3] >> 16 | f << 48;
 }
 
-static void gost94_mix(uint64_t h[4], const uint64_t m[4],
-                       const uint64_t s[4])
+/*
+ * psi^74 as a matrix: word j of psi^74(Y) is the XOR of the words i of Y
+ * for the bits i set in psi74[j], 74 steps of the register above run on
+ * the unit vectors (124 terms in all).  The step's output is, by
+ * linearity, psi^61(H ^ psi(M)) ^ psi^74(S): the first part, a register
+ * run of 62 steps, needs only H and M and so runs beside the encryptions;
+ * after them comes only this matrix, whose XOR trees are a few levels
+ * deep where the run's chain is 74 steps long.  Any wrong bit here fails
+ * every known answer of the tests.
+ */
+static const uint16_t psi74[16] = {
+    0xfee2, 0x6dcb, 0xdb96, 0x2723, 0x4e46, 0x9c8c, 0xa917, 0xc221,
+    0x144d, 0x289a, 0x5134, 0xa268, 0xd4df, 0x39b1, 0x7362, 0xe6c4
+};
+
+/* psi^61(H ^ psi(M)): the part of the step's output before S is known. */
+static inline void mix_hm(uint64_t w[4], const uint64_t h[4],
+                          const uint64_t m[4])
 {
-    uint64_t w[4];
     int i;
 
-    memcpy(w, s, sizeof(w));
-    for (i = 0; i < 3; i++)
-        psi4(w);
-    for (i = 0; i < 4; i++)
-        w[i] ^= m[i];
+    memcpy(w, m, 4 * sizeof(w[0]));
     psi1(w);
     for (i = 0; i < 4; i++)
         w[i] ^= h[i];
     for (i = 0; i < 15; i++)
         psi4(w);
     psi1(w);
-    memcpy(h, w, sizeof(w));
+}
+
+/* h = p ^ psi^74(s); the loops unroll to straight XORs of s's words. */
+static inline void mix_s(uint64_t h[4], const uint64_t p[4],
+                         const uint64_t s[4])
+{
+    uint64_t y[16], acc;
+    int i, j;
+
+    for (i = 0; i < 16; i++)
+        y[i] = s[i >> 2] >> (16 * (i & 3)) & 0xffff;
+    for (i = 0; i < 4; i++)
+        h[i] = p[i];
+    GOST94_UNROLL
+    for (j = 0; j < 16; j++) {
+        acc = 0;
+        GOST94_UNROLL
+        for (i = 0; i < 16; i++)
+            if (psi74[j] >> i & 1)
+                acc ^= y[i];
+        h[j >> 2] ^= acc << (16 * (j & 3));
+    }
 }
 
 /*
@@ -312,7 +343,7 @@ static const uint64_t gost94_c3[4] = {
 static void gost94_step(GOST94_STATE *s, const uint64_t m[4],
                         uint32_t kw[8][4])
 {
-    uint64_t u[4], v[4], w[4], enc[4], t;
+    uint64_t u[4], v[4], w[4], enc[4], p[4], t;
     int i, j;
 
     memcpy(u, s->h, sizeof(u));
@@ -340,8 +371,9 @@ static void gost94_step(GOST94_STATE *s, const uint64_t m[4],
             w[i] = u[i] ^ v[i];
         key_words(kw, j, w);
     }
+    mix_hm(p, s->h, m);
     s->encrypt4(s->tab, (const uint32_t (*)[4])kw, s->h, enc);
-    gost94_mix(s->h, m, enc);
+    mix_s(s->h, p, enc);
 }
 
 /* ---- Streaming (RFC 5831 section 7) ---- */
