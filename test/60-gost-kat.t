@@ -23,7 +23,7 @@ my $ct_env = { %{ run_env() }, SMGOST_TEST_CONF => $ct };
 my $ciphers = qr/^(?:gost89|magma)/;
 my $macs = qr/^gost-mac/;
 
-plan tests => 17;
+plan tests => 19;
 program_ok('evp_kat', ['names', 'gost89'], 'names, aliases, OIDs, lengths and modes');
 program_ok('evp_kat', ['allsets', data_file('evpciph_gost89.txt')],
            'every parameter set, chosen every way, read back');
