@@ -16,6 +16,12 @@
 #                          memory byte j of the input in memory byte i of
 #                          the output
 #   kuz_encrypt_model      a slow one-block model (key schedule included)
+#   $KUZ_AES_MAP, $KUZ_AES_UNMAP
+#                          an isomorphism of the field onto AES's (mod
+#                          0x11B, where VGF2P8MULB multiplies) and back,
+#                          as VGF2P8AFFINEQB matrices: in its image c * x
+#                          is one VGF2P8MULB by the image of c
+#   kuz_to_aes             that isomorphism on one byte
 #
 # Memory order: byte 0 of a block in memory is a_15 of the standard, the
 # first byte RFC 7801 prints; R(a_15..a_0) = l(a_15..a_0) || a_15..a_1,
@@ -29,7 +35,8 @@ use warnings;
 use Exporter qw(import);
 
 our @EXPORT = qw(@KUZ_PI @KUZ_PI_INV @KUZ_L_COEF @KUZ_L @KUZ_L_INV
-                 kuz_gf_mul kuz_mul_matrix kuz_encrypt_model);
+                 $KUZ_AES_MAP $KUZ_AES_UNMAP
+                 kuz_gf_mul kuz_mul_matrix kuz_encrypt_model kuz_to_aes);
 
 # pi, GOST R 34.12-2015 5.1.1 (RFC 7801 section 2), pi(0), pi(1), ...
 our @KUZ_PI = map { hex } qw(
@@ -72,20 +79,76 @@ sub kuz_gf_mul {
     return $r;
 }
 
-# VGF2P8AFFINEQB computes bit i of each result byte as the parity of
-# (byte 7-i of the matrix qword) AND x (Intel SDM, GF2P8AFFINEQB); for
-# y = c x column j of the matrix is c * 2^j.
+# The VGF2P8AFFINEQB matrix of a linear byte map given by its columns
+# (the images of 1, 2, 4, ...): bit i of each result byte is the parity of
+# (byte 7-i of the matrix qword) AND x (Intel SDM, GF2P8AFFINEQB).  For
+# y = c x column j is c * 2^j.
 no warnings 'portable';    # 64-bit matrices need a 64-bit perl
-sub kuz_mul_matrix {
-    my ($c) = @_;
+sub affine_matrix {
+    my @col = @_;
     my $q = 0;
     for my $j (0 .. 7) {
-        my $col = kuz_gf_mul($c, 1 << $j);
         for my $i (0 .. 7) {
-            $q |= (($col >> $i) & 1) << (8 * (7 - $i) + $j);
+            $q |= (($col[$j] >> $i) & 1) << (8 * (7 - $i) + $j);
         }
     }
     return $q;
+}
+
+sub kuz_mul_matrix {
+    my ($c) = @_;
+    return affine_matrix(map { kuz_gf_mul($c, 1 << $_) } 0 .. 7);
+}
+
+# The AES field (FIPS 197 4.2, modulus 0x11B) is isomorphic to this one:
+# with beta a root of 0x1C3 there, x^k -> beta^k extends linearly to the
+# isomorphism.  The first such root from 2 upwards is taken.
+sub aes_mul {
+    my ($a, $b) = @_;
+    my $r = 0;
+    while ($b) {
+        $r ^= $a if $b & 1;
+        $a <<= 1;
+        $a ^= 0x11b if $a & 0x100;
+        $b >>= 1;
+    }
+    return $r;
+}
+
+my @beta_pow;
+for my $beta (2 .. 255) {
+    my @pw = (1);
+    push @pw, aes_mul($pw[-1], $beta) for 1 .. 8;
+    # beta^8 + beta^7 + beta^6 + beta + 1 = 0
+    next if $pw[8] ^ $pw[7] ^ $pw[6] ^ $pw[1] ^ $pw[0];
+    @beta_pow = @pw[0 .. 7];
+    last;
+}
+
+sub kuz_to_aes {
+    my ($x) = @_;
+    my $y = 0;
+    for my $k (0 .. 7) {
+        $y ^= $beta_pow[$k] if ($x >> $k) & 1;
+    }
+    return $y;
+}
+
+our $KUZ_AES_MAP = affine_matrix(@beta_pow);
+our $KUZ_AES_UNMAP;
+{
+    my %back;
+    $back{ kuz_to_aes($_) } = $_ for 0 .. 255;
+    die "kuznyechik_x86_64.pm: the field map is not a bijection\n"
+        unless keys %back == 256;
+    $KUZ_AES_UNMAP = affine_matrix(map { $back{ 1 << $_ } } 0 .. 7);
+    for my $i (0 .. 7) {
+        for my $k (0 .. 7) {
+            die "kuznyechik_x86_64.pm: the field map is no isomorphism\n"
+                unless kuz_to_aes(kuz_gf_mul(1 << $i, 1 << $k))
+                    == aes_mul($beta_pow[$i], $beta_pow[$k]);
+        }
+    }
 }
 
 # R and its inverse on a block in memory order (a list of 16 bytes)
