@@ -60,6 +60,9 @@ my @public = (
     # GOST89_SIDE.enc and .dec (src/gost89_x86.h), the pointers to the next
     # key's schedules, of the entries that run a side pass beside a batch
     [ qr/^gost89_avx512_\w+_side$/, 'r9', 0, 16, 'GOST89_SIDE.enc, GOST89_SIDE.dec' ],
+    # KUZNYECHIK_KEY.decrypt (src/kuznyechik.h), the direction the ECB
+    # entries take (src/kuznyechik_x86.c asserts the offset)
+    [ qr/^kuznyechik_/, 'rdi', 160, 164, 'KUZNYECHIK_KEY.decrypt' ],
 );
 
 my ($roots_re, $trace);
