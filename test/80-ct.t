@@ -871,6 +871,8 @@ my @rows = (
       [ qr/^gost94-avx512vbmi$/, 'all', 'all' ] ],
     [ 'md_gost94 with every other GOST kernel: the four encryptions in C (gost94-c)',
       [ qr/^gost94-c$/, 'all', 'all' ] ],
+    [ 'Kuznyechik kuznyechik-gfni-avx512 (every mode)',
+      [ qr/^kuznyechik-gfni-avx512$/, 'all', 'all' ] ],
 );
 
 my (%covered, @result_rows, @problems, %absent);

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * C side of the x86-64 Kuznyechik kernels (asm/kuznyechik-*-x86_64.pl):
+ * their kernel tables (src/kuznyechik.c lists them with the CPU
+ * capabilities each needs).
+ */
+#include <stddef.h>
+
+#include "kuznyechik_x86.h"
+
+#ifdef KUZNYECHIK_X86_ASM
+
+/* The assembly reads the round keys at 0, 16 bytes apart, and the
+ * direction of ECB at 160 (util/ct-asm-check.pl knows it public). */
+_Static_assert(offsetof(KUZNYECHIK_KEY, rk) == 0
+               && offsetof(KUZNYECHIK_KEY, decrypt) == 160,
+               "KUZNYECHIK_KEY layout");
+
+const SMG_BLOCK_KERNEL kuznyechik_kernel_gfni_avx512 = {
+    "kuznyechik-gfni-avx512",
+    kuznyechik_gfni_avx512_ecb,
+    kuznyechik_gfni_avx512_cbc_enc,
+    kuznyechik_gfni_avx512_cbc_dec,
+    kuznyechik_gfni_avx512_cfb_enc,
+    kuznyechik_gfni_avx512_cfb_dec,
+    kuznyechik_gfni_avx512_ofb,
+    kuznyechik_gfni_avx512_ctr,
+    NULL, NULL, NULL, NULL, NULL
+};
+
+#endif

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The x86-64 Kuznyechik kernels (asm/kuznyechik-*-x86_64.pl) as
+ * src/kuznyechik.c and the tests see them: the assembly entry points, the
+ * kernel tables built from them (src/kuznyechik.c lists them) and the CPU
+ * capabilities each needs.  Everything here exists only when
+ * KUZNYECHIK_X86_ASM is defined.
+ */
+#ifndef SMGOST_KUZNYECHIK_X86_H
+#define SMGOST_KUZNYECHIK_X86_H
+
+#include "kuznyechik.h"
+#include "kernel_decl.h"
+
+#if defined(__x86_64__) && !defined(SMG_NO_ASM)
+# define KUZNYECHIK_X86_ASM 1
+# include "cpu.h"
+
+/* GFNI + AVX-512 (F, BW, VL, VBMI): every block mode
+ * (asm/kuznyechik-gfni-avx512-x86_64.pl). */
+SMG_DECLARE_BLOCK_KERNEL_ENTRIES(kuznyechik, gfni_avx512)
+extern const SMG_BLOCK_KERNEL kuznyechik_kernel_gfni_avx512;
+# define KUZNYECHIK_CAPS_GFNI_AVX512                                         \
+    (SMG_CAP_AVX512F | SMG_CAP_AVX512BW | SMG_CAP_AVX512VL                  \
+     | SMG_CAP_AVX512VBMI | SMG_CAP_GFNI)
+#endif
+
+#endif
