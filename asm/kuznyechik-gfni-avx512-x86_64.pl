@@ -247,6 +247,302 @@ for my $dir (qw(e d)) {
 }
 
 # ---------------------------------------------------------------------------
+# The byte-sliced core: 64 blocks, zmm j holding byte j of each (the
+# loads transposed 16x16 inside every 128-bit lane), so that every
+# register of a round is multiplied by one constant.  L is run as R^16
+# (L^-1 as R^-16), the LFSR form in which R's shift is only a renaming of
+# registers: a step computes one new byte as l of the sixteen, whose
+# coefficients are symmetric (c_k = c_{14-k}), so the bytes that share a
+# coefficient are added first: 6 XORs, 7 VGF2P8AFFINEQB (broadcast
+# matrices) and 5 VPTERNLOGD.  That is 112 multiplications a round for 64
+# blocks where the matrix form needs 251, and GFNI is the port that
+# binds; the steps' chain (an XOR, a multiply and a ternlog a step) is
+# short beside a round's ~400 instructions.  The round key is added after
+# the sixteen steps (each step reads the bytes the steps before it made),
+# byte j of it broadcast from a dword: the caller spreads the round keys
+# over a table in its frame (bs_keys), addressed by %rax.  pi as in the
+# lane cores, here in the plain field.
+
+# 16x16 byte transpose inside every 128-bit lane by four rounds of
+# unpacks, simulated here byte by byte so that the pairing and the output
+# order come out of the simulation and are checked: afterwards register
+# c of the result holds what was byte c of the sixteen inputs (row r at
+# byte r).  The same network transposes back.  Returns the code; the
+# result is moved to zmm0..15 (input: zmm0..15 as rows), zmm16..31 free.
+sub transpose16 {
+    # each byte labelled [row, column]
+    my @regs;
+    for my $i (0 .. 15) {
+        push @regs, { r => $i, lab => [ map { [ $i, $_ ] } 0 .. 15 ] };
+    }
+    my @pool = (16 .. 31);
+    my $s = "";
+    for my $e (1, 2, 4, 8) {
+        my $sfx = { 1 => 'bw', 2 => 'wd', 4 => 'dq', 8 => 'qdq' }->{$e};
+        # pair registers holding the same columns, lower rows first
+        my %by;
+        for my $g (@regs) {
+            my %c = map { $_->[1] => 1 } @{ $g->{lab} };
+            my $key = join ',', sort { $a <=> $b } keys %c;
+            push @{ $by{$key} }, $g;
+        }
+        my @next;
+        for my $key (sort keys %by) {
+            my @grp = sort { $a->{lab}[0][0] <=> $b->{lab}[0][0] } @{ $by{$key} };
+            while (@grp) {
+                my ($A, $B) = splice @grp, 0, 2;
+                my $n = 16 / $e / 2;    # elements in a half
+                my (@lo, @hi);
+                for my $i (0 .. $n - 1) {
+                    push @lo, @{ $A->{lab} }[$e * $i .. $e * $i + $e - 1],
+                              @{ $B->{lab} }[$e * $i .. $e * $i + $e - 1];
+                    push @hi, @{ $A->{lab} }[8 + $e * $i .. 8 + $e * $i + $e - 1],
+                              @{ $B->{lab} }[8 + $e * $i .. 8 + $e * $i + $e - 1];
+                }
+                my $t = shift @pool;
+                $s .= "\tvpunpckh$sfx\t%zmm$B->{r},%zmm$A->{r},%zmm$t\n";
+                $s .= "\tvpunpckl$sfx\t%zmm$B->{r},%zmm$A->{r},%zmm$A->{r}\n";
+                push @pool, $B->{r};
+                push @next, { r => $A->{r}, lab => \@lo }, { r => $t, lab => \@hi };
+            }
+        }
+        @regs = @next;
+    }
+    my %col;
+    for my $g (@regs) {
+        my $c = $g->{lab}[0][1];
+        for my $i (0 .. 15) {
+            die "transpose16: not a transpose\n"
+                unless $g->{lab}[$i][1] == $c && $g->{lab}[$i][0] == $i;
+        }
+        $col{$c} = $g->{r};
+    }
+    return $s . move_to_order(map { $col{$_} } 0 .. 15);
+}
+
+# Moves so that zmm j holds what register $src[j] holds (a permutation of
+# registers, zmm16..31 free apart from those in @src).
+sub move_to_order {
+    my @src = @_;
+    my %used = map { $_ => 1 } @src;
+    my @free = grep { !$used{$_} } 16 .. 31;
+    my $s = "";
+    my @via;
+    for my $j (0 .. 15) {
+        next if $src[$j] == $j;
+        if ($src[$j] >= 16) { $via[$j] = $src[$j]; next; }
+        my $t = shift @free;
+        $s .= "\tvmovdqa64\t%zmm$src[$j],%zmm$t\n";
+        $via[$j] = $t;
+    }
+    for my $j (0 .. 15) {
+        $s .= "\tvmovdqa64\t%zmm$via[$j],%zmm$j\n" if defined $via[$j];
+    }
+    return $s;
+}
+
+my %BS_COEFS = map { $_ => 1 } grep { $_ != 1 } @KUZ_L_COEF;
+
+sub bs_rodata {
+    my $s = rodata_begin() . ".p2align\t6\n";
+    for my $dir (qw(e d)) {
+        my @t = $dir eq 'e' ? @KUZ_PI : @KUZ_PI_INV;
+        for my $q (0 .. 3) {
+            $s .= ".Lkuz_bspi_$dir$q:\n";
+            $s .= bytes_line(@t[64 * $q + 16 * $_ .. 64 * $q + 16 * $_ + 15]) for 0 .. 3;
+        }
+    }
+    $s .= sprintf(".Lkuz_mul%d:\n.quad\t0x%016x\n", $_, kuz_mul_matrix($_))
+        for sort { $a <=> $b } keys %BS_COEFS;
+    $s .= ".Lkuz_rep4:\n.long\t0x01010101\n";
+    return $s . text_begin();
+}
+
+# The frame's key table: key i (1..10), byte j as a dword at
+# 64 (i - 1) + 4 j from $at.
+sub bs_keys {
+    my ($at) = @_;
+    my $s = "";
+    for my $i (0 .. 9) {
+        $s .= "\tvpmovzxbd\t" . 16 * $i . "(%rdi),%zmm16\n"
+            . "\tvpmulld\t.Lkuz_rep4(%rip){1to16},%zmm16,%zmm16\n"
+            . "\tvmovdqu64\t%zmm16," . ($at + 64 * $i) . "(%rsp)\n";
+    }
+    return $s;
+}
+
+sub bs_key_op {
+    my ($i, $j) = @_;
+    return (64 * ($i - 1) + 4 * $j) . "(%rax){1to16}";
+}
+
+# One step of R (forward) or R^-1 on the positions @$P (register numbers,
+# memory order), temps from @$pool.
+sub bs_step {
+    my ($P, $pool, $inv) = @_;
+    # the coefficient of each position; the newest byte's product is
+    # folded last, so that the rest waits for nothing
+    my @coef = $inv ? (1, @KUZ_L_COEF[0 .. 14]) : @KUZ_L_COEF;
+    my $newest = $inv ? 15 : 0;
+    my (%grp, @ones);
+    for my $p (0 .. 15) {
+        if ($coef[$p] == 1) { push @ones, $p; } else { push @{ $grp{ $coef[$p] } }, $p; }
+    }
+    my $has_newest = sub { scalar grep { $_ == $newest } @{ $grp{ $_[0] } } };
+    my @order = sort { $has_newest->($a) <=> $has_newest->($b) || $a <=> $b } keys %grp;
+    my $s = "";
+    my @prod;
+    for my $c (@order) {
+        my @ps = @{ $grp{$c} };
+        my $t = shift @$pool;
+        if (@ps == 2) {
+            $s .= "\tvpxord\t%zmm$P->[$ps[1]],%zmm$P->[$ps[0]],%zmm$t\n";
+            $s .= "\tvgf2p8affineqb\t\$0,.Lkuz_mul$c(%rip){1to8},%zmm$t,%zmm$t\n";
+        } else {
+            $s .= "\tvgf2p8affineqb\t\$0,.Lkuz_mul$c(%rip){1to8},%zmm$P->[$ps[0]],%zmm$t\n";
+        }
+        push @prod, $t;
+    }
+    my $acc = shift @prod;
+    my @terms = map { "%zmm$_" } @prod[0 .. $#prod - 1], (map { $P->[$_] } @ones), $prod[-1];
+    while (@terms) {
+        if (@terms >= 2) {
+            my ($a, $b) = splice @terms, 0, 2;
+            $s .= "\tvpternlogd\t\$0x96,$b,$a,%zmm$acc\n";
+        } else {
+            $s .= "\tvpxord\t$terms[0],%zmm$acc,%zmm$acc\n";
+            shift @terms;
+        }
+    }
+    push @$pool, @prod;
+    if ($inv) {
+        push @$pool, $P->[0];
+        @$P = (@$P[1 .. 15], $acc);
+    } else {
+        push @$pool, $P->[15];
+        @$P = ($acc, @$P[0 .. 14]);
+    }
+    return $s;
+}
+
+sub bs_sbox {
+    my ($dir, $P, $pool, $kk) = @_;
+    my $s = "";
+    for my $j (0 .. 15) {
+        my $x = $P->[$j];
+        my $y = shift @$pool;
+        my $k = 1 + ($$kk++ % 7);
+        $s .= "\tvmovdqa64\t%zmm30,%zmm$y\n"
+            . "\tvpermt2b\t.Lkuz_bspi_${dir}1(%rip),%zmm$x,%zmm$y\n"
+            . "\tvpmovb2m\t%zmm$x,%k$k\n"
+            . "\tvpermi2b\t.Lkuz_bspi_${dir}3(%rip),%zmm31,%zmm$x\n"
+            . "\tvmovdqu8\t%zmm$x,%zmm$y\{%k$k\}\n";
+        push @$pool, $x;
+        $P->[$j] = $y;
+    }
+    return $s;
+}
+
+sub bs_core {
+    my ($dir) = @_;
+    my $name = ".Lkuz_bs_$dir";
+    my $s = local_function_begin($name)
+        . "\tvmovdqa64\t.Lkuz_bspi_${dir}0(%rip),%zmm30\n"
+        . "\tvmovdqa64\t.Lkuz_bspi_${dir}2(%rip),%zmm31\n";
+    my @P = (0 .. 15);
+    my @pool = (16 .. 29);
+    my $kk = 0;
+    my $first = $dir eq 'e' ? 1 : 10;
+    $s .= "\tvpxord\t" . bs_key_op($first, $_) . ",%zmm$_,%zmm$_\n" for 0 .. 15;
+    for my $r (0 .. 8) {
+        if ($dir eq 'e') {
+            $s .= bs_sbox('e', \@P, \@pool, \$kk);
+            # the key after all sixteen steps: each step reads the bytes
+            # the steps before it made
+            $s .= bs_step(\@P, \@pool, 0) for 0 .. 15;
+            $s .= "\tvpxord\t" . bs_key_op($r + 2, $_) . ",%zmm$P[$_],%zmm$P[$_]\n" for 0 .. 15;
+        } else {
+            # R^-1 step t makes the byte that ends at position t
+            $s .= bs_step(\@P, \@pool, 1) for 0 .. 15;
+            $s .= bs_sbox('d', \@P, \@pool, \$kk);
+            $s .= "\tvpxord\t" . bs_key_op(9 - $r, $_) . ",%zmm$P[$_],%zmm$P[$_]\n" for 0 .. 15;
+        }
+    }
+    $s .= move_to_order(@P);
+    return $s . "\tret\n" . local_function_end($name);
+}
+
+$code .= bs_rodata() . bs_core('e') . bs_core('d');
+my $TRANSPOSE = transpose16();
+
+# The byte-sliced passes of a parallel mode, while 64 blocks or more are
+# left: the chaining value or counter is kept at (%r8) between passes, so
+# that the lane passes after them start from it.  $KT: the key table's
+# place in the frame; the CTR blocks are built at 0..1023.
+my $KT = 1024;
+sub bulk {
+    my ($mode, $dir) = @_;
+    my $L = ".Lkuz_${mode}_bulk";
+    my $s = "\tcmp\t\$64,%rcx\n\tjb\t$L.done\n" . bs_keys($KT) . "$L.loop:\n";
+    if ($mode eq 'ctr') {
+        $s .= <<"EOT";
+	mov	(%r8),%r10
+	mov	8(%r8),%r11
+	bswap	%r10
+	bswap	%r11
+	xor	%r9d,%r9d
+$L.gen:
+	mov	%r10,%rax
+	bswap	%rax
+	mov	%rax,(%rsp,%r9)
+	mov	%r11,%rax
+	bswap	%rax
+	mov	%rax,8(%rsp,%r9)
+	add	\$1,%r11
+	adc	\$0,%r10
+	add	\$16,%r9
+	cmp	\$1024,%r9
+	jb	$L.gen
+	bswap	%r10
+	bswap	%r11
+	mov	%r10,(%r8)
+	mov	%r11,8(%r8)
+EOT
+        $s .= "\tvmovdqu64\t" . 64 * $_ . "(%rsp),%zmm$_\n" for 0 .. 15;
+    } elsif ($mode eq 'cfb_dec') {
+        # the cipher's inputs: the chaining value, then the ciphertext
+        $s .= "\tvbroadcasti32x4\t(%r8),%zmm16\n\tvmovdqu64\t(%rsi),%zmm0\n"
+            . "\tvalignq\t\$6,%zmm16,%zmm0,%zmm0\n";
+        $s .= "\tvmovdqu64\t" . (64 * $_ - 16) . "(%rsi),%zmm$_\n" for 1 .. 15;
+    } else {
+        $s .= "\tvmovdqu64\t" . 64 * $_ . "(%rsi),%zmm$_\n" for 0 .. 15;
+    }
+    $s .= $TRANSPOSE . "\tlea\t$KT(%rsp),%rax\n\tcall\t.Lkuz_bs_$dir\n" . $TRANSPOSE;
+    if ($mode eq 'ctr' || $mode eq 'cfb_dec') {
+        $s .= "\tvpxorq\t" . 64 * $_ . "(%rsi),%zmm$_,%zmm$_\n" for 0 .. 15;
+    } elsif ($mode eq 'cbc_dec') {
+        $s .= "\tvbroadcasti32x4\t(%r8),%zmm16\n\tvmovdqu64\t(%rsi),%zmm17\n"
+            . "\tvalignq\t\$6,%zmm16,%zmm17,%zmm17\n\tvpxorq\t%zmm17,%zmm0,%zmm0\n";
+        $s .= "\tvpxorq\t" . (64 * $_ - 16) . "(%rsi),%zmm$_,%zmm$_\n" for 1 .. 15;
+    }
+    if ($mode eq 'cbc_dec' || $mode eq 'cfb_dec') {
+        # the last ciphertext block chains on (read before the stores: in
+        # place they overwrite it)
+        $s .= "\tvmovdqu64\t1008(%rsi),%xmm16\n\tvmovdqu64\t%xmm16,(%r8)\n";
+    }
+    $s .= "\tvmovdqu64\t%zmm$_," . 64 * $_ . "(%rdx)\n" for 0 .. 15;
+    $s .= <<"EOT";
+	add	\$1024,%rsi
+	add	\$1024,%rdx
+	sub	\$64,%rcx
+	cmp	\$64,%rcx
+	jae	$L.loop
+$L.done:
+EOT
+    return $s;
+}
+
+# ---------------------------------------------------------------------------
 # Parallel modes: 16 blocks (four zmm) a pass; the last pass masked to the
 # blocks left (qword masks, two bits a block), loads zeroing the rest.
 # %r9 = blocks in this pass, %rax = its qword mask.
@@ -299,17 +595,19 @@ sub pass_next {
 EOT
 }
 
-my $FRAME = 16 + 256 + 8;
+my $FRAME = $KT + 640 + 8;
 
 # ECB in one direction (a local function; the entry chooses)
 sub ecb_dir {
     my ($dir) = @_;
     my $name = ".Lkuz_ecb_$dir";
-    my $s = local_function_begin($name) . setup_keys($dir);
+    my $s = local_function_begin($name) . frame_alloc($FRAME) . bulk("ecb_$dir", $dir)
+        . "\ttest\t%rcx,%rcx\n\tjz\t$name.done\n" . setup_keys($dir);
     $s .= "$name.loop:\n" . pass_mask() . load_regs('%rsi', 0, 0 .. 3)
         . map_in('z', 0 .. 3) . "\tcall\t.Lkuz_core4_$dir\n" . map_out('z', 0 .. 3)
         . store_regs('%rdx', 0 .. 3) . pass_next("$name.loop");
-    return $s . "\tvzeroupper\n\tret\n" . local_function_end($name);
+    return $s . "$name.done:\n\tvzeroupper\n" . frame_free($FRAME) . "\tret\n"
+        . local_function_end($name);
 }
 $code .= ecb_dir('e') . ecb_dir('d');
 
@@ -328,7 +626,8 @@ EOT
 {
     my $name = "kuznyechik_gfni_avx512_ctr";
     my $s = function_begin($name) . "\ttest\t%rcx,%rcx\n\tjz\t.Lkuz_ctr_none\n"
-        . frame_push('%rbx') . frame_alloc($FRAME) . setup_keys('e') . <<'EOT';
+        . frame_push('%rbx') . frame_alloc($FRAME) . bulk('ctr', 'e')
+        . "\ttest\t%rcx,%rcx\n\tjz\t.Lkuz_ctr_done\n" . setup_keys('e') . <<'EOT';
 	mov	(%r8),%r10
 	mov	8(%r8),%rbx
 	bswap	%r10
@@ -362,6 +661,7 @@ EOT
 	bswap	%rbx
 	mov	%r10,(%r8)
 	mov	%rbx,8(%r8)
+.Lkuz_ctr_done:
 	vzeroupper
 EOT
     $s .= frame_free($FRAME) . frame_pop('%rbx') . ".Lkuz_ctr_none:\n\tret\n" . function_end($name);
@@ -376,7 +676,8 @@ sub chain_dec {
     my $name = "kuznyechik_gfni_avx512_${mode}_dec";
     my $dir = $mode eq 'cbc' ? 'd' : 'e';
     my $s = function_begin($name) . "\ttest\t%rcx,%rcx\n\tjz\t.Lkuz_${mode}_dec_none\n"
-        . frame_alloc($FRAME) . setup_keys($dir) . <<"EOT";
+        . frame_alloc($FRAME) . bulk("${mode}_dec", $dir)
+        . "\ttest\t%rcx,%rcx\n\tjz\t.Lkuz_${mode}_dec_done\n" . setup_keys($dir) . <<"EOT";
 	vmovdqu	(%r8),%xmm4
 	vmovdqu	%xmm4,(%rsp)
 .Lkuz_${mode}_dec_loop:
@@ -400,8 +701,8 @@ EOT
     $s .= pass_next(".Lkuz_${mode}_dec_loop") . <<'EOT';
 	vmovdqu	(%rsp),%xmm4
 	vmovdqu	%xmm4,(%r8)
-	vzeroupper
 EOT
+    $s .= ".Lkuz_${mode}_dec_done:\n\tvzeroupper\n";
     return $s . frame_free($FRAME) . ".Lkuz_${mode}_dec_none:\n\tret\n" . function_end($name);
 }
 $code .= chain_dec('cbc') . chain_dec('cfb');
