@@ -77,6 +77,11 @@ sub rodata {
             $s .= ".Lkuz_l_$dir$j:\n" . bytes_line(@col) x 4;
         }
     }
+    # the serial core's pairs of columns: lane 0 column m, lane 1 m + 8
+    for my $m (0 .. 7) {
+        $s .= ".Lkuz_spread2_$m:\n" . bytes_line(($m) x 16) . bytes_line(($m + 8) x 16);
+        $s .= ".Lkuz_l2_e$m:\n" . join '', map { my $j = $_; bytes_line(map { kuz_to_aes($KUZ_L[$_][$j]) } 0 .. 15) } $m, $m + 8;
+    }
     # VPSHUFB controls spreading byte j over its lane
     $s .= ".Lkuz_spread$_:\n" . bytes_line(($_) x 16) x 4 for 0 .. 15;
     $s .= sprintf(".Lkuz_aes_map:\n.quad\t0x%016x\n.Lkuz_aes_unmap:\n.quad\t0x%016x\n",
@@ -144,7 +149,7 @@ sub product {
 # interleaved.  After the round each state register holds the next
 # round's input, the round key already added.
 sub round_streams {
-    my ($dir, $r, $w, $tree, @lanes) = @_;
+    my ($dir, $r, $w, @lanes) = @_;
     my @streams;
     for my $g (0 .. $#lanes) {
         my ($x, $s, @tmp) = @{ $lanes[$g] };
@@ -160,29 +165,7 @@ sub round_streams {
         # the key after this round's linear step (encryption) folds in;
         # decryption adds K_{9-r} after its S-box
         my $next_key = $dir eq 'e' ? R($w, key_reg($r + 2)) : undef;
-        if ($tree) {
-            # all products at once, then a ternary tree
-            my @terms = @tmp[0 .. 15];
-            push @ins, product($dir, $w, $_, $lin_in, $terms[$_]) for 0 .. 15;
-            my @t = map { R($w, $_) } @terms;
-            push @t, $next_key if defined $next_key;
-            while (@t > 1) {
-                my @n;
-                while (@t >= 3) {
-                    my ($a, $b, $c) = splice @t, 0, 3;
-                    push @ins, "\tvpternlogq\t\$0x96,$c,$b,$a\n";
-                    push @n, $a;
-                }
-                if (@t == 2) {
-                    my ($a, $b) = splice @t, 0, 2;
-                    push @ins, "\tvpxorq\t$b,$a,$a\n";
-                    push @n, $a;
-                }
-                push @n, @t;
-                @t = @n;
-            }
-            push @ins, "\tvmovdqa64\t$t[0]," . R($w, $acc) . "\n";
-        } else {
+        {
             # a running sum, two products folded at a time
             my ($pa, $pb) = @tmp;
             push @ins, product($dir, $w, 0, $lin_in, $acc);
@@ -219,32 +202,69 @@ sub interleave {
     return $s;
 }
 
-# The cores: the state registers from the image of the input to the image
-# of the output (keys included), nothing else read or written but temps.
-# core4 (zmm0..3, 16 blocks) interleaves four running sums; core1 (one
-# block in xmm0) folds by a tree for latency, its S-box zmm-wide (the
-# table's halves are zmm) and its L xmm-wide.
-sub core {
-    my ($dir, $name, $n) = @_;
+# The lane cores: the state registers from the image of the input to the
+# image of the output (keys included), nothing else read or written but
+# temps.  core4 (zmm0..3, 16 blocks) interleaves four running sums.
+sub core4 {
+    my ($dir) = @_;
+    my $name = ".Lkuz_core4_$dir";
     my $s = local_function_begin($name);
-    my @lanes;
-    if ($n == 1) {
-        @lanes = ([ 0, 1, 4 .. 19 ]);
-    } else {
-        @lanes = map { [ $_, 4 + 3 * $_, 5 + 3 * $_, 6 + 3 * $_ ] } 0 .. $n - 1;
-    }
-    my $w = $n == 1 ? 'x' : 'z';
+    my @lanes = map { [ $_, 4 + 3 * $_, 5 + 3 * $_, 6 + 3 * $_ ] } 0 .. 3;
     for my $r (0 .. 8) {
-        $s .= interleave(round_streams($dir, $r, $w, $n == 1, @lanes));
+        $s .= interleave(round_streams($dir, $r, 'z', @lanes));
     }
     return $s . "\tret\n" . local_function_end($name);
 }
 
-my $code = rodata();
-for my $dir (qw(e d)) {
-    $code .= core($dir, ".Lkuz_core4_$dir", 4);
-    $code .= core($dir, ".Lkuz_core1_$dir", 1);
+# The serial core (encryption only: the serial modes never decrypt), for
+# latency: one block in both 128-bit lanes of ymm0 (the S-box zmm-wide,
+# the table's quarters being zmm), each L step taking two columns at once
+# (lane 0 column m, lane 1 column m + 8): 8 VPSHUFB and 8 VGF2P8MULB where
+# an xmm form needs 16 of each, which is what bound it (the shuffle and
+# GFNI ports, not their latency), then a tree of ternlogs with the round
+# key (in lane 0 only), and the two lanes' sums added across by a lane
+# swap and an XOR, which leaves the full sum in both.  The rounds rename
+# their registers instead of moving the result; K_1 is in every lane,
+# K_2..K_10 in lane 0 (setup_keys_serial).
+sub core_serial {
+    my $name = ".Lkuz_core1_e";
+    my $s = local_function_begin($name);
+    my $x = 0;
+    my @free = (1 .. 19);
+    $s .= "\tvpxorq\t" . R('z', key_reg(1)) . ",%zmm0,%zmm0\n";
+    for my $r (0 .. 8) {
+        my $y = shift @free;
+        $s .= join '', @{ sbox('e', $x, $y, 1) };
+        push @free, $x;
+        my @p = splice @free, 0, 8;
+        for my $m (0 .. 7) {
+            $s .= "\tvpshufb\t.Lkuz_spread2_$m(%rip),%ymm$y,%ymm$p[$m]\n"
+                . "\tvgf2p8mulb\t.Lkuz_l2_e$m(%rip),%ymm$p[$m],%ymm$p[$m]\n";
+        }
+        my @t = ((map { "%ymm$_" } @p), R('y', key_reg($r + 2)));
+        while (@t > 1) {
+            my @n;
+            while (@t >= 3) {
+                my ($a, $b, $c) = splice @t, 0, 3;
+                $s .= "\tvpternlogq\t\$0x96,$c,$b,$a\n";
+                push @n, $a;
+            }
+            push @n, @t;
+            @t = @n;
+        }
+        my ($sum) = $t[0] =~ /(\d+)/;
+        my $sw = shift @free;
+        my $nx = shift @free;
+        $s .= "\tvshufi64x2\t\$1,%ymm$sum,%ymm$sum,%ymm$sw\n"
+            . "\tvpxorq\t%ymm$sw,%ymm$sum,%ymm$nx\n";
+        push @free, $y, @p, $sw;
+        $x = $nx;
+    }
+    $s .= "\tvmovdqa64\t%ymm$x,%ymm0\n" if $x != 0;
+    return $s . "\tret\n" . local_function_end($name);
 }
+
+my $code = rodata() . core4('e') . core4('d') . core_serial();
 
 # ---------------------------------------------------------------------------
 # The byte-sliced core: 64 blocks, zmm j holding byte j of each (the
@@ -710,19 +730,34 @@ $code .= chain_dec('cbc') . chain_dec('cfb');
 # ---------------------------------------------------------------------------
 # Serial modes, one block at a time through core1, the chaining value kept
 # in the field image in xmm0 from block to block.
+# The serial core's keys: K_1 in every lane, K_2..K_10 in lane 0 only.
+sub setup_keys_serial {
+    my $s = "";
+    for my $i (1 .. 10) {
+        my $k = key_reg($i);
+        if ($i == 1) {
+            $s .= "\tvbroadcasti32x4\t(%rdi),%zmm$k\n" . map_in('z', $k);
+        } else {
+            $s .= "\tvmovdqu64\t" . 16 * ($i - 1) . "(%rdi),%xmm$k\n" . map_in('x', $k);
+        }
+    }
+    return $s . "\tvmovdqa64\t.Lkuz_pi_e0(%rip)," . R('z', $TQ0) . "\n"
+        . "\tvmovdqa64\t.Lkuz_pi_e2(%rip)," . R('z', $TQ2) . "\n";
+}
+
 sub serial {
     my ($mode) = @_;
     my $name = "kuznyechik_gfni_avx512_$mode";
     my $s = function_begin($name) . "\ttest\t%rcx,%rcx\n\tjz\t.Lkuz_${mode}_none\n"
-        . setup_keys('e') . "\tvmovdqu\t(%r8),%xmm0\n" . map_in('x', 0)
+        . setup_keys_serial() . "\tvbroadcasti32x4\t(%r8),%ymm0\n" . map_in('y', 0)
         . ".Lkuz_${mode}_loop:\n";
     if ($mode eq 'cbc_enc') {
-        $s .= "\tvmovdqu\t(%rsi),%xmm4\n" . map_in('x', 4) . "\tvpxorq\t%xmm4,%xmm0,%xmm0\n"
+        $s .= "\tvbroadcasti32x4\t(%rsi),%ymm4\n" . map_in('y', 4) . "\tvpxorq\t%ymm4,%ymm0,%ymm0\n"
             . "\tcall\t.Lkuz_core1_e\n"
             . "\tvgf2p8affineqb\t\$0,.Lkuz_aes_unmap(%rip){1to2},%xmm0,%xmm4\n";
     } elsif ($mode eq 'cfb_enc') {
         $s .= "\tcall\t.Lkuz_core1_e\n"
-            . "\tvmovdqu\t(%rsi),%xmm4\n" . map_in('x', 4) . "\tvpxorq\t%xmm4,%xmm0,%xmm0\n"
+            . "\tvbroadcasti32x4\t(%rsi),%ymm4\n" . map_in('y', 4) . "\tvpxorq\t%ymm4,%ymm0,%ymm0\n"
             . "\tvgf2p8affineqb\t\$0,.Lkuz_aes_unmap(%rip){1to2},%xmm0,%xmm4\n";
     } else {
         $s .= "\tcall\t.Lkuz_core1_e\n"
@@ -743,5 +778,6 @@ $code .= serial('cbc_enc') . serial('cfb_enc') . serial('ofb');
 
 # map_in/map_out on xmm take the qword broadcast as {1to2}
 $code =~ s/(vgf2p8affineqb\t\$0,\.Lkuz_aes_(?:un)?map\(%rip\))\{1to8\}(,%xmm)/$1\{1to2\}$2/g;
+$code =~ s/(vgf2p8affineqb\t\$0,\.Lkuz_aes_(?:un)?map\(%rip\))\{1to8\}(,%ymm)/$1\{1to4\}$2/g;
 
 x86_64::finish($code);
