@@ -1,0 +1,792 @@
+#! /usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
+#
+# Kuznyechik (GOST R 34.12-2015, RFC 7801) kernels for x86-64 without
+# AVX-512, two tiers from one core, generated as AT&T text through
+# util/perlasm/x86_64.pm:
+#
+#   perl asm/kuznyechik-avx2-x86_64.pl elf [bytes] > asm/kuznyechik-avx2-x86_64.S
+#
+#   kuznyechik_gfni_avx2_*   AVX2 and the VEX forms of GFNI
+#   kuznyechik_avx2_*        AVX2 alone
+#
+# Owns both tiers' byte-sliced 32-block cores (encryption and decryption),
+# their one-block cores for the serial modes, the parallel modes (ECB both
+# ways, CTR, CBC and CFB decryption) and the serial ones (CBC and CFB
+# encryption, OFB).  What every x86-64 Kuznyechik tier shares (pi, L, the
+# field) is util/perlasm/kuznyechik_x86_64.pm's.  Every kernel is
+# constant-time: no table is indexed by data in memory (VPSHUFB looks
+# 16-entry tables up inside registers) and no branch depends on data.
+#
+# Why this form.  The tables every public Kuznyechik uses (S and L merged,
+# 64 KiB indexed by data) are not constant-time.  Here:
+#  - pi by the decomposition of Biryukov, Perrin and Udovenko (Eurocrypt
+#    2016, IACR eprint 2015/812): a linear map alpha, two 4-bit halves
+#    (l, r), l' = nu0(l) if r = 0 else nu1(l * r^-1), r' = sigma(r *
+#    phi(l')) in GF(2^4) mod x^4+x^3+1, then a linear map omega of
+#    (l', r').  The GF(2^4) products are logarithms added mod 15 and an
+#    exponential, each a VPSHUFB; a 4-bit S-box is a VPSHUFB; the zero
+#    cases ride on VPSHUFB's zeroing of indices >= 0x80 and one blend.
+#    alpha and omega^-1 are one VGF2P8AFFINEQB per nibble with GFNI, two
+#    VPSHUFB nibble tables without.  pi^-1 inverts each step.  About 20
+#    vector operations per 32 bytes against 64 for a 16-way VPSHUFB
+#    selection over the high nibble.
+#  - 32 blocks byte-sliced (register lane n of slot k holds byte k of block
+#    n): 16 slots fill the 16 ymm registers, so the slots live in a stack
+#    buffer and every operation takes one from memory (loads are cheap
+#    beside the arithmetic).  L is R^16 run as the LFSR it is: the 16
+#    bytes of a block and the 16 produced bytes are one sequence u_0..u_31
+#    and each step is one byte of l(), whose coefficients are symmetric
+#    (148 32 133 16 194 192 1 251 1 192 ...), so a step is 6 sums of pairs,
+#    7 products by constants and 9 XORs.  L^-1 is the same sequence run
+#    backwards.  A product by a constant is one VGF2P8AFFINEQB with GFNI,
+#    two VPSHUFB nibble tables without.
+#  - One block (the serial modes): with GFNI, L as its 16 columns, each a
+#    VGF2P8MULB of a broadcast byte by a column of constants, after moving
+#    the whole cipher into the AES field's representation through a field
+#    isomorphism (VGF2P8MULB multiplies modulo x^8+x^4+x^3+x+1).  Without
+#    GFNI, the products by a column of different constants are done bit
+#    by bit: x^k * y for k = 0..7 (doublings), masked per diagonal of L's
+#    matrix, each diagonal rotated into place by a VPSHUFB.
+#
+# Measured on the 2-core AMD EPYC family 25 model 17 (Zen 4 class) KVM
+# guest, cycles/byte: see the table below (filled from make bench).
+#
+#   (to be measured)
+
+use strict;
+use warnings;
+use FindBin qw($Bin);
+use lib "$Bin/../util/perlasm";
+use x86_64;
+use kuznyechik_x86_64;
+
+x86_64::setup(@ARGV);
+
+# ---------------------------------------------------------------------------
+# pi's decomposition: GF(2^4) mod x^4 + x^3 + 1 and the paper's components
+# (Biryukov, Perrin, Udovenko, eprint 2015/812, section 3.2), checked below
+# against pi itself.
+
+sub gf16_mul {
+    my ($a, $b) = @_;
+    my $r = 0;
+    while ($b) {
+        $r ^= $a if $b & 1;
+        $a <<= 1;
+        $a ^= 0x19 if $a & 0x10;
+        $b >>= 1;
+    }
+    return $r;
+}
+
+# x is a generator of GF(2^4)^*: logarithms to base x
+my (@EXP16, @LOG16);
+{
+    my $v = 1;
+    for my $k (0 .. 14) {
+        die "kuznyechik-avx2: x is not primitive mod x^4+x^3+1\n"
+            if defined $LOG16[$v];
+        ($EXP16[$k], $LOG16[$v]) = ($v, $k);
+        $v = gf16_mul($v, 2);
+    }
+}
+sub gf16_inv { my ($a) = @_; return $a ? $EXP16[(15 - $LOG16[$a]) % 15] : 0; }
+
+my @NU0 = map { hex } qw(2 5 3 b 6 9 e a 0 4 f 1 8 d c 7);
+my @NU1 = map { hex } qw(7 6 c 9 0 f 8 1 4 5 b e d 2 3 a);
+my @SIGMA = map { hex } qw(c d 0 4 8 b a e 3 9 5 2 f 1 6 7);
+my @PHI = map { hex } qw(b 2 b 8 c 4 1 c 6 3 5 8 e 3 6 b);
+
+# 8x8 GF(2) matrices, row i giving output bit 7-i, column j input bit 7-j
+sub bit_matrix {
+    my @rows = map { [ split // ] } @_;
+    return sub {
+        my ($x) = @_;
+        my $y = 0;
+        for my $i (0 .. 7) {
+            my $p = 0;
+            $p ^= $rows[$i][$_] & ($x >> (7 - $_)) for 0 .. 7;
+            $y |= ($p & 1) << (7 - $i);
+        }
+        return $y;
+    };
+}
+my $ALPHA = bit_matrix(qw(00001000 01000001 01000011 11101111
+                          10001010 01000100 00011010 00100000));
+my $OMEGA = bit_matrix(qw(00001010 00000100 00100000 10011010
+                          00001000 01000100 10000010 00000001));
+
+sub inverse_of {
+    my ($f) = @_;
+    my @t;
+    $t[ $f->($_) ] = $_ for 0 .. 255;
+    die "kuznyechik-avx2: map is not a bijection\n" if grep { !defined } @t[0 .. 255];
+    return sub { return $t[ $_[0] ]; };
+}
+my ($ALPHA_INV, $OMEGA_INV) = map { inverse_of($_) } $ALPHA, $OMEGA;
+
+for my $x (0 .. 255) {
+    my $y = $ALPHA->($x);
+    my ($l, $r) = ($y >> 4, $y & 15);
+    $l = $r ? $NU1[ gf16_mul($l, gf16_inv($r)) ] : $NU0[$l];
+    $r = $SIGMA[ gf16_mul($r, $PHI[$l]) ];
+    die "kuznyechik-avx2: the decomposition misses pi($x)\n"
+        unless $OMEGA->($l << 4 | $r) == $KUZ_PI[$x];
+}
+
+# The AES field's representation for the one-block GFNI core:
+# kuz_to_aes (util/perlasm/kuznyechik_x86_64.pm) and its inverse.
+my $PHI_MAP = \&kuz_to_aes;
+my $PHI_INV = inverse_of($PHI_MAP);
+
+# ---------------------------------------------------------------------------
+# Constants.  Every one is 32 bytes (a 16-byte table twice, or a qword
+# four times), so that ymm and xmm forms read the same label.
+
+# VGF2P8AFFINEQB's matrix of a linear map of bytes, from its columns
+sub affine_matrix {
+    my ($f) = @_;
+    return kuznyechik_x86_64::affine_matrix(map { $f->(1 << $_) } 0 .. 7);
+}
+
+my $rodata = "";
+sub table16 {
+    my ($name, @t) = @_;
+    die "kuznyechik-avx2: table $name has " . @t . " entries\n" unless @t == 16;
+    my $b = join ',', map { sprintf '0x%02x', $_ } @t;
+    $rodata .= ".p2align\t5\n.Lkuz_$name:\n\t.byte\t$b\n\t.byte\t$b\n";
+}
+sub matrix4 {
+    my ($name, $q) = @_;
+    my $h = sprintf '0x%016x', $q;
+    $rodata .= ".p2align\t5\n.Lkuz_$name:\n" . "\t.quad\t$h\n" x 4;
+}
+sub nibble_tables {
+    my ($name, $f) = @_;    # f: byte -> byte, linear; tables of nibbles
+    table16("${name}_h", map { $f->($_ << 4) } 0 .. 15);
+    table16("${name}_l", map { $f->($_) } 0 .. 15);
+}
+
+my $NU1_0 = $NU1[0];      # l'' = l' ^ nu1(0) in the forward S-box
+my $SIGMA_0 = $SIGMA[0];  # r'' = r' ^ sigma(0)
+my $LOG_ZERO = 0xf0;      # log(0): any sum with it keeps bit 7 set
+
+table16('nib', (0x0f) x 16);
+table16('c15', (15) x 16);
+table16('log', map { $_ ? $LOG16[$_] : $LOG_ZERO } 0 .. 15);
+table16('loginv', map { $_ ? $LOG16[ gf16_inv($_) ] : 0 } 0 .. 15);
+table16('nu1exp', (map { $NU1[ $EXP16[$_] ] ^ $NU1_0 } 0 .. 14), 0);
+table16('nu0x', map { $NU0[$_] ^ $NU1_0 } 0 .. 15);
+table16('logphix', map { $LOG16[ $PHI[ $_ ^ $NU1_0 ] ] } 0 .. 15);
+my (@SIGMA_INV, @NU1_INV, @NU0_INV);
+$SIGMA_INV[ $SIGMA[$_] ] = $_ for 0 .. 15;
+$NU1_INV[ $NU1[$_] ] = $_ for 0 .. 15;
+$NU0_INV[ $NU0[$_] ] = $_ for 0 .. 15;
+table16('logsiginv', map { $SIGMA_INV[$_] ? $LOG16[ $SIGMA_INV[$_] ] : $LOG_ZERO } 0 .. 15);
+table16('logphi', map { $LOG16[ $PHI[$_] ] } 0 .. 15);
+table16('lognu1inv', map { $NU1_INV[$_] ? $LOG16[ $NU1_INV[$_] ] : $LOG_ZERO } 0 .. 15);
+
+# The linear ends of pi and pi^-1 in a representation: $to maps the
+# cipher's bytes into it (identity, or phi for the one-block GFNI core,
+# which encrypts only, by matrices).
+sub linear_ends {
+    my ($p, $to, $from, $one_block) = @_;
+    my $alpha = sub { return $ALPHA->($from->($_[0])); };
+    my $omega_inv = sub { return $OMEGA_INV->($from->($_[0])); };
+    # forward: l and r of alpha(x), each in a byte's low nibble
+    matrix4("${p}ahi_m", affine_matrix(sub { $alpha->($_[0]) >> 4 }));
+    matrix4("${p}alo_m", affine_matrix(sub { $alpha->($_[0]) & 15 }));
+    # omega(l' || r') = omh[l''] ^ omsig[s] with s = log(r * phi(l')),
+    # r'' = sigma(exp s) ^ sigma(0) (0 for s >= 0x80) looked up through
+    # omega in the same table, the constants in omh
+    table16("${p}omh", map { $to->($OMEGA->(($_ ^ $NU1_0) << 4 | $SIGMA_0)) } 0 .. 15);
+    table16("${p}omsig", (map { $to->($OMEGA->($SIGMA[ $EXP16[$_] ] ^ $SIGMA_0)) } 0 .. 14), 0);
+    return if $one_block;
+    nibble_tables("${p}ah", sub { $alpha->($_[0]) >> 4 });
+    nibble_tables("${p}al", sub { $alpha->($_[0]) & 15 });
+    # inverse: l' and r' of omega^-1(y), then alpha^-1(l || r)
+    matrix4("${p}whi_m", affine_matrix(sub { $omega_inv->($_[0]) >> 4 }));
+    matrix4("${p}wlo_m", affine_matrix(sub { $omega_inv->($_[0]) & 15 }));
+    nibble_tables("${p}wh", sub { $omega_inv->($_[0]) >> 4 });
+    nibble_tables("${p}wl", sub { $omega_inv->($_[0]) & 15 });
+    # alpha^-1(l || r) = aih[l] ^ ail[r], l and r from logarithms (s, a)
+    # or nu0^-1: aih(exp a) or aih(nu0^-1(l')), ail(exp s)
+    my $aih = sub { return $to->($ALPHA_INV->($_[0] << 4)); };
+    table16("${p}aihexp", (map { $aih->($EXP16[$_]) } 0 .. 14), 0);
+    table16("${p}aihnu0", map { $aih->($NU0_INV[$_]) } 0 .. 15);
+    table16("${p}ailexp", (map { $to->($ALPHA_INV->($EXP16[$_])) } 0 .. 14), 0);
+}
+my $IDENTITY = sub { return $_[0]; };
+linear_ends('', $IDENTITY, $IDENTITY);
+linear_ends('p', $PHI_MAP, $PHI_INV, 1);
+matrix4('phi_m', $KUZ_AES_MAP);
+matrix4('phiinv_m', $KUZ_AES_UNMAP);
+
+# l's coefficients in pairs: c_k = c_{14-k} for k < 7 (RFC 7801 section 2)
+my @C = @KUZ_L_COEF;
+die "kuznyechik-avx2: l's coefficients are not symmetric\n"
+    if grep { $C[$_] != $C[ 14 - $_ ] } 0 .. 6;
+die "kuznyechik-avx2: l's unit coefficients moved\n"
+    unless $C[6] == 1 && $C[15] == 1 && $C[7] != 1;
+my @PAIR_COEF = @C[0 .. 5];
+for my $c (@PAIR_COEF, $C[7]) {
+    matrix4("m$c", kuz_mul_matrix($c));
+    nibble_tables("t$c", sub { kuz_gf_mul($c, $_[0]) });
+}
+
+# ---------------------------------------------------------------------------
+# Registers and the scratch frame.  %r10 points at a 32-byte aligned
+# scratch area; the 32-block cores clobber %rax, %r9, %r11 and every
+# vector register.
+
+sub R { my ($w, $n) = @_; return "%${w}mm$n"; }
+my ($ZERO, $NIB, $C15) = (15, 14, 13);
+my $U_OFF = 0;          # u_0 .. u_31, 32 bytes each
+my $T1_OFF = 1024;      # transpose stages
+my $T2_OFF = 1536;
+my $ROWS_OFF = 2048;    # row i: blocks i and 16 + i of the batch
+my $MISC_OFF = 2560;    # chaining values, the one-block core's keys
+my $FRAME = 2816;
+sub U { return ($U_OFF + 32 * $_[0]) . '(%r10)'; }
+sub T1 { return ($T1_OFF + 32 * $_[0]) . '(%r10)'; }
+sub T2 { return ($T2_OFF + 32 * $_[0]) . '(%r10)'; }
+sub ROW { return ($ROWS_OFF + 32 * $_[0]) . '(%r10)'; }
+sub MISC { return ($MISC_OFF + $_[0]) . '(%r10)'; }
+
+sub load_consts {
+    my ($w) = @_;
+    my ($z, $n, $c) = map { R($w, $_) } $ZERO, $NIB, $C15;
+    return "\tvpxor\t$z,$z,$z\n\tvmovdqa\t.Lkuz_nib(%rip),$n\n"
+        . "\tvmovdqa\t.Lkuz_c15(%rip),$c\n";
+}
+
+# ---------------------------------------------------------------------------
+# pi and pi^-1 on every byte of register $x, the result in register 1;
+# registers 0..7 are the temporaries (7 holds each table), so that 8..12
+# keep values across.  $p names the representation's linear ends ('' or
+# 'p'), $gfni whether they are VGF2P8AFFINEQB.
+
+sub lookup {
+    my ($w, $tbl, $idx, $dst) = @_;
+    my $t = R($w, 7);
+    return "\tvmovdqa\t.Lkuz_$tbl(%rip),$t\n\tvpshufb\t$idx,$t,$dst\n";
+}
+
+# (hi, lo) of a linear map of $x: by two matrices, or by the nibbles of
+# $x (in registers 4 and 5) and four tables
+sub split_map {
+    my ($w, $gfni, $name, $x, $hi, $lo) = @_;
+    my ($a, $b, $t) = map { R($w, $_) } 4, 5, 7;
+    return "\tvgf2p8affineqb\t\$0,.Lkuz_${name}hi_m(%rip),$x,$hi\n"
+        . "\tvgf2p8affineqb\t\$0,.Lkuz_${name}lo_m(%rip),$x,$lo\n" if $gfni;
+    my $n = R($w, $NIB);
+    my $s = "\tvpsrlw\t\$4,$x,$a\n\tvpand\t$n,$a,$a\n\tvpand\t$n,$x,$b\n";
+    for ([ 'h', $hi ], [ 'l', $lo ]) {
+        my ($half, $dst) = @$_;
+        $s .= lookup($w, "${name}${half}_h", $a, $dst)
+            . lookup($w, "${name}${half}_l", $b, $t) . "\tvpxor\t$t,$dst,$dst\n";
+    }
+    return $s;
+}
+
+# l = 1, r = 2, r == 0 in 3, logarithms in 4 and 5, their sum mod 15 in 6
+# (4 the reduction's temporary), l'' in 0
+sub sbox {
+    my ($w, $gfni, $p, $x) = @_;
+    my ($ll, $l, $r, $z, $a, $b, $s) = map { R($w, $_) } 0 .. 6;
+    my ($zero, $c15) = map { R($w, $_) } $ZERO, $C15;
+    return split_map($w, $gfni, "${p}a", $x, $l, $r) . <<"EOT"
+	vpcmpeqb	$zero,$r,$z
+@{[ lookup($w, 'loginv', $r, $a) . lookup($w, 'log', $l, $b) ]}	vpaddb	$b,$a,$s
+	vpsubb	$c15,$s,$a
+	vpminub	$a,$s,$s
+@{[ lookup($w, 'nu1exp', $s, $a) . lookup($w, 'nu0x', $l, $b) ]}	vpblendvb	$z,$b,$a,$ll
+@{[ lookup($w, 'logphix', $ll, $a) . lookup($w, 'log', $r, $b) ]}	vpaddb	$b,$a,$s
+	vpsubb	$c15,$s,$a
+	vpminub	$a,$s,$s
+@{[ lookup($w, "${p}omh", $ll, $l) . lookup($w, "${p}omsig", $s, $b) ]}	vpxor	$b,$l,$l
+EOT
+}
+
+# l' = 1, r' = 2, log r in 6 (r = 0 where it has bit 7 set: mask in 2),
+# log l in 4; the two ways of l looked up through alpha^-1 at once
+sub sbox_inv {
+    my ($w, $gfni, $p, $x) = @_;
+    my ($ll, $l, $r, $a, $b, $s) = map { R($w, $_) } 0, 1, 2, 4, 5, 6;
+    my ($zero, $c15) = map { R($w, $_) } $ZERO, $C15;
+    return split_map($w, $gfni, "${p}w", $x, $l, $r) . <<"EOT"
+@{[ lookup($w, 'logsiginv', $r, $a) . lookup($w, 'logphi', $l, $b) ]}	vpsubb	$b,$a,$s
+	vpaddb	$c15,$s,$a
+	vpminub	$a,$s,$s
+	vpcmpgtb	$s,$zero,$r
+@{[ lookup($w, 'lognu1inv', $l, $a) ]}	vpaddb	$s,$a,$a
+	vpsubb	$c15,$a,$b
+	vpminub	$b,$a,$a
+@{[ lookup($w, "${p}aihexp", $a, $ll) . lookup($w, "${p}aihnu0", $l, $b) ]}	vpblendvb	$r,$b,$ll,$ll
+@{[ lookup($w, "${p}ailexp", $s, $l) ]}	vpxor	$ll,$l,$l
+EOT
+}
+
+# ---------------------------------------------------------------------------
+# The 32-block cores.
+
+# $dst = c * $src ($src a register, or memory without GFNI); registers 2
+# and 7 are temporaries
+sub mul_const {
+    my ($gfni, $c, $src, $dst) = @_;
+    if ($gfni) {
+        my $s = "";
+        if ($src =~ /\(/) { $s = "\tvmovdqa\t$src,$dst\n"; $src = $dst; }
+        return $s . "\tvgf2p8affineqb\t\$0,.Lkuz_m$c(%rip),$src,$dst\n";
+    }
+    my ($h, $t, $n) = map { R('y', $_) } 2, 7, $NIB;
+    return <<"EOT";
+	vpsrlw	\$4,$src,$h
+	vpand	$n,$h,$h
+	vpand	$src,$n,$dst
+	vmovdqa	.Lkuz_t${c}_h(%rip),$t
+	vpshufb	$h,$t,$h
+	vmovdqa	.Lkuz_t${c}_l(%rip),$t
+	vpshufb	$dst,$t,$dst
+	vpxor	$h,$dst,$dst
+EOT
+}
+
+# $dst = $a ^ $b, each a register or memory
+sub xor2 {
+    my ($a, $b, $dst) = @_;
+    ($a, $b) = ($b, $a) if $b =~ /\(/;
+    return "\tvpxor\t$a,$b,$dst\n" unless $b =~ /\(/;
+    return "\tvmovdqa\t$b,$dst\n\tvpxor\t$a,$dst,$dst\n";
+}
+
+# The last values the round produced stay in registers 8..12 (the
+# window) as well as in memory: the next steps read them from there, and
+# the term with the newest one is added last, so that a step waits for
+# the previous one by a XOR, a product and a XOR only.
+my @WINDOW = map { R('y', $_) } 8 .. 12;
+
+# One step of the LFSR: u_dst = sum over pairs (k, 14-k) of
+# c_k (u_{15+t-k} ^ u_{1+t+k}), + 251 u_{8+t} + u_{9+t} + u_{7+t} + u_$u3
+# (u_t going forward, u_{16+t} backward); $win maps the window's indices
+# to registers, the new value takes register $wreg.
+sub lfsr_step {
+    my ($gfni, $t, $u3, $dst, $win, $wreg) = @_;
+    my $src = sub { return $win->{ $_[0] } // U($_[0]); };
+    my ($acc, $p) = map { R('y', $_) } 0, 1;
+    my $s = xor2($src->(9 + $t), $src->(7 + $t), $acc);
+    $s .= xor2($src->($u3), $acc, $acc);
+    $s .= mul_const($gfni, $C[7], $src->(8 + $t), $p) . "\tvpxor\t$p,$acc,$acc\n";
+    # pairs 5..1, then pair 0, whose first term is the newest value
+    for my $k (5, 4, 3, 2, 1, 0) {
+        my ($a, $b) = ($src->(15 + $t - $k), $src->(1 + $t + $k));
+        ($a, $b) = ($b, $a) if $dst >= 16 && $k == 0;    # no matter which
+        $s .= xor2($a, $b, $p) . mul_const($gfni, $PAIR_COEF[$k], $p, $p);
+        $s .= "\tvpxor\t$p,$acc," . ($k ? $acc : $wreg) . "\n";
+    }
+    $s .= "\tvmovdqa\t$wreg," . U($dst) . "\n";
+    delete $win->{$_} for grep { $win->{$_} eq $wreg } keys %$win;
+    $win->{$dst} = $wreg;
+    return $s;
+}
+
+# 16x16 byte transpose in each 128-bit lane, four stages of byte
+# interleaves: out[2i+h] = unpack_h(in[i], in[i+8]).  Indexing a byte by
+# (register, position) as 8 bits, a stage rotates them left by one, so
+# four exchange the two nibbles: the transpose, its own inverse.
+# $in->(i, reg) emits the load of input i; $out->(k, reg) the store of
+# output k; the stages between go through T1 and T2.
+sub transpose16 {
+    my ($in, $out) = @_;
+    my $s = "";
+    my @mid = (\&T1, \&T2, \&T1);
+    my ($a, $b, $lo, $hi) = map { R('y', $_) } 0 .. 3;
+    for my $stage (0 .. 3) {
+        for my $i (0 .. 7) {
+            my $src_b;
+            if ($stage == 0) {
+                $s .= $in->($i, $a) . $in->($i + 8, $b);
+                $src_b = $b;
+            } else {
+                my $m = $mid[ $stage - 1 ];
+                $s .= "\tvmovdqa\t" . $m->($i) . ",$a\n";
+                $src_b = $m->($i + 8);
+            }
+            $s .= "\tvpunpcklbw\t$src_b,$a,$lo\n\tvpunpckhbw\t$src_b,$a,$hi\n";
+            if ($stage == 3) {
+                $s .= $out->(2 * $i, $lo) . $out->(2 * $i + 1, $hi);
+            } else {
+                my $m = $mid[$stage];
+                $s .= "\tvmovdqa\t$lo," . $m->(2 * $i) . "\n\tvmovdqa\t$hi," . $m->(2 * $i + 1) . "\n";
+            }
+        }
+    }
+    return $s;
+}
+
+sub row_in {
+    my ($i, $r) = @_;
+    my $x = $r =~ s/ymm/xmm/r;
+    my $o = $ROWS_OFF + 32 * $i;
+    return "\tvmovdqa\t$o(%r10),$x\n\tvinserti128\t\$1," . ($o + 16) . "(%r10),$r,$r\n";
+}
+sub row_out { my ($i, $r) = @_; return "\tvmovdqa\t$r," . ROW($i) . "\n"; }
+
+# $dst = $src ^ round key byte k of (%r11), broadcast ($tmp its
+# broadcast)
+sub keyed {
+    my ($k, $src, $dst, $tmp) = @_;
+    return "\tvpbroadcastb\t$k(%r11),$tmp\n\tvpxor\t$src,$tmp,$dst\n";
+}
+
+# Encryption: S (K_1) before the loop, then eight rounds of L with the
+# next round's S interleaved (slot 15-t as soon as step t has made it),
+# then the last L, K_10 with the output's transpose.  Decryption: nine
+# rounds of L^-1 with S^-1 and the key interleaved the same way.
+sub core {
+    my ($tier, $dir) = @_;
+    my $gfni = $tier eq 'gfni_avx2';
+    my $name = ".Lkuz_${tier}_core_$dir";
+    my $s = local_function_begin($name);
+    my ($x, $y, $kb) = map { R('y', $_) } 0, 1, 4;
+    my $in_rows = transpose16(\&row_in, sub {
+        my ($k, $r) = @_;
+        return ($dir eq 'dec' ? keyed($k, $r, $r, $kb) : "")
+            . "\tvmovdqa\t$r," . U(31 - $k) . "\n";
+    });
+    my $out_rows = transpose16(sub {
+        my ($k, $r) = @_;
+        return "\tvmovdqa\t" . U(31 - $k) . ",$r\n" if $dir eq 'dec';
+        return keyed($k, U(31 - $k), $r, $kb);
+    }, \&row_out);
+    my $l_pass = sub {
+        my ($with_s) = @_;
+        my ($r, %win) = ("");
+        for my $i (0 .. 15) {
+            my $t = $dir eq 'enc' ? $i : 15 - $i;
+            my $wreg = $WINDOW[ $i % @WINDOW ];
+            if ($dir eq 'enc') {
+                $r .= lfsr_step($gfni, $t, $t, 16 + $t, \%win, $wreg);
+                next unless $with_s;
+                $r .= keyed(15 - $t, $wreg, $x, $x) . sbox('y', $gfni, '', $x)
+                    . "\tvmovdqa\t$y," . U($t) . "\n";
+            } else {
+                $r .= lfsr_step($gfni, $t, 16 + $t, $t, \%win, $wreg)
+                    . sbox_inv('y', $gfni, '', $wreg)
+                    . keyed(15 - $t, $y, $y, $x) . "\tvmovdqa\t$y," . U(16 + $t) . "\n";
+            }
+        }
+        return $r;
+    };
+    if ($dir eq 'enc') {
+        $s .= "\tmov\t%rdi,%r11\n" . $in_rows . load_consts('y');
+        for my $k (0 .. 15) {
+            $s .= keyed($k, U(31 - $k), $x, $x) . sbox('y', $gfni, '', $x)
+                . "\tvmovdqa\t$y," . U(15 - $k) . "\n";
+        }
+        $s .= "\tadd\t\$16,%r11\n\tmov\t\$8,%r9d\n.p2align\t4\n${name}_round:\n"
+            . $l_pass->(1) . "\tadd\t\$16,%r11\n\tdec\t%r9d\n\tjnz\t${name}_round\n"
+            . $l_pass->(0) . $out_rows;
+    } else {
+        $s .= "\tlea\t144(%rdi),%r11\n" . $in_rows . load_consts('y')
+            . "\tmov\t\$9,%r9d\n.p2align\t4\n${name}_round:\n\tsub\t\$16,%r11\n"
+            . $l_pass->(1) . "\tdec\t%r9d\n\tjnz\t${name}_round\n" . $out_rows;
+    }
+    return $s . "\tret\n" . local_function_end($name);
+}
+
+# ---------------------------------------------------------------------------
+# One-block cores (encryption): %xmm0 in and out, %rdi the key, %r10 the
+# frame; clobber %r9, %r11 and every vector register.
+
+# GFNI: the AES field's representation.  phi(K_i) at MISC(0..159), made
+# by lean_keys at the entry; L's column j times byte j of the block, a
+# broadcast and a VGF2P8MULB, summed in four chains.
+for my $j (0 .. 15) {
+    table16("bc$j", ($j) x 16);
+    table16("pcol$j", map { kuz_to_aes($KUZ_L[$_][$j]) } 0 .. 15);
+}
+sub lean_keys {
+    my $s = "\tvmovdqa\t.Lkuz_phi_m(%rip),%xmm1\n";
+    for my $i (0 .. 9) {
+        $s .= "\tvmovdqu\t" . (16 * $i) . "(%rdi),%xmm0\n"
+            . "\tvgf2p8affineqb\t\$0,%xmm1,%xmm0,%xmm0\n"
+            . "\tvmovdqa\t%xmm0," . MISC(16 * $i) . "\n";
+    }
+    return $s;
+}
+
+sub lean_gfni {
+    my $name = '.Lkuz_gfni_avx2_lean_enc';
+    my $s = local_function_begin($name) . load_consts('x') . <<"EOT";
+	vgf2p8affineqb	\$0,.Lkuz_phi_m(%rip),%xmm0,%xmm0
+	lea	@{[ MISC(0) ]},%r11
+	mov	\$9,%r9d
+.p2align	4
+${name}_round:
+	vpxor	(%r11),%xmm0,%xmm0
+@{[ sbox('x', 1, 'p', '%xmm0') ]}	vmovdqa	%xmm1,%xmm12
+EOT
+    my @acc = map { R('x', $_) } 0 .. 3;
+    for my $j (0 .. 15) {
+        my $t = $j < 4 ? $acc[$j] : R('x', 4 + ($j % 4));
+        $s .= "\tvpshufb\t.Lkuz_bc$j(%rip),%xmm12,$t\n"
+            . "\tvgf2p8mulb\t.Lkuz_pcol$j(%rip),$t,$t\n";
+        $s .= "\tvpxor\t$t,$acc[$j % 4],$acc[$j % 4]\n" if $j >= 4;
+    }
+    $s .= <<"EOT";
+	vpxor	%xmm1,%xmm0,%xmm0
+	vpxor	%xmm3,%xmm2,%xmm2
+	vpxor	%xmm2,%xmm0,%xmm0
+	add	\$16,%r11
+	dec	%r9d
+	jnz	${name}_round
+	vpxor	(%r11),%xmm0,%xmm0
+	vgf2p8affineqb	\$0,.Lkuz_phiinv_m(%rip),%xmm0,%xmm0
+	ret
+EOT
+    return $s . local_function_end($name);
+}
+
+# AVX2: L(y)_j = sum_d L[j][j+d] y_{j+d} (indices mod 16), and
+# L[j][j+d] y = sum_k bit k of L[j][j+d] times x^k y: with Y_k = x^k y
+# (doublings mod 0x1C3), L(y) = sum_d rot_d(sum_k M_{d,k} & Y_k) where
+# rot_d(z)_j = z_{j+d} and M_{d,k} has byte i set where bit k of
+# L[i-d][i] is.
+table16('c3', (0xc3) x 16);
+my %diag_mask;
+for my $d (0 .. 15) {
+    table16("rot$d", map { ($_ + $d) % 16 } 0 .. 15) if $d;
+    for my $k (0 .. 7) {
+        my @m = map { (($KUZ_L[ ($_ - $d) % 16 ][$_] >> $k) & 1) ? 0xff : 0 } 0 .. 15;
+        next unless grep { $_ } @m;
+        table16("dm${d}_$k", @m);
+        push @{ $diag_mask{$d} }, $k;
+    }
+}
+
+sub lean_avx2 {
+    my $name = '.Lkuz_avx2_lean_enc';
+    my $s = local_function_begin($name) . load_consts('x') . <<"EOT";
+	mov	%rdi,%r11
+	mov	\$9,%r9d
+.p2align	4
+${name}_round:
+	vpxor	(%r11),%xmm0,%xmm0
+@{[ sbox('x', 0, '', '%xmm0') ]}
+EOT
+    # Y_0..Y_7 in xmm0..7 (Y_0 = the S-box's output)
+    my @Y = map { R('x', $_) } 0 .. 7;
+    my ($acc, $z, $t, $m, $zero) = map { R('x', $_) } 8, 9, 10, 11, $ZERO;
+    $s .= "\tvmovdqa\t%xmm1,$Y[0]\n\tvmovdqa\t.Lkuz_c3(%rip),%xmm12\n";
+    for my $k (1 .. 7) {
+        $s .= <<"EOT";
+	vpaddb	$Y[$k-1],$Y[$k-1],$Y[$k]
+	vpcmpgtb	$Y[$k-1],$zero,$m
+	vpand	%xmm12,$m,$m
+	vpxor	$m,$Y[$k],$Y[$k]
+EOT
+    }
+    for my $d (0 .. 15) {
+        my @ks = @{ $diag_mask{$d} || [] };
+        next unless @ks;
+        my $dst = $d ? $z : $acc;
+        my $first = shift @ks;
+        $s .= "\tvpand\t.Lkuz_dm${d}_$first(%rip),$Y[$first],$dst\n";
+        $s .= "\tvpand\t.Lkuz_dm${d}_$_(%rip),$Y[$_],$t\n\tvpxor\t$t,$dst,$dst\n" for @ks;
+        $s .= "\tvpshufb\t.Lkuz_rot$d(%rip),$z,$z\n\tvpxor\t$z,$acc,$acc\n" if $d;
+    }
+    $s .= <<"EOT";
+	vmovdqa	$acc,%xmm0
+	add	\$16,%r11
+	dec	%r9d
+	jnz	${name}_round
+	vpxor	(%r11),%xmm0,%xmm0
+	ret
+EOT
+    return $s . local_function_end($name);
+}
+
+# ---------------------------------------------------------------------------
+# Entry points.  Arguments: %rdi key, %rsi in, %rdx out, %rcx blocks,
+# %r8 chaining value.  The parallel modes run batches of up to 32 blocks:
+# the mode gathers a batch into the rows, the core encrypts or decrypts
+# them in place, the mode scatters them; the serial modes call the
+# one-block core per block.
+
+my @SAVED = qw(%rbx %r12 %r13);
+
+# byte offset in the rows of block %rax of the batch -> %r9
+sub row_offset {
+    return <<'EOT';
+	mov	%rax,%r9
+	and	$15,%r9
+	shl	$5,%r9
+	mov	%rax,%r11
+	shr	$4,%r11
+	shl	$4,%r11
+	add	%r11,%r9
+EOT
+}
+
+sub parallel {
+    my ($tier, $mode) = @_;
+    my $fn = "kuznyechik_${tier}_$mode";
+    my $L = ".L${fn}";
+    my $s = function_begin($fn) . "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n"
+        . frame_align_begin($FRAME, 32, @SAVED) . "\tmov\t%rsp,%r10\n";
+    my $core_enc = ".Lkuz_${tier}_core_enc";
+    my $core = $mode eq 'cbc_dec' ? ".Lkuz_${tier}_core_dec" : $core_enc;
+    my $prev = MISC(0);
+    if ($mode eq 'ctr') {
+        $s .= "\tmov\t(%r8),%r12\n\tmov\t8(%r8),%r13\n\tbswap\t%r12\n\tbswap\t%r13\n";
+    } elsif ($mode ne 'ecb') {
+        $s .= "\tvmovdqu\t(%r8),%xmm0\n\tvmovdqa\t%xmm0,$prev\n";
+    }
+    # %rbx: blocks in this batch
+    $s .= <<"EOT";
+${L}_batch:
+	mov	\$32,%ebx
+	cmp	%rbx,%rcx
+	cmovb	%rcx,%rbx
+	xor	%eax,%eax
+${L}_gather:
+@{[ row_offset() ]}
+EOT
+    if ($mode eq 'ctr') {
+        $s .= <<"EOT";
+	mov	%r12,%r11
+	bswap	%r11
+	vmovq	%r11,%xmm0
+	mov	%r13,%r11
+	bswap	%r11
+	vpinsrq	\$1,%r11,%xmm0,%xmm0
+	add	\$1,%r13
+	adc	\$0,%r12
+EOT
+    } elsif ($mode eq 'cfb_dec') {
+        # block j's input is ciphertext j-1 (the chaining value for j = 0)
+        $s .= <<"EOT";
+	vmovdqa	$prev,%xmm0
+	mov	%rax,%r11
+	shl	\$4,%r11
+	vmovdqu	(%rsi,%r11),%xmm1
+	vmovdqa	%xmm1,$prev
+EOT
+    } else {
+        $s .= "\tmov\t%rax,%r11\n\tshl\t\$4,%r11\n\tvmovdqu\t(%rsi,%r11),%xmm0\n";
+    }
+    $s .= <<"EOT";
+	vmovdqa	%xmm0,$ROWS_OFF(%r10,%r9)
+	inc	%rax
+	cmp	%rbx,%rax
+	jb	${L}_gather
+EOT
+    if ($mode eq 'ecb') {
+        $s .= "\tcmpl\t\$0,160(%rdi)\n\tjne\t${L}_dec\n\tcall\t$core_enc\n\tjmp\t${L}_scatter0\n"
+            . "${L}_dec:\n\tcall\t.Lkuz_${tier}_core_dec\n${L}_scatter0:\n";
+    } else {
+        $s .= "\tcall\t$core\n";
+    }
+    if ($mode eq 'cbc_dec') {
+        # last to first, so that ciphertext j-1 is read before block j-1
+        # is written in place; the last ciphertext is the next chaining
+        # value
+        $s .= <<"EOT";
+	mov	%rbx,%rax
+	shl	\$4,%rax
+	vmovdqu	-16(%rsi,%rax),%xmm2
+	mov	%rbx,%rax
+${L}_scatter:
+	dec	%rax
+@{[ row_offset() ]}
+	vmovdqa	$ROWS_OFF(%r10,%r9),%xmm0
+	mov	%rax,%r11
+	shl	\$4,%r11
+	jz	${L}_first
+	vpxor	-16(%rsi,%r11),%xmm0,%xmm0
+	vmovdqu	%xmm0,(%rdx,%r11)
+	jmp	${L}_scatter
+${L}_first:
+	vpxor	$prev,%xmm0,%xmm0
+	vmovdqu	%xmm0,(%rdx)
+	vmovdqa	%xmm2,$prev
+EOT
+    } else {
+        $s .= "\txor\t%eax,%eax\n${L}_scatter:\n" . row_offset()
+            . "\tvmovdqa\t$ROWS_OFF(%r10,%r9),%xmm0\n\tmov\t%rax,%r11\n\tshl\t\$4,%r11\n";
+        $s .= "\tvpxor\t(%rsi,%r11),%xmm0,%xmm0\n" if $mode ne 'ecb';
+        $s .= <<"EOT";
+	vmovdqu	%xmm0,(%rdx,%r11)
+	inc	%rax
+	cmp	%rbx,%rax
+	jb	${L}_scatter
+EOT
+    }
+    $s .= <<"EOT";
+	mov	%rbx,%rax
+	shl	\$4,%rax
+	add	%rax,%rsi
+	add	%rax,%rdx
+	sub	%rbx,%rcx
+	jnz	${L}_batch
+EOT
+    if ($mode eq 'ctr') {
+        $s .= "\tbswap\t%r12\n\tbswap\t%r13\n\tmov\t%r12,(%r8)\n\tmov\t%r13,8(%r8)\n";
+    } elsif ($mode ne 'ecb') {
+        $s .= "\tvmovdqa\t$prev,%xmm0\n\tvmovdqu\t%xmm0,(%r8)\n";
+    }
+    $s .= "\tvzeroupper\n" . frame_align_end(@SAVED) . "${L}_ret:\n\tret\n"
+        . function_end($fn);
+    return $s;
+}
+
+sub serial {
+    my ($tier, $mode) = @_;
+    my $fn = "kuznyechik_${tier}_$mode";
+    my $L = ".L${fn}";
+    my $lean = ".Lkuz_${tier}_lean_enc";
+    my $s = function_begin($fn) . "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n"
+        . frame_align_begin($FRAME, 32, @SAVED) . "\tmov\t%rsp,%r10\n";
+    $s .= lean_keys() if $tier eq 'gfni_avx2';
+    # the chaining value lives at MISC(160) between blocks
+    my $chain = MISC(160);
+    $s .= "\tvmovdqu\t(%r8),%xmm0\n\tvmovdqa\t%xmm0,$chain\n${L}_loop:\n";
+    if ($mode eq 'cbc_enc') {
+        $s .= "\tvmovdqa\t$chain,%xmm0\n\tvpxor\t(%rsi),%xmm0,%xmm0\n\tcall\t$lean\n"
+            . "\tvmovdqa\t%xmm0,$chain\n\tvmovdqu\t%xmm0,(%rdx)\n";
+    } elsif ($mode eq 'cfb_enc') {
+        $s .= "\tvmovdqa\t$chain,%xmm0\n\tcall\t$lean\n\tvpxor\t(%rsi),%xmm0,%xmm0\n"
+            . "\tvmovdqa\t%xmm0,$chain\n\tvmovdqu\t%xmm0,(%rdx)\n";
+    } else {
+        $s .= "\tvmovdqa\t$chain,%xmm0\n\tcall\t$lean\n\tvmovdqa\t%xmm0,$chain\n"
+            . "\tvpxor\t(%rsi),%xmm0,%xmm0\n\tvmovdqu\t%xmm0,(%rdx)\n";
+    }
+    $s .= <<"EOT";
+	add	\$16,%rsi
+	add	\$16,%rdx
+	dec	%rcx
+	jnz	${L}_loop
+	vmovdqa	$chain,%xmm0
+	vmovdqu	%xmm0,(%r8)
+EOT
+    # the round keys' images leave the stack with the call
+    if ($tier eq 'gfni_avx2') {
+        $s .= "\tvpxor\t%xmm0,%xmm0,%xmm0\n";
+        $s .= "\tvmovdqa\t%xmm0," . MISC(16 * $_) . "\n" for 0 .. 9;
+    }
+    $s .= "\tvzeroupper\n" . frame_align_end(@SAVED) . "${L}_ret:\n\tret\n"
+        . function_end($fn);
+    return $s;
+}
+
+my $code = rodata_begin() . $rodata . text_begin();
+for my $tier (qw(gfni_avx2 avx2)) {
+    $code .= core($tier, $_) for qw(enc dec);
+    $code .= parallel($tier, $_) for qw(ecb ctr cbc_dec cfb_dec);
+    $code .= serial($tier, $_) for qw(cbc_enc cfb_enc ofb);
+}
+$code .= lean_gfni() . lean_avx2();
+
+x86_64::finish($code);
