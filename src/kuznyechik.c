@@ -761,6 +761,9 @@ static const SMG_KERNEL_ENTRY kuznyechik_kernels[] = {
 #ifdef KUZNYECHIK_X86_ASM
     { &kuznyechik_kernel_gfni_avx512, KUZNYECHIK_CAPS_GFNI_AVX512,
       SMG_KERNEL_CT, NULL },
+    { &kuznyechik_kernel_gfni_avx2, KUZNYECHIK_CAPS_GFNI_AVX2,
+      SMG_KERNEL_CT, NULL },
+    { &kuznyechik_kernel_avx2, KUZNYECHIK_CAPS_AVX2, SMG_KERNEL_CT, NULL },
 #endif
     { &kuznyechik_kernel_ct, 0, SMG_KERNEL_CT | SMG_KERNEL_CT_ONLY, NULL },
     { &kuznyechik_kernel_c, 0, 0, NULL },

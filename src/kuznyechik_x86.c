@@ -28,4 +28,28 @@ const SMG_BLOCK_KERNEL kuznyechik_kernel_gfni_avx512 = {
     NULL, NULL, NULL, NULL, NULL
 };
 
+const SMG_BLOCK_KERNEL kuznyechik_kernel_gfni_avx2 = {
+    "kuznyechik-gfni-avx2",
+    kuznyechik_gfni_avx2_ecb,
+    kuznyechik_gfni_avx2_cbc_enc,
+    kuznyechik_gfni_avx2_cbc_dec,
+    kuznyechik_gfni_avx2_cfb_enc,
+    kuznyechik_gfni_avx2_cfb_dec,
+    kuznyechik_gfni_avx2_ofb,
+    kuznyechik_gfni_avx2_ctr,
+    NULL, NULL, NULL, NULL, NULL
+};
+
+const SMG_BLOCK_KERNEL kuznyechik_kernel_avx2 = {
+    "kuznyechik-avx2",
+    kuznyechik_avx2_ecb,
+    kuznyechik_avx2_cbc_enc,
+    kuznyechik_avx2_cbc_dec,
+    kuznyechik_avx2_cfb_enc,
+    kuznyechik_avx2_cfb_dec,
+    kuznyechik_avx2_ofb,
+    kuznyechik_avx2_ctr,
+    NULL, NULL, NULL, NULL, NULL
+};
+
 #endif

@@ -23,6 +23,15 @@ extern const SMG_BLOCK_KERNEL kuznyechik_kernel_gfni_avx512;
 # define KUZNYECHIK_CAPS_GFNI_AVX512                                         \
     (SMG_CAP_AVX512F | SMG_CAP_AVX512BW | SMG_CAP_AVX512VL                  \
      | SMG_CAP_AVX512VBMI | SMG_CAP_GFNI)
+
+/* Without AVX-512: GFNI + AVX2, and AVX2 alone; every block mode
+ * (asm/kuznyechik-avx2-x86_64.pl, both tiers). */
+SMG_DECLARE_BLOCK_KERNEL_ENTRIES(kuznyechik, gfni_avx2)
+SMG_DECLARE_BLOCK_KERNEL_ENTRIES(kuznyechik, avx2)
+extern const SMG_BLOCK_KERNEL kuznyechik_kernel_gfni_avx2,
+    kuznyechik_kernel_avx2;
+# define KUZNYECHIK_CAPS_GFNI_AVX2 (SMG_CAP_AVX2 | SMG_CAP_GFNI)
+# define KUZNYECHIK_CAPS_AVX2 SMG_CAP_AVX2
 #endif
 
 #endif

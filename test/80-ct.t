@@ -873,6 +873,8 @@ my @rows = (
       [ qr/^gost94-c$/, 'all', 'all' ] ],
     [ 'Kuznyechik kuznyechik-gfni-avx512 (every mode)',
       [ qr/^kuznyechik-gfni-avx512$/, 'all', 'all' ] ],
+    [ 'Kuznyechik kuznyechik-gfni-avx2 and kuznyechik-avx2 (every mode)',
+      [ qr/^kuznyechik-(?:gfni-)?avx2$/, 'all', 'all' ] ],
 );
 
 my (%covered, @result_rows, @problems, %absent);
