@@ -9,6 +9,13 @@
  *   gost89-cnt-12              CNT, meshing, TC26 Z
  *   gost89-cbc, gost89-ecb     no meshing, default set Z
  *   magma-ecb/-cbc/-ctr        GOST R 34.12/34.13-2015, big-endian, Z only
+ *   magma-ofb/-cfb             the same standard's OFB and CFB (gostprov
+ *                              lacks them); CBC, OFB and CFB take an IV of
+ *                              1 to SMG_MAX_IV_BLOCKS blocks (its register
+ *                              of m = z*n bits)
+ *   magma-ctr-acpkm            CTR with ACPKM re-keying (R 1323565.1.017-
+ *                              2018), 1.2.643.7.1.1.5.1.1, section
+ *                              `key-mesh` (1024 bytes by default; acpkm.h)
  * The parameter set can be chosen through gostprov's `alg_id_param` (DER of
  * RFC 4357's Gost28147-89-Parameters, which also switches meshing on, as in
  * gost-engine; OpenSSL 3.4 renamed it `algorithm-id-params`, and both are
@@ -23,6 +30,7 @@
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/params.h>
+#include "acpkm.h"
 #include "err.h"
 #include "gost89.h"
 #include "modes.h"
@@ -59,6 +67,7 @@ typedef struct gost89_cipher_ctx {
     unsigned char key[GOST89_KEY_SIZE];  /* to undo meshing at re-init */
     int meshed;                        /* schedules differ from key */
     GOST89_MESH_AHEAD ahead;             /* the next meshing, prepared */
+    SMG_ACPKM acpkm;                     /* magma-ctr-acpkm's CMS seed */
 } GOST89_CIPHER_CTX;
 
 static const GOST89_VARIANT *variant_of(const SMG_CIPHER_CTX *ctx)
@@ -403,7 +412,10 @@ static const SMG_CIPHER_FAMILY gost89_family = {
     .settable_ctx_params = gost89_settable_ctx_params,
 };
 
-/* Magma has one fixed S-box (TC26 Z) and no meshing: no family params. */
+/*
+ * Magma has one fixed S-box (TC26 Z) and no CryptoPro meshing: no family
+ * params; GOST R 34.13-2015's register of z blocks.
+ */
 static const SMG_CIPHER_FAMILY magma_family = {
     .block_size = GOST89_BLOCK_SIZE,
     .key_len = GOST89_KEY_SIZE,
@@ -411,10 +423,65 @@ static const SMG_CIPHER_FAMILY magma_family = {
     .restart_counter_on_reinit = 1,
     .whole_block_iv = 1,
     .evp_final_errors = 1,
+    .max_iv_blocks = SMG_MAX_IV_BLOCKS,
     .init_ctx = gost89_init_ctx,
     .set_key = gost89_family_set_key,
     .gettable_ctx_params = smg_cipher_generic_gettable_ctx_params,
     .settable_ctx_params = smg_cipher_generic_settable_ctx_params,
+};
+
+/* gostprov's magma-ctr-acpkm: 1 KiB sections, 8 KiB under CMS. */
+static const SMG_ACPKM_ALG magma_acpkm = { 1024, 8192 };
+
+static void magma_acpkm_init_ctx(SMG_CIPHER_CTX *ctx)
+{
+    gost89_init_ctx(ctx);
+    ctx->mesh_period = magma_acpkm.section;
+}
+
+/* ACPKM: the next section's key, E_K(0x80..0x9f), as the key. */
+static void magma_acpkm_mesh(SMG_CIPHER_CTX *ctx)
+{
+    GOST89_CIPHER_CTX *g = (GOST89_CIPHER_CTX *)ctx;
+    unsigned char key[SMG_ACPKM_KEY_LEN];
+
+    smg_acpkm_next_key(ctx->kernel, ctx->ks_enc, GOST89_BLOCK_SIZE, key);
+    /* The set's tables exist since the first key: this cannot fail. */
+    gost89_set_key(key, g->paramset, 1, (GOST89_KEY *)ctx->ks_enc,
+                   (GOST89_KEY *)ctx->ks_dec);
+    OPENSSL_cleanse(key, sizeof(key));
+    g->meshed = 1;
+}
+
+static int magma_acpkm_get_ctx_params(SMG_CIPHER_CTX *ctx,
+                                      OSSL_PARAM params[])
+{
+    return smg_acpkm_get_ctx_params(ctx, &((GOST89_CIPHER_CTX *)ctx)->acpkm,
+                                    &magma_acpkm, params);
+}
+
+static int magma_acpkm_set_ctx_params(SMG_CIPHER_CTX *ctx,
+                                      const OSSL_PARAM params[])
+{
+    return smg_acpkm_set_ctx_params(ctx, &((GOST89_CIPHER_CTX *)ctx)->acpkm,
+                                    &magma_acpkm, params);
+}
+
+static const SMG_CIPHER_FAMILY magma_acpkm_family = {
+    .block_size = GOST89_BLOCK_SIZE,
+    .key_len = GOST89_KEY_SIZE,
+    .ctx_size = sizeof(GOST89_CIPHER_CTX),
+    .restart_counter_on_reinit = 1,
+    .whole_block_iv = 1,
+    .evp_final_errors = 1,
+    .init_ctx = magma_acpkm_init_ctx,
+    .set_key = gost89_family_set_key,
+    .restore_key = gost89_restore_key,
+    .mesh = magma_acpkm_mesh,
+    .get_ctx_params = magma_acpkm_get_ctx_params,
+    .set_ctx_params = magma_acpkm_set_ctx_params,
+    .gettable_ctx_params = smg_acpkm_gettable_ctx_params,
+    .settable_ctx_params = smg_acpkm_settable_ctx_params,
 };
 
 /* Of the GOST ciphers only gost89 (CFB) has an OID, RFC 4357's. */
@@ -443,6 +510,12 @@ static const SMG_CIPHER_ALG magma_cbc =
 /* GOST R 34.13-2015: a 4-byte IV, the counter block is IV || 0^32. */
 static const SMG_CIPHER_ALG magma_ctr =
     { &magma_family, SMG_MODE_CTR, 4, 1, &magma };
+static const SMG_CIPHER_ALG magma_ofb =
+    { &magma_family, SMG_MODE_OFB, 8, 1, &magma };
+static const SMG_CIPHER_ALG magma_cfb =
+    { &magma_family, SMG_MODE_CFB, 8, 1, &magma };
+static const SMG_CIPHER_ALG magma_ctr_acpkm =
+    { &magma_acpkm_family, SMG_MODE_CTR, 4, 1, &magma };
 
 SMG_CIPHER_DISPATCH(smg_gost89, gost89_cfb);
 SMG_CIPHER_DISPATCH(smg_gost89_cnt, gost89_cnt);
@@ -452,3 +525,6 @@ SMG_CIPHER_DISPATCH(smg_gost89_ecb, gost89_ecb);
 SMG_CIPHER_DISPATCH(smg_magma_ecb, magma_ecb);
 SMG_CIPHER_DISPATCH(smg_magma_cbc, magma_cbc);
 SMG_CIPHER_DISPATCH(smg_magma_ctr, magma_ctr);
+SMG_CIPHER_DISPATCH(smg_magma_ofb, magma_ofb);
+SMG_CIPHER_DISPATCH(smg_magma_cfb, magma_cfb);
+SMG_CIPHER_DISPATCH(smg_magma_ctr_acpkm, magma_ctr_acpkm);

@@ -28,12 +28,16 @@ extern const OSSL_DISPATCH smg_gost89_ecb_functions[];
 extern const OSSL_DISPATCH smg_magma_ecb_functions[];
 extern const OSSL_DISPATCH smg_magma_cbc_functions[];
 extern const OSSL_DISPATCH smg_magma_ctr_functions[];
+extern const OSSL_DISPATCH smg_magma_ofb_functions[];
+extern const OSSL_DISPATCH smg_magma_cfb_functions[];
+extern const OSSL_DISPATCH smg_magma_ctr_acpkm_functions[];
 /* providers/kuznyechik_ciphers.c */
 extern const OSSL_DISPATCH smg_kuznyechik_ecb_functions[];
 extern const OSSL_DISPATCH smg_kuznyechik_cbc_functions[];
 extern const OSSL_DISPATCH smg_kuznyechik_cfb_functions[];
 extern const OSSL_DISPATCH smg_kuznyechik_ofb_functions[];
 extern const OSSL_DISPATCH smg_kuznyechik_ctr_functions[];
+extern const OSSL_DISPATCH smg_kuznyechik_ctr_acpkm_functions[];
 /*
  * The `paramset` parameter of the GOST ciphers and MACs: a set's name or
  * OID; raises and returns 0, leaving *ps as it was, for anything else.
@@ -45,6 +49,11 @@ int smg_gost89_paramset_param(void *provctx, const OSSL_PARAM *p,
 /* providers/gost89_mac.c */
 extern const OSSL_DISPATCH smg_gost89_mac_functions[];
 extern const OSSL_DISPATCH smg_gost89_mac_12_functions[];
+/* providers/omac_macs.c */
+extern const OSSL_DISPATCH smg_magma_mac_functions[];
+extern const OSSL_DISPATCH smg_magma_ctr_acpkm_omac_functions[];
+extern const OSSL_DISPATCH smg_kuznyechik_mac_functions[];
+extern const OSSL_DISPATCH smg_kuznyechik_ctr_acpkm_omac_functions[];
 /* providers/sm3_digest.c: the entries, and the table the self-test runs */
 extern const OSSL_DISPATCH smg_sm3_functions[];
 struct smg_digest;

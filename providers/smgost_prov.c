@@ -54,6 +54,13 @@ static const OSSL_ALGORITHM smg_ciphers[] = {
       "Magma (GOST R 34.12-2015) in CBC mode" },
     { "magma-ctr", SMG_PROPS, smg_magma_ctr_functions,
       "Magma (GOST R 34.13-2015) in CTR mode" },
+    { "magma-ofb", SMG_PROPS, smg_magma_ofb_functions,
+      "Magma (GOST R 34.13-2015) in OFB mode" },
+    { "magma-cfb", SMG_PROPS, smg_magma_cfb_functions,
+      "Magma (GOST R 34.13-2015) in CFB mode" },
+    { "magma-ctr-acpkm:1.2.643.7.1.1.5.1.1", SMG_PROPS,
+      smg_magma_ctr_acpkm_functions,
+      "Magma in CTR-ACPKM mode (R 1323565.1.017-2018)" },
     { "kuznyechik-ecb", SMG_PROPS, smg_kuznyechik_ecb_functions,
       "Kuznyechik (GOST R 34.12-2015) in ECB mode" },
     { "kuznyechik-cbc", SMG_PROPS, smg_kuznyechik_cbc_functions,
@@ -64,6 +71,9 @@ static const OSSL_ALGORITHM smg_ciphers[] = {
       "Kuznyechik (GOST R 34.13-2015) in OFB mode" },
     { "kuznyechik-ctr", SMG_PROPS, smg_kuznyechik_ctr_functions,
       "Kuznyechik (GOST R 34.13-2015) in CTR mode" },
+    { "kuznyechik-ctr-acpkm:1.2.643.7.1.1.5.2.1", SMG_PROPS,
+      smg_kuznyechik_ctr_acpkm_functions,
+      "Kuznyechik in CTR-ACPKM mode (R 1323565.1.017-2018)" },
     { NULL, NULL, NULL, NULL }
 };
 
@@ -87,6 +97,16 @@ static const OSSL_ALGORITHM smg_macs[] = {
       "GOST 28147-89 MAC (IMIT), CryptoPro-A" },
     { "gost-mac-12", SMG_PROPS, smg_gost89_mac_12_functions,
       "GOST 28147-89 MAC (IMIT), TC26 Z" },
+    { "magma-mac", SMG_PROPS, smg_magma_mac_functions,
+      "OMAC over Magma (GOST R 34.13-2015)" },
+    { "magma-ctr-acpkm-omac:1.2.643.7.1.1.5.1.2", SMG_PROPS,
+      smg_magma_ctr_acpkm_omac_functions,
+      "OMAC-ACPKM over Magma (R 1323565.1.017-2018)" },
+    { "kuznyechik-mac", SMG_PROPS, smg_kuznyechik_mac_functions,
+      "OMAC over Kuznyechik (GOST R 34.13-2015)" },
+    { "kuznyechik-ctr-acpkm-omac:1.2.643.7.1.1.5.2.2", SMG_PROPS,
+      smg_kuznyechik_ctr_acpkm_omac_functions,
+      "OMAC-ACPKM over Kuznyechik (R 1323565.1.017-2018)" },
     { NULL, NULL, NULL, NULL }
 };
 

@@ -272,4 +272,34 @@ static inline int smg_mac_get_ctx_params_with(const SMG_MAC *mac,
         { 0, NULL }                                                          \
     }
 
+/*
+ * OMAC (GOST R 34.13-2015 5.6; NIST SP 800-38B's CMAC) and OMAC-ACPKM
+ * (R 1323565.1.017-2018 4.2) over a 32-byte-key block cipher of 8- or
+ * 16-byte blocks (src/mac_omac.c): an SMG_MAC with one of these tables
+ * and an SMG_MAC_CIPHER as its argument.
+ */
+struct smg_block_kernel;
+
+typedef struct smg_mac_cipher {
+    size_t block_size;
+    /* The kernel table the family's ciphers use in this provider. */
+    const struct smg_block_kernel *(*kernel)(const void *provctx);
+    /*
+     * The encryption schedule (SMG_KS_MAX bytes) of a key for kernel k
+     * (what kernel() gave); 0 on failure.
+     */
+    int (*set_key)(const struct smg_block_kernel *k, void *ks,
+                   const unsigned char *key);
+    /* OMAC-ACPKM's defaults as gostprov's: N, and T, the family's
+     * CTR-ACPKM section. */
+    size_t section, master_section;
+} SMG_MAC_CIPHER;
+
+extern const SMG_MAC_OPS smg_omac_ops;
+extern const SMG_MAC_OPS smg_omac_acpkm_ops;
+
+/* OMAC-ACPKM's parameters, gostprov's names: N and T in bytes. */
+#define SMG_MAC_PARAM_KEY_MESH "key-mesh"
+#define SMG_MAC_PARAM_CIPHER_KEY_MESH "cipher-key-mesh"
+
 #endif

@@ -31,6 +31,7 @@ void *smg_cipher_newctx(void *provctx, const SMG_CIPHER_ALG *alg)
     ctx->alg = alg;
     ctx->provctx = provctx;
     ctx->bs = fam->block_size;
+    ctx->ivlen = alg->iv_len;
     ctx->pad = 1;
     if (fam->init_ctx != NULL)
         fam->init_ctx(ctx);
@@ -122,11 +123,38 @@ static void block_restart(SMG_CIPHER_CTX *ctx)
     OPENSSL_cleanse(ctx->buf, sizeof(ctx->buf));
 }
 
+/* Whether the algorithm takes an IV of z = ivlen / bs blocks. */
+static int register_len_ok(const SMG_CIPHER_CTX *ctx, size_t ivlen)
+{
+    smg_mode m = ctx->alg->mode;
+
+    return (m == SMG_MODE_CBC || m == SMG_MODE_CFB || m == SMG_MODE_OFB)
+           && ivlen >= ctx->bs && ivlen % ctx->bs == 0
+           && ivlen / ctx->bs <= ctx->alg->family->max_iv_blocks;
+}
+
 static int block_iv_len_ok(const SMG_CIPHER_CTX *ctx, size_t ivlen,
                            size_t *want)
 {
-    *want = ctx->alg->iv_len;
-    return ivlen == *want;
+    *want = ctx->alg->family->max_iv_blocks > 1 ? 0 : ctx->alg->iv_len;
+    return ivlen == ctx->alg->iv_len || register_len_ok(ctx, ivlen);
+}
+
+/*
+ * The register from the IV as given: for z > 1 blocks rotated right by a
+ * block (modes.h), so that the first block's rotation left brings R's
+ * first block to the front.
+ */
+static void load_register(SMG_CIPHER_CTX *ctx)
+{
+    size_t bs = ctx->bs, len = ctx->ivlen;
+
+    if (len <= bs) {
+        memcpy(ctx->iv, ctx->oiv, SMG_MAX_BLOCK);
+        return;
+    }
+    memcpy(ctx->iv, ctx->oiv + len - bs, bs);
+    memcpy(ctx->iv + bs, ctx->oiv, len - bs);
 }
 
 /* The chaining value restarts from the IV, but a counter runs on where
@@ -134,11 +162,55 @@ static int block_iv_len_ok(const SMG_CIPHER_CTX *ctx, size_t ivlen,
 static void block_take_iv(SMG_CIPHER_CTX *ctx, const unsigned char *iv,
                           size_t ivlen)
 {
-    if (iv != NULL)
+    if (iv != NULL) {
         memcpy(ctx->oiv, iv, ivlen);
+        ctx->ivlen = ivlen;
+    }
     if (ctx->iv_set && (iv != NULL || !is_counter_mode(ctx->alg->mode)
                         || ctx->alg->family->restart_counter_on_reinit))
-        memcpy(ctx->iv, ctx->oiv, sizeof(ctx->iv));
+        load_register(ctx);
+}
+
+/*
+ * Before a block with a register of z > 1 blocks: R's oldest block, the one
+ * this block takes, to the front, where the kernel replaces it with the
+ * block's own (R = LSB(R) || new, GOST R 34.13-2015 5.3-5.5).
+ */
+static void register_next(SMG_CIPHER_CTX *ctx)
+{
+    unsigned char newest[SMG_MAX_BLOCK];
+    size_t bs = ctx->bs;
+
+    memcpy(newest, ctx->iv, bs);
+    memmove(ctx->iv, ctx->iv + bs, ctx->ivlen - bs);
+    memcpy(ctx->iv + ctx->ivlen - bs, newest, bs);
+    OPENSSL_cleanse(newest, sizeof(newest));
+}
+
+/*
+ * nblocks of a chained mode on a register of z > 1 blocks, a block a call:
+ * block i chains from block i - z (speed is z = 1's concern).
+ */
+static __attribute__((noinline))
+void register_blocks(SMG_CIPHER_CTX *ctx, smg_chain_fn fn, const void *ks,
+                     const unsigned char *in, unsigned char *out,
+                     size_t nblocks)
+{
+    for (; nblocks > 0; nblocks--, in += ctx->bs, out += ctx->bs) {
+        register_next(ctx);
+        fn(ks, in, out, 1, ctx->iv);
+    }
+}
+
+/* A chained mode's kernel entry over nblocks, on the register. */
+static inline void chain_blocks(SMG_CIPHER_CTX *ctx, smg_chain_fn fn,
+                                const void *ks, const unsigned char *in,
+                                unsigned char *out, size_t nblocks)
+{
+    if (ctx->ivlen > ctx->bs)
+        register_blocks(ctx, fn, ks, in, out, nblocks);
+    else
+        fn(ks, in, out, nblocks, ctx->iv);
 }
 
 static size_t block_key_len(const SMG_CIPHER_CTX *ctx)
@@ -189,9 +261,9 @@ static void block_mode_blocks(SMG_CIPHER_CTX *ctx, const unsigned char *in,
     if (ctx->alg->mode == SMG_MODE_ECB)
         k->ecb(ctx->enc ? ctx->ks_enc : ctx->ks_dec, in, out, nblocks);
     else if (ctx->enc)
-        k->cbc_enc(ctx->ks_enc, in, out, nblocks, ctx->iv);
+        chain_blocks(ctx, k->cbc_enc, ctx->ks_enc, in, out, nblocks);
     else
-        k->cbc_dec(ctx->ks_dec, in, out, nblocks, ctx->iv);
+        chain_blocks(ctx, k->cbc_dec, ctx->ks_dec, in, out, nblocks);
 }
 
 /*
@@ -382,8 +454,11 @@ static int stream_mode_update(SMG_CIPHER_CTX *ctx, unsigned char *out,
         for (; ctx->num != 0 && inl > 0; inl--)
             *out++ = stream_byte(ctx, *in++), ctx->num = (ctx->num + 1) % bs;
         /* A partial CFB block kept in buf, now whole: the next register. */
-        if (ctx->num == 0 && cfb_in_buf(ctx))
+        if (ctx->num == 0 && cfb_in_buf(ctx)) {
+            if (ctx->ivlen > bs)
+                register_next(ctx);
             memcpy(ctx->iv, ctx->buf, bs);
+        }
     }
 
     while (inl >= bs) {
@@ -396,7 +471,7 @@ static int stream_mode_update(SMG_CIPHER_CTX *ctx, unsigned char *out,
         if (ctx->alg->family->period_blocks == NULL || ctx->mesh_count != 0
             || nblocks * bs != ctx->mesh_period
             || !ctx->alg->family->period_blocks(ctx, in, out, nblocks))
-            blocks(ctx->ks_enc, in, out, nblocks, ctx->iv);
+            chain_blocks(ctx, blocks, ctx->ks_enc, in, out, nblocks);
         ctx->mesh_count += nblocks * bs;
         in += nblocks * bs;
         out += nblocks * bs;
@@ -409,10 +484,16 @@ static int stream_mode_update(SMG_CIPHER_CTX *ctx, unsigned char *out,
         /*
          * A block of zeros through the mode's own kernel yields the
          * keystream and leaves iv as OpenSSL leaves it; CFB kept in buf
-         * takes E(iv) there and leaves iv alone.
+         * takes E(iv) there and leaves iv alone.  A register of z > 1
+         * blocks gives its oldest block (at iv + bs until the block is
+         * whole, for CFB kept in buf).
          */
+        if (ctx->ivlen > bs && !cfb_in_buf(ctx))
+            register_next(ctx);
         if (cfb_in_buf(ctx))
-            ctx->kernel->ecb(ctx->ks_enc, ctx->iv, ctx->buf, 1);
+            ctx->kernel->ecb(ctx->ks_enc,
+                             ctx->ivlen > bs ? ctx->iv + bs : ctx->iv,
+                             ctx->buf, 1);
         else if (ctx->alg->mode == SMG_MODE_CFB)
             ctx->kernel->cfb_enc(ctx->ks_enc, zero_block, ks, 1, ctx->iv);
         else
@@ -661,6 +742,17 @@ int smg_cipher_get_params(const SMG_CIPHER_ALG *alg, OSSL_PARAM params[])
     return 1;
 }
 
+void smg_acpkm_next_key(const SMG_BLOCK_KERNEL *k, const void *ks, size_t bs,
+                        unsigned char key[SMG_ACPKM_KEY_LEN])
+{
+    unsigned char d[SMG_ACPKM_KEY_LEN];
+    size_t i;
+
+    for (i = 0; i < sizeof(d); i++)
+        d[i] = (unsigned char)(0x80 + i);
+    k->ecb(ks, d, key, sizeof(d) / bs);
+}
+
 int smg_set_iv_param(OSSL_PARAM *p, const unsigned char *iv, size_t len,
                      int string_first)
 {
@@ -680,18 +772,38 @@ int smg_set_iv_param(OSSL_PARAM *p, const unsigned char *iv, size_t len,
  * taken in, as gost-engine does: its EVP layer decrypts the block at once
  * and holds back the plaintext instead.
  */
-static const unsigned char *updated_iv(const SMG_CIPHER_CTX *ctx)
+static int held_back_block(const SMG_CIPHER_CTX *ctx)
 {
-    if (ctx->alg->family->whole_block_iv && ctx->alg->mode == SMG_MODE_CBC
-        && ctx->bufsz == ctx->bs)
-        return ctx->buf;
-    return ctx->iv;
+    return ctx->alg->family->whole_block_iv && ctx->alg->mode == SMG_MODE_CBC
+           && ctx->bufsz == ctx->bs;
+}
+
+/*
+ * A register of z > 1 blocks reads as GOST R 34.13-2015's R (its oldest
+ * block first) as the next whole block would start from it, into room
+ * (SMG_MAX_IV bytes); with a block held back as above, R after it.
+ */
+static const unsigned char *updated_iv(const SMG_CIPHER_CTX *ctx,
+                                       unsigned char *room)
+{
+    size_t bs = ctx->bs, len = ctx->ivlen;
+
+    if (len <= bs)
+        return held_back_block(ctx) ? ctx->buf : ctx->iv;
+    memcpy(room, ctx->iv + bs, len - bs);
+    memcpy(room + len - bs, ctx->iv, bs);
+    if (held_back_block(ctx)) {
+        memmove(room, room + bs, len - bs);
+        memcpy(room + len - bs, ctx->buf, bs);
+    }
+    return room;
 }
 
 int smg_cipher_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     SMG_CIPHER_CTX *ctx = vctx;
     const SMG_CIPHER_ALG *alg = ctx->alg;
+    unsigned char room[SMG_MAX_IV];
     OSSL_PARAM *p;
 
     if (params == NULL)
@@ -700,7 +812,7 @@ int smg_cipher_get_ctx_params(void *vctx, OSSL_PARAM params[])
         && !OSSL_PARAM_set_size_t(p, alg->family->key_len))
         goto fail;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL
-        && !OSSL_PARAM_set_size_t(p, alg->iv_len))
+        && !OSSL_PARAM_set_size_t(p, ctx->ivlen))
         goto fail;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_PADDING)) != NULL
         && !OSSL_PARAM_set_uint(p, ctx->pad))
@@ -709,15 +821,17 @@ int smg_cipher_get_ctx_params(void *vctx, OSSL_PARAM params[])
         && !OSSL_PARAM_set_uint(p, (unsigned int)ctx->num))
         goto fail;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != NULL
-        && !smg_set_iv_param(p, ctx->oiv, alg->iv_len, 0))
+        && !smg_set_iv_param(p, ctx->oiv, ctx->ivlen, 0))
         goto fail;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != NULL
-        && !smg_set_iv_param(p, updated_iv(ctx), alg->iv_len, 0))
+        && !smg_set_iv_param(p, updated_iv(ctx, room), ctx->ivlen, 0))
         goto fail;
+    OPENSSL_cleanse(room, sizeof(room));
     if (alg->family->get_ctx_params != NULL)
         return alg->family->get_ctx_params(ctx, params);
     return 1;
  fail:
+    OPENSSL_cleanse(room, sizeof(room));
     SMG_RAISE_DATA(ctx->provctx, SMG_PROV(FAILED_TO_SET_PARAMETER), "%s",
                    p->key);
     return 0;
@@ -742,6 +856,37 @@ static int check_fixed_size(SMG_CIPHER_CTX *ctx, const OSSL_PARAM *p,
     return 1;
 }
 
+/*
+ * ivlen: one block, or z blocks where the family takes them (modes.h); a
+ * new length forgets the IV, which the next init must give.
+ */
+static int set_iv_len(SMG_CIPHER_CTX *ctx, const OSSL_PARAM *p)
+{
+    size_t v;
+
+    if (ctx->alg->family->max_iv_blocks <= 1)
+        return check_fixed_size(ctx, p, ctx->alg->iv_len,
+                                SMG_PROV(INVALID_IV_LENGTH));
+    if (!OSSL_PARAM_get_size_t(p, &v)) {
+        SMG_RAISE_DATA(ctx->provctx, SMG_PROV(FAILED_TO_GET_PARAMETER), "%s",
+                       p->key);
+        return 0;
+    }
+    if (v != ctx->alg->iv_len && !register_len_ok(ctx, v)) {
+        SMG_RAISE_DATA(ctx->provctx, SMG_PROV(INVALID_IV_LENGTH),
+                       "%zu is not 1 to %zu blocks of %zu bytes", v,
+                       ctx->alg->family->max_iv_blocks, ctx->bs);
+        return 0;
+    }
+    if (v != ctx->ivlen) {
+        ctx->ivlen = v;
+        ctx->iv_set = 0;
+        OPENSSL_cleanse(ctx->oiv, sizeof(ctx->oiv));
+        OPENSSL_cleanse(ctx->iv, sizeof(ctx->iv));
+    }
+    return 1;
+}
+
 int smg_cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
     SMG_CIPHER_CTX *ctx = vctx;
@@ -756,8 +901,7 @@ int smg_cipher_set_ctx_params(void *vctx, const OSSL_PARAM params[])
                              SMG_PROV(INVALID_KEY_LENGTH)))
         return 0;
     if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL
-        && !check_fixed_size(ctx, p, alg->iv_len,
-                             SMG_PROV(INVALID_IV_LENGTH)))
+        && !set_iv_len(ctx, p))
         return 0;
     if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_PADDING))
         != NULL) {

@@ -27,6 +27,15 @@ typedef enum {
 /* Room for one key schedule of any family, kernels' extras included. */
 #define SMG_KS_MAX 848
 
+/*
+ * GOST R 34.13-2015 lets OFB, CBC and CFB run on a shift register of
+ * m = z*n bits, an IV of z blocks (z = 1 is every other standard's mode);
+ * we take z up to this bound, which covers the standard's examples (z = 2
+ * and 3) with room to spare.
+ */
+#define SMG_MAX_IV_BLOCKS 4
+#define SMG_MAX_IV (SMG_MAX_IV_BLOCKS * SMG_MAX_BLOCK)
+
 typedef struct smg_cipher_ctx SMG_CIPHER_CTX;
 
 typedef struct smg_cipher_family {
@@ -56,6 +65,12 @@ typedef struct smg_cipher_family {
      * without padding, EVP_R_BAD_DECRYPT), for GOST.
      */
     int evp_final_errors;
+    /*
+     * The most blocks an OFB, CBC or CFB IV may hold (GOST R 34.13-2015's
+     * register of z blocks; at most SMG_MAX_IV_BLOCKS), set through the
+     * init's IV length or the `ivlen` parameter; 0 or 1: one block only.
+     */
+    size_t max_iv_blocks;
     /* Called once by newctx after the generic fields are set. */
     void (*init_ctx)(SMG_CIPHER_CTX *ctx);
     /* Expands key into ctx->ks_enc / ctx->ks_dec and sets ctx->kernel. */
@@ -65,7 +80,10 @@ typedef struct smg_cipher_family {
      * one did to the schedules (key meshing), or NULL if nothing can.
      */
     int (*restore_key)(SMG_CIPHER_CTX *ctx);
-    /* Key meshing at a period boundary (GOST CryptoPro), or NULL. */
+    /*
+     * Re-keying at a period boundary, or NULL: CryptoPro key meshing
+     * (GOST 28147-89), ACPKM (R 1323565.1.017-2018, smg_acpkm_next_key).
+     */
     void (*mesh)(SMG_CIPHER_CTX *ctx);
     /*
      * The whole blocks of one whole meshing period, from its start, with
@@ -84,7 +102,7 @@ typedef struct smg_cipher_family {
 typedef struct smg_cipher_alg {
     const SMG_CIPHER_FAMILY *family;
     smg_mode mode;
-    size_t iv_len;              /* 0 for ECB */
+    size_t iv_len;              /* 0 for ECB; the default for z blocks */
     size_t reported_block_size; /* 1 for the stream modes, as OpenSSL does */
     const void *variant;        /* family data: e.g. GOST defaults */
 } SMG_CIPHER_ALG;
@@ -104,15 +122,22 @@ struct smg_cipher_ctx {
     unsigned int finalised : 1;
     unsigned int pad : 1;
     unsigned int cnt_started : 1; /* CNT: (N3,N4) = E(IV) done */
-    unsigned char oiv[SMG_MAX_BLOCK];  /* the IV as last given */
-    unsigned char iv[SMG_MAX_BLOCK];   /* chaining value / counter */
+    size_t ivlen;               /* the IV's bytes: alg->iv_len, or z blocks */
+    unsigned char oiv[SMG_MAX_IV];     /* the IV as last given */
+    /*
+     * Chaining value / counter.  With an IV of z > 1 blocks, the register
+     * R of GOST R 34.13-2015 rotated right by a block: the newest block
+     * first, then the rest of R from its oldest, the block the next one
+     * takes (so that iv[0..bs) is always the current block, as for z = 1).
+     */
+    unsigned char iv[SMG_MAX_IV];
     unsigned char buf[SMG_MAX_BLOCK];  /* ECB/CBC: pending input;
                                           CTR/CNT: keystream block;
                                           CFB with whole_block_iv: the
                                           register of the partial block */
     size_t bufsz;               /* ECB/CBC: bytes pending in buf */
     size_t num;                 /* stream modes: bytes used of the block */
-    size_t mesh_period;         /* bytes between key meshings; 0: none */
+    size_t mesh_period;         /* bytes between re-keyings; 0: none */
     size_t mesh_count;          /* keystream bytes since the last meshing */
 };
 
@@ -168,6 +193,16 @@ int smg_length_ok(SMG_CIPHER_CTX *ctx, const unsigned char *in,
 int smg_same_length_output_ok(SMG_CIPHER_CTX *ctx, unsigned char *out,
                               size_t outsize, const unsigned char *in,
                               size_t inl);
+
+/*
+ * ACPKM (R 1323565.1.017-2018, 4.1): the key of the next section, the first
+ * SMG_ACPKM_KEY_LEN bytes of E_K(D_1 || D_2 || ...), D the bytes 0x80,
+ * 0x81, ..., 0x9f, through k's ECB under the encryption schedule ks of
+ * blocks of bs bytes.  The caller expands key and cleanses it.
+ */
+#define SMG_ACPKM_KEY_LEN 32
+void smg_acpkm_next_key(const SMG_BLOCK_KERNEL *k, const void *ks, size_t bs,
+                        unsigned char key[SMG_ACPKM_KEY_LEN]);
 
 /*
  * Answers an iv or updated-iv parameter with len bytes of iv as the running

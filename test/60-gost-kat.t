@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 #
-# Known answers for smgost's GOST 28147-89 and Magma through EVP
-# (test/evp_kat.c, vectors in test/data/evpciph_gost89.txt and
-# evpmac_gost89.txt): every parameter set, CryptoPro CSP vectors from
+# Known answers for smgost's GOST 28147-89, Magma and Kuznyechik through
+# EVP (test/evp_kat.c, vectors in test/data/evpciph_gost89.txt,
+# evpciph_kuznyechik.txt, evpciph_gost2015.txt, evpmac_gost89.txt and
+# evpmac_gost2015.txt): every parameter set, CryptoPro CSP vectors from
 # gost-engine's test_gost2814789.c (CFB, CNT, ECB, IMIT, key meshing, 5 MiB
-# and 4 GiB of zeros), RFC 8891 and GOST R 34.13-2015 Magma; Kuznyechik's
-# RFC 7801 and GOST R 34.13-2015 A.1 (evpciph_kuznyechik.txt); the vectors
+# and 4 GiB of zeros), RFC 8891, RFC 7801, GOST R 34.13-2015 (Magma and
+# Kuznyechik in every mode, OFB, CBC and CFB also with their multi-block
+# IVs, OMAC), R 1323565.1.017-2018 (CTR-ACPKM, OMAC-ACPKM); the vectors
 # also with constant-time = yes.
 use strict;
 use warnings;
@@ -22,6 +24,8 @@ my $ct = write_config(tempdir(CLEANUP => 1), smgost => { 'constant-time' => 'yes
 my $ct_env = { %{ run_env() }, SMGOST_TEST_CONF => $ct };
 my $ciphers = qr/^(?:gost89|magma)/;
 my $macs = qr/^gost-mac/;
+my $kuz = qr/^kuznyechik-/;
+my $omacs = qr/^(?:magma|kuznyechik)-(?:mac|ctr-acpkm-omac)$/;
 
 plan tests => 19;
 program_ok('evp_kat', ['names', 'gost89'], 'names, aliases, OIDs, lengths and modes');
@@ -44,3 +48,11 @@ kat_file_ok('evpciph_kuznyechik.txt', qr/^kuznyechik-/,
             'Kuznyechik: RFC 7801 and GOST R 34.13-2015 A.1, fed every way');
 kat_file_ok('evpciph_kuznyechik.txt', qr/^kuznyechik-/,
             'Kuznyechik with constant-time = yes', env => $ct_env);
+kat_file_ok('evpciph_gost2015.txt', $kuz, 'GOST R 34.13-2015 A.1.3-A.1.5 (two-block IVs) '
+            . 'and R 1323565.1.017-2018 Kuznyechik CTR-ACPKM vectors, fed every way');
+kat_file_ok('evpciph_gost2015.txt', $kuz, 'the Kuznyechik vectors with constant-time = yes',
+            env => $ct_env);
+kat_file_ok('evpmac_gost2015.txt', $omacs, 'GOST R 34.13-2015 OMAC and R 1323565.1.017-2018 '
+            . 'OMAC-ACPKM vectors, fed every way');
+kat_file_ok('evpmac_gost2015.txt', $omacs, 'the OMAC vectors with constant-time = yes',
+            env => $ct_env);

@@ -13,7 +13,7 @@ use SmgostTest;
 use Test::More;
 
 my @groups = (
-    [gost => 'GOST 28147-89 and Magma: param_to_asn1, asn1_to_param, get_algor'],
+    [gost => 'GOST 28147-89, Magma and the CTR-ACPKM ciphers: param_to_asn1, asn1_to_param, get_algor'],
     [sm4  => 'SM4: parameters as the default provider gives and takes them'],
 );
 plan tests => scalar @groups;

@@ -17,9 +17,11 @@ my @groups = (
     [sm4   => 'SM4 ciphers: init, copy, re-init, re-key, reset, free'],
     [aead  => 'SM4-GCM (GHASH key and tables included), SM4-CCM, SM4-XTS (both key halves)'],
     [gost  => 'GOST 28147-89 ciphers, meshed schedules included'],
-    [magma => 'Magma ciphers'],
-    [kuznyechik => 'Kuznyechik ciphers (round keys and the table kernel\'s decryption keys)'],
-    [mac   => 'gost-mac and gost-mac-12: init, dup, restart, re-key, free'],
+    [magma => 'Magma ciphers, magma-ctr-acpkm\'s section keys included'],
+    [kuznyechik => 'Kuznyechik ciphers (round keys and the table kernel\'s decryption keys; '
+                   . 'kuznyechik-ctr-acpkm\'s section keys)'],
+    [mac   => 'gost-mac, gost-mac-12, magma-mac and kuznyechik-mac (OMAC '
+              . 'subkeys included): init, dup, restart, re-key, free'],
     [hmac  => 'HMAC over smgost\'s SM3: the digest contexts\' key state'],
     [sm3   => 'SM3 over secret data: copy, reset'],
     ['hmac-streebog' => 'HMAC over smgost\'s md_gost12_256 and md_gost12_512: the digest contexts\' key state'],

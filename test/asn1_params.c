@@ -18,6 +18,11 @@
  *         meshing on, so that it encrypts and decrypts as a context given
  *         those directly, and gives the same DER again.  Magma's
  *         parameters are the bare IV, as libcrypto's default.
+ *         magma-ctr-acpkm and kuznyechik-ctr-acpkm give gost-engine's
+ *         GOST2015_CIPHER_PARAMS (SEQUENCE { ukm OCTET STRING }, ukm = the
+ *         IV and an 8-byte seed) and switch to the section CMS implies
+ *         (8 KiB, 256 KiB); a decoder's context takes them back and
+ *         decrypts a message of several such sections.
  *   sm4   every SM4 mode gives and takes what the default provider's
  *         gives and takes (GCM, CCM and XTS where the default provider
  *         has them: OpenSSL 3.2 and later), and has no AlgorithmIdentifier
@@ -324,6 +329,67 @@ static void magma_one(const char *alg, size_t ivlen)
     EVP_CIPHER_free(c);
 }
 
+/*
+ * A CTR-ACPKM cipher with the IV of ivlen bytes: its CMS parameters given,
+ * read under both names, the CMS section switched to, and a message of
+ * len bytes (past a section) decrypted in the decoders' flow.
+ */
+static void acpkm_one(const char *alg, size_t ivlen, size_t cms_section,
+                      size_t len)
+{
+    static const unsigned char iv[8] = { 8, 7, 6, 5, 4, 3, 2, 1 };
+    EVP_CIPHER *c = tu_fetch_cipher_or_die(libctx, alg, tu_target_propq());
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new(), *dec = EVP_CIPHER_CTX_new();
+    unsigned char *der = NULL, *again = NULL, *pt = tu_malloc(len);
+    unsigned char *ct = tu_malloc(len + 16), *back = tu_malloc(len + 16);
+    size_t derlen, againlen = 0, ctl = 0, backl = 0, mesh = 0;
+    OSSL_PARAM p[2];
+
+    for (ctl = 0; ctl < len; ctl++)
+        pt[ctl] = (unsigned char)(ctl * 37 + 11);
+    ctl = 0;
+    if (!TU_CHECK(ctx != NULL && dec != NULL
+                  && EVP_EncryptInit_ex2(ctx, c, key, iv, NULL),
+                  "%s: init", alg))
+        exit(1);
+    derlen = params_der(ctx, &der, alg);
+    if (TU_CHECK(derlen == 4 + ivlen + 8, "%s: %zu bytes of parameters",
+                 alg, derlen)) {
+        TU_CHECK(der[0] == 0x30 && der[1] == derlen - 2 && der[2] == 0x04
+                 && der[3] == ivlen + 8, "%s: SEQUENCE { OCTET STRING }",
+                 alg);
+        TU_CHECK_MEM("the ukm's IV", der + 4, ivlen, iv, ivlen);
+    }
+    check_named_params(ctx, der, derlen, alg);
+    p[0] = OSSL_PARAM_construct_size_t("key-mesh", &mesh);
+    p[1] = OSSL_PARAM_construct_end();
+    TU_CHECK(EVP_CIPHER_CTX_get_params(ctx, p) && mesh == cms_section,
+             "%s: key-mesh %zu after the CMS parameters, not %zu", alg, mesh,
+             cms_section);
+    TU_CHECK(run_msg(ctx, pt, len, ct, &ctl) && ctl == len,
+             "%s: encrypt", alg);
+    /* The decoders' flow: key, the parameters, an init with neither. */
+    if (TU_CHECK(EVP_DecryptInit_ex2(dec, c, key, NULL, NULL)
+                 && take_params(dec, der, derlen) > 0
+                 && EVP_DecryptInit_ex2(dec, NULL, NULL, NULL, NULL)
+                 && run_msg(dec, ct, ctl, back, &backl),
+                 "%s: the decoders' flow", alg))
+        TU_CHECK_MEM("decrypted through the CMS parameters", back, backl, pt,
+                     len);
+    againlen = params_der(dec, &again, alg);
+    TU_CHECK_MEM("the parameters taken and given again", again, againlen,
+                 der, derlen);
+    ERR_clear_error();
+    OPENSSL_free(der);
+    OPENSSL_free(again);
+    free(pt);
+    free(ct);
+    free(back);
+    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_CTX_free(dec);
+    EVP_CIPHER_free(c);
+}
+
 static void run_gost(void)
 {
     /*
@@ -364,6 +430,8 @@ static void run_gost(void)
     magma_one("magma-cbc", 8);
     magma_one("magma-ctr", 4);
     magma_one("magma-ecb", 0);
+    acpkm_one("magma-ctr-acpkm", 4, 8192, 3 * 8192 + 5);
+    acpkm_one("kuznyechik-ctr-acpkm", 8, 256 * 1024, 256 * 1024 + 77);
 }
 
 /* ------------------------------------------------------------------ sm4 */

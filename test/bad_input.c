@@ -23,16 +23,21 @@
  *   gost89 algid    malformed alg_id_param encodings, under OpenSSL 3.4's
  *                   name algorithm-id-params too and through
  *                   EVP_CIPHER_asn1_to_param
- *   gost89 keymesh  key-mesh on ECB/CBC, of the wrong type
+ *   gost89 keymesh  key-mesh on ECB/CBC, of the wrong type; ACPKM's
+ *                   key-mesh 0, not a multiple of the block, or changed in
+ *                   mid-message; OMAC-ACPKM's key-mesh and cipher-key-mesh
+ *                   likewise
  *   gost89 num      num moved in gost89 (CFB), whose register holds whole
  *                   blocks
  *   gost89 nokey    update and final after an init without a key (also
  *                   Kuznyechik's ciphers)
  *   gost89 lengths  wrong key and IV lengths (EVP's parameters, the
- *                   provider's init called as the core calls it), MAC keys;
+ *                   provider's init called as the core calls it; for the
+ *                   GOST R 34.13-2015 registers, IVs not 1 to 4 whole
+ *                   blocks), MAC keys;
  *                   ECB and CBC final blocks that are partial or badly
  *                   padded (also Kuznyechik's ciphers)
- *   gost89 macsize  MAC sizes 0, 9 and beyond
+ *   gost89 macsize  MAC sizes 0, beyond the block and beyond
  *   gost89 early    parameters set, and calls made, before any init: no
  *                   crash, and the parameters hold for the init that follows
  *   gost89 gost94   md_gost94's digest misuse, as sm sm3's
@@ -705,10 +710,16 @@ static const char *const gost89_names[] = {
 /* with Kuznyechik's, which share the GOST conventions but have no sets */
 static const char *const all_names[] = {
     "gost89", "gost89-cnt", "gost89-cnt-12", "gost89-cbc", "gost89-ecb",
-    "magma-ecb", "magma-cbc", "magma-ctr", "kuznyechik-ecb", "kuznyechik-cbc",
-    "kuznyechik-cfb", "kuznyechik-ofb", "kuznyechik-ctr"
+    "magma-ecb", "magma-cbc", "magma-ctr", "magma-ofb", "magma-cfb",
+    "magma-ctr-acpkm", "kuznyechik-ecb", "kuznyechik-cbc", "kuznyechik-cfb",
+    "kuznyechik-ofb", "kuznyechik-ctr", "kuznyechik-ctr-acpkm"
 };
+/* The IMIT MACs, which take a parameter set, and every GOST MAC. */
 static const char *const mac_names[] = { "gost-mac", "gost-mac-12" };
+static const char *const all_mac_names[] = {
+    "gost-mac", "gost-mac-12", "magma-mac", "magma-ctr-acpkm-omac",
+    "kuznyechik-mac", "kuznyechik-ctr-acpkm-omac"
+};
 
 static const unsigned char gost89_key[] = "0123456789abcdef0123456789abcdef";
 /* 8 bytes for GOST 28147-89 and Magma, 16 for Kuznyechik */
@@ -727,8 +738,25 @@ static int ivlen_of(const char *name)
     if (strstr(name, "-ecb") != NULL)
         return 0;
     if (is_kuznyechik(name))
-        return strcmp(name, "kuznyechik-ctr") == 0 ? 8 : 16;
-    return strcmp(name, "magma-ctr") == 0 ? 4 : 8;
+        return strstr(name, "-ctr") != NULL ? 8 : 16;
+    return strncmp(name, "magma-ctr", 9) == 0 ? 4 : 8;
+}
+
+/* Whether an IV of ivlen bytes is a GOST R 34.13-2015 register of name's. */
+static int register_len(const char *name, size_t ivlen)
+{
+    size_t bs = is_kuznyechik(name) ? 16 : 8;
+
+    return strncmp(name, "gost89", 6) != 0
+           && (strstr(name, "-cbc") != NULL || strstr(name, "-ofb") != NULL
+               || strstr(name, "-cfb") != NULL)
+           && ivlen % bs == 0 && ivlen >= bs && ivlen <= 4 * bs;
+}
+
+/* The longest MAC of name: its block. */
+static size_t mac_max_size(const char *name)
+{
+    return is_kuznyechik(name) ? 16 : 8;
 }
 
 /* gost89_iv for a cipher that takes an IV, else NULL. */
@@ -977,6 +1005,83 @@ static void run_algid(void)
 
 /* -------------------------------------------------------------- keymesh */
 
+/* ACPKM sections that are none: 0, not a multiple of the block bs. */
+static size_t acpkm_bad_sections[] = { 0, 4, 12, 24, 1020, 4100 };
+
+/*
+ * A CTR-ACPKM cipher's bad sections, in the init and after it, and a
+ * section changed in mid-message: refused, the message going on as before.
+ */
+static void acpkm_keymesh(const char *name, size_t bs)
+{
+    EVP_CIPHER_CTX *ctx;
+    unsigned char exp[sizeof(msg)], out[sizeof(msg) + 8];
+    size_t i, other = 2 * bs;
+    OSSL_PARAM p[2];
+    int l1 = 0, l2 = 0;
+
+    for (i = 0; i < NELEM(acpkm_bad_sections); i++)
+        if (acpkm_bad_sections[i] % bs != 0 || acpkm_bad_sections[i] == 0)
+            bad_cipher_param(name,
+                             OSSL_PARAM_construct_size_t(
+                                 "key-mesh", &acpkm_bad_sections[i]),
+                             tu_target(), "invalid key meshing period",
+                             "an ACPKM section that is none");
+    bad_cipher_param(name, OSSL_PARAM_construct_utf8_string(
+                               "key-mesh", (char *)"1024", 0),
+                     TU_LIB_PROV, "failed to get parameter",
+                     "key-mesh as a string");
+    baseline(name, exp);
+    ctx = gost89_keyed(name);
+    p[0] = OSSL_PARAM_construct_size_t("key-mesh", &other);
+    p[1] = OSSL_PARAM_construct_end();
+    TU_CHECK(EVP_EncryptUpdate(ctx, out, &l1, msg, 3) && l1 == 3,
+             "%s: the message's start", name);
+    ERR_clear_error();
+    TU_CHECK(!EVP_CIPHER_CTX_set_params(ctx, p),
+             "%s: key-mesh changed in mid-message", name);
+    TU_CHECK_ERR(tu_target(), "invalid key meshing period");
+    TU_CHECK(EVP_EncryptUpdate(ctx, out + 3, &l1, msg + 3, sizeof(msg) - 3)
+             && EVP_EncryptFinal_ex(ctx, out + sizeof(msg), &l2),
+             "%s: the rest", name);
+    TU_CHECK_MEM("ACPKM after key-mesh refused mid-message", out,
+                 sizeof(msg), exp, sizeof(msg));
+    EVP_CIPHER_CTX_free(ctx);
+}
+
+/* OMAC-ACPKM's N and T that are none, in the init call and after it. */
+static void omac_acpkm_keymesh(const char *name, size_t bs)
+{
+    static const char *const keys[] = { "key-mesh", "cipher-key-mesh" };
+    EVP_MAC *m = EVP_MAC_fetch(libctx, name, tu_target_propq());
+    size_t i, k;
+
+    for (k = 0; k < NELEM(keys); k++) {
+        for (i = 0; i < NELEM(acpkm_bad_sections); i++) {
+            EVP_MAC_CTX *ctx = m != NULL ? EVP_MAC_CTX_new(m) : NULL;
+            OSSL_PARAM p[2];
+
+            if (acpkm_bad_sections[i] % bs == 0 && acpkm_bad_sections[i] != 0)
+                continue;
+            p[0] = OSSL_PARAM_construct_size_t(keys[k],
+                                               &acpkm_bad_sections[i]);
+            p[1] = OSSL_PARAM_construct_end();
+            ERR_clear_error();
+            TU_CHECK(ctx != NULL && !EVP_MAC_init(ctx, gost89_key, 32, p),
+                     "%s: %s %zu accepted in init", name, keys[k],
+                     acpkm_bad_sections[i]);
+            TU_CHECK_ERR(tu_target(), "invalid key meshing period");
+            TU_CHECK(ctx != NULL && EVP_MAC_init(ctx, gost89_key, 32, NULL)
+                     && !EVP_MAC_CTX_set_params(ctx, p),
+                     "%s: %s %zu accepted after init", name, keys[k],
+                     acpkm_bad_sections[i]);
+            TU_CHECK_ERR(tu_target(), "invalid key meshing period");
+            EVP_MAC_CTX_free(ctx);
+        }
+    }
+    EVP_MAC_free(m);
+}
+
 static void run_keymesh(void)
 {
     static const char *const block_modes[] = { "gost89-cbc", "gost89-ecb" };
@@ -1010,6 +1115,10 @@ static void run_keymesh(void)
                              "key-mesh", (char *)"1024", 0),
                          TU_LIB_PROV, "failed to get parameter",
                          "key-mesh as a string");
+    acpkm_keymesh("magma-ctr-acpkm", 8);
+    acpkm_keymesh("kuznyechik-ctr-acpkm", 16);
+    omac_acpkm_keymesh("magma-ctr-acpkm-omac", 8);
+    omac_acpkm_keymesh("kuznyechik-ctr-acpkm-omac", 16);
 }
 
 /* ------------------------------------------------------------------ num */
@@ -1091,10 +1200,11 @@ static void run_nokey(void)
         EVP_CIPHER_CTX_free(ctx);
         EVP_CIPHER_free(c);
     }
-    for (i = 0; i < NELEM(mac_names); i++) {
+    for (i = 0; i < NELEM(all_mac_names); i++) {
+        const char *const *mac_names = all_mac_names;
         EVP_MAC *m = EVP_MAC_fetch(libctx, mac_names[i], tu_target_propq());
         EVP_MAC_CTX *ctx = m != NULL ? EVP_MAC_CTX_new(m) : NULL;
-        unsigned char out[8];
+        unsigned char out[16];
         size_t outl = 99;
 
         ERR_clear_error();
@@ -1183,7 +1293,7 @@ static void bad_final_blocks(const char *name)
 static void run_lengths(void)
 {
     static const size_t keylens[] = { 0, 16, 31, 33, 64 };
-    static const size_t ivlens[] = { 0, 4, 7, 9, 16 };
+    static const size_t ivlens[] = { 0, 4, 7, 9, 12, 16, 40, 64 };
     unsigned char big[64];
     size_t i, j;
 
@@ -1207,7 +1317,7 @@ static void run_lengths(void)
         for (j = 0; j < NELEM(ivlens); j++) {
             size_t v = ivlens[j];
 
-            if ((int)v == ivlen_of(name))
+            if ((int)v == ivlen_of(name) || register_len(name, v))
                 continue;
             bad_cipher_param(name, OSSL_PARAM_construct_size_t("ivlen", &v),
                              TU_LIB_PROV, "invalid iv length",
@@ -1228,7 +1338,8 @@ static void run_lengths(void)
             r.freectx(ctx);
         }
         for (j = 0; j < NELEM(ivlens); j++) {
-            if ((int)ivlens[j] == ivlen_of(name) || ivlen_of(name) == 0)
+            if ((int)ivlens[j] == ivlen_of(name) || ivlen_of(name) == 0
+                || register_len(name, ivlens[j]))
                 continue;
             ctx = r.newctx(r.provctx);
             ERR_clear_error();
@@ -1240,7 +1351,8 @@ static void run_lengths(void)
             r.freectx(ctx);
         }
     }
-    for (i = 0; i < NELEM(mac_names); i++) {
+    for (i = 0; i < NELEM(all_mac_names); i++) {
+        const char *const *mac_names = all_mac_names;
         EVP_MAC *m = EVP_MAC_fetch(libctx, mac_names[i], tu_target_propq());
 
         for (j = 0; j < NELEM(keylens); j++) {
@@ -1278,12 +1390,13 @@ static void run_lengths(void)
 
 static void run_macsize(void)
 {
-    static const size_t sizes[] = { 0, 9, 16, 1024, (size_t)-1 };
+    static const size_t sizes[] = { 0, 9, 16, 17, 1024, (size_t)-1 };
+    const char *const *mac_names = all_mac_names;
     size_t i, j;
 
-    for (i = 0; i < NELEM(mac_names); i++) {
+    for (i = 0; i < NELEM(all_mac_names); i++) {
         EVP_MAC *m = EVP_MAC_fetch(libctx, mac_names[i], tu_target_propq());
-        unsigned char ref[8], out[8];
+        unsigned char ref[16], out[16];
         size_t refl = 0, outl = 0;
         EVP_MAC_CTX *ctx = m != NULL ? EVP_MAC_CTX_new(m) : NULL;
 
@@ -1297,6 +1410,8 @@ static void run_macsize(void)
             size_t size = sizes[j];
             OSSL_PARAM p[2];
 
+            if (size >= 1 && size <= mac_max_size(mac_names[i]))
+                continue;
             p[0] = OSSL_PARAM_construct_size_t("size", &size);
             p[1] = OSSL_PARAM_construct_end();
             ctx = EVP_MAC_CTX_new(m);

@@ -50,6 +50,10 @@ static const struct {
     { "magma-ecb", 32, 0, 8, 1 },
     { "magma-cbc", 32, 8, 8, 1 },
     { "magma-ctr", 32, 4, 8, 0 },
+    { "magma-ofb", 32, 8, 8, 0 },
+    { "magma-cfb", 32, 8, 8, 0 },
+    /* ACPKM: its 1024-byte sections crossed, the next key by the ECB */
+    { "magma-ctr-acpkm", 32, 4, 8, 0 },
 };
 #define NALGS (sizeof(algs) / sizeof(algs[0]))
 

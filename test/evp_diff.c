@@ -23,7 +23,11 @@
  *   gostprov  gost-engine's provider: gost89, gost89-cnt, gost89-cnt-12,
  *             gost89-cbc, magma-cbc, magma-ctr (every parameter set through
  *             alg_id_param, key meshing on and off, padding on and off),
- *             gost-mac and gost-mac-12 (sizes 1..8), those ciphers'
+ *             magma-ctr-acpkm and kuznyechik-ctr-acpkm (random sections
+ *             crossed at any point, given in the init call or after it,
+ *             kept across re-inits), gost-mac and gost-mac-12 (sizes
+ *             1..8), magma-mac, kuznyechik-mac and kuznyechik-ctr-acpkm-
+ *             omac (sizes 1..block, random N and T), those ciphers'
  *             updated-iv after every update and final, both fed the same
  *             pieces, and gost89 and gost89-cbc in CMS decoders' flow (the
  *             encoding as alg_id_param or through EVP_CIPHER_asn1_to_param).
@@ -717,6 +721,7 @@ typedef struct {
     const char *alg;
     const GOST89_SET *set;        /* NULL: the algorithm's default */
     int mesh_off;               /* key-mesh 0 */
+    size_t key_mesh;            /* ACPKM's section; 0: the default */
     int pad;
     int enc;
     unsigned char key[32], iv[16];     /* 8 bytes drawn but Kuznyechik's */
@@ -752,6 +757,9 @@ static void gost89_describe(const CIPHER_CASE *c, const STYLE *s)
             c->set != NULL ? c->set->short_name : "-", way_names[s->way],
             c->set != NULL ? gost89_set_spelling(c->set, s->spelling) : "",
             c->mesh_off ? "off" : "default", c->pad);
+    if (c->key_mesh != 0)
+        fprintf(stderr, "  ACPKM sections of %zu bytes, given %s\n",
+                c->key_mesh, s->spelling % 2 ? "after init" : "in init");
     fprintf(stderr, "  %s, copy before piece %zu of %zu", s->inplace
             ? "in place" : "out of place", s->copy_at, s->nchunks);
     if (s->prelude)
@@ -821,6 +829,11 @@ static void phase_params(const CIPHER_CASE *c, const STYLE *s, int at_init,
             "alg_id_param", der, gost89_alg_id(c->set, iv, der));
     if (set_now && c->mesh_off) {
         *zero = 0;
+        p[n++] = OSSL_PARAM_construct_size_t("key-mesh", zero);
+    }
+    /* ACPKM's section, in the init call or after it: re-inits keep it. */
+    if (c->key_mesh != 0 && (s->spelling % 2 == 0) == at_init) {
+        *zero = c->key_mesh;
         p[n++] = OSSL_PARAM_construct_size_t("key-mesh", zero);
     }
     p[n] = OSSL_PARAM_construct_end();
@@ -945,9 +958,19 @@ static int gostprov_encrypt(const CIPHER_CASE *c, const unsigned char *pt,
     size_t zero = 0;
     int ok = 0, l1 = 0, l2 = 0;
 
+    size_t section = c->key_mesh;
+
+    /* gostprov's ACPKM keystream is wrong after a one-call init (3.0.1). */
     if (cipher == NULL || ctx == NULL
-        || !EVP_EncryptInit_ex2(ctx, cipher, c->key, c->iv, NULL))
+        || !EVP_EncryptInit_ex2(ctx, cipher, NULL, NULL, NULL)
+        || !EVP_EncryptInit_ex2(ctx, NULL, c->key, c->iv, NULL))
         goto end;
+    if (section != 0) {
+        p[0] = OSSL_PARAM_construct_size_t("key-mesh", &section);
+        p[1] = OSSL_PARAM_construct_end();
+        if (!EVP_CIPHER_CTX_set_params(ctx, p))
+            goto end;
+    }
     if (c->set != NULL) {
         p[0] = OSSL_PARAM_construct_octet_string(
             "alg_id_param", der, gost89_alg_id(c->set, c->iv, der));
@@ -979,18 +1002,21 @@ typedef struct {
     int gost89;             /* has sets and (but CBC) meshing */
     int block;              /* ECB or CBC: padding drawn */
     size_t bs, ivlen;
+    int acpkm;              /* CTR-ACPKM: its sections drawn */
 } GOSTPROV_ALG;
 
 static const GOSTPROV_ALG gostprov_gost89_algs[] = {
     { "gost89", 1, 0, 8, 8 }, { "gost89-cnt", 1, 0, 8, 8 },
     { "gost89-cnt-12", 1, 0, 8, 8 }, { "gost89-cbc", 1, 1, 8, 8 },
     { "magma-cbc", 0, 1, 8, 8 }, { "magma-ctr", 0, 0, 8, 4 },
+    { "magma-ctr-acpkm", 0, 0, 8, 4, 1 },
 };
 
 static const GOSTPROV_ALG gostprov_kuznyechik_algs[] = {
     { "kuznyechik-ecb", 0, 1, 16, 0 }, { "kuznyechik-cbc", 0, 1, 16, 16 },
     { "kuznyechik-cfb", 0, 0, 16, 16 }, { "kuznyechik-ofb", 0, 0, 16, 16 },
     { "kuznyechik-ctr", 0, 0, 16, 8 },
+    { "kuznyechik-ctr-acpkm", 0, 0, 16, 8, 1 },
 };
 
 /* The ciphers the gostprov cases draw from: one family's. */
@@ -1019,6 +1045,9 @@ static size_t gostprov_case(CIPHER_CASE *c, unsigned long no, int *meshes)
     if (!c->pad)
         len -= len % a->bs;
     c->ivlen = a->ivlen;
+    /* ACPKM: sections of 1 to 48 blocks, crossed anywhere, or the default. */
+    if (a->acpkm && rnd(4) != 0)
+        c->key_mesh = a->bs * (1 + rnd(48));
     tu_rng_bytes(&rng, c->key, sizeof(c->key));
     tu_rng_bytes(&rng, c->iv, c->ivlen > 8 ? c->ivlen : 8);
     if (meshes != NULL)
@@ -1179,7 +1208,7 @@ static int trace_run(OSSL_LIB_CTX *lc, const char *propq,
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     unsigned char der[GOST89_ALG_ID_MAX];
     OSSL_PARAM p[2], m[2], q[2];
-    size_t i, rd = 0, zero = 0;
+    size_t i, rd = 0, zero = 0, section = c->key_mesh;
     int ok = 0, l;
 
     /*
@@ -1192,12 +1221,16 @@ static int trace_run(OSSL_LIB_CTX *lc, const char *propq,
             "alg_id_param", der, gost89_alg_id(c->set, c->iv, der));
     if (c->mesh_off)
         m[0] = OSSL_PARAM_construct_size_t("key-mesh", &zero);
+    if (section != 0)
+        m[0] = OSSL_PARAM_construct_size_t("key-mesh", &section);
     p[1] = m[1] = OSSL_PARAM_construct_end();
     t->outl = 0;
     if (inplace && c->len > 0)
         memcpy(t->out, c->in, c->len);
+    /* Two init calls: see gostprov_encrypt. */
     if (cipher == NULL || ctx == NULL
-        || !EVP_CipherInit_ex2(ctx, cipher, c->key, c->iv, c->enc, NULL)
+        || !EVP_CipherInit_ex2(ctx, cipher, NULL, NULL, c->enc, NULL)
+        || !EVP_CipherInit_ex2(ctx, NULL, c->key, c->iv, c->enc, NULL)
         || !EVP_CIPHER_CTX_set_params(ctx, p)
         || !EVP_CIPHER_CTX_set_params(ctx, m)
         || !EVP_CIPHER_CTX_set_padding(ctx, c->pad))
@@ -1339,6 +1372,7 @@ typedef struct {
     unsigned char key[32];
     const unsigned char *msg;
     size_t len, size;
+    size_t sections[2];         /* OMAC-ACPKM's N and T; 0: none given */
     const char *ref;
     unsigned long no;
 } MAC_CASE;
@@ -1362,6 +1396,8 @@ static void describe_mac(const MAC_CASE *c, const MAC_STYLE *s)
             s->size_at_init ? "in init" : "after init",
             s->key_as_param ? "as param" : "in init", s->copy_at,
             s->nchunks);
+    if (c->sections[0] != 0)
+        fprintf(stderr, ", N %zu and T %zu", c->sections[0], c->sections[1]);
     if (s->prelude)
         fprintf(stderr, ", %zu bytes first, then a re-init with %s",
                 s->prelude_len, s->reinit_key ? "the key" : "no key");
@@ -1374,9 +1410,10 @@ static void ours_mac(const MAC_CASE *c, const unsigned char *exp)
     MAC_STYLE *s = tu_malloc(sizeof(*s));
     EVP_MAC *mac = EVP_MAC_fetch(libctx, c->alg, tu_target_propq());
     EVP_MAC_CTX *ctx = mac != NULL ? EVP_MAC_CTX_new(mac) : NULL, *copy = NULL;
-    OSSL_PARAM p[4], q[2];
-    unsigned char out[8], cout[8], *junk = NULL;
+    OSSL_PARAM p[6], q[4];
+    unsigned char out[16], cout[16], *junk = NULL;
     size_t n = 0, i, rd = 0, outl = 0, coutl = 0, size = c->size;
+    size_t sections[2] = { c->sections[0], c->sections[1] };
     const char *setname;
     int ok = 0;
 
@@ -1406,6 +1443,11 @@ static void ours_mac(const MAC_CASE *c, const unsigned char *exp)
         p[n++] = q[0];
     if (s->size_at_init)
         p[n++] = OSSL_PARAM_construct_size_t("size", &size);
+    if (s->size_at_init && sections[0] != 0) {
+        p[n++] = OSSL_PARAM_construct_size_t("key-mesh", &sections[0]);
+        p[n++] = OSSL_PARAM_construct_size_t("cipher-key-mesh",
+                                             &sections[1]);
+    }
     if (s->key_as_param)
         p[n++] = OSSL_PARAM_construct_octet_string("key", (void *)c->key, 32);
     p[n] = OSSL_PARAM_construct_end();
@@ -1413,7 +1455,11 @@ static void ours_mac(const MAC_CASE *c, const unsigned char *exp)
                       s->key_as_param ? 0 : 32, p))
         goto end;
     q[0] = OSSL_PARAM_construct_size_t("size", &size);
-    q[1] = OSSL_PARAM_construct_end();
+    q[1] = q[2] = q[3] = OSSL_PARAM_construct_end();
+    if (sections[0] != 0) {
+        q[1] = OSSL_PARAM_construct_size_t("key-mesh", &sections[0]);
+        q[2] = OSSL_PARAM_construct_size_t("cipher-key-mesh", &sections[1]);
+    }
     if (!s->size_at_init && !EVP_MAC_CTX_set_params(ctx, q))
         goto end;
     if (s->prelude) {
@@ -1455,30 +1501,63 @@ static void ours_mac(const MAC_CASE *c, const unsigned char *exp)
 
 static void gostprov_macs(unsigned long n)
 {
-    static const char *const algs[] = { "gost-mac", "gost-mac-12" };
+    /*
+     * bs: the block; acpkm: OMAC-ACPKM, whose T gostprov applies from the
+     * key material after the first (k + n bytes), drawn before T is set:
+     * T is a multiple of k + n here, as in the standard's examples.
+     */
+    static const struct {
+        const char *alg;
+        size_t bs;
+        int acpkm;
+    } algs[] = {
+        { "gost-mac", 8, 0 }, { "gost-mac-12", 8, 0 }, { "magma-mac", 8, 0 },
+        { "kuznyechik-mac", 16, 0 }, { "kuznyechik-ctr-acpkm-omac", 16, 1 },
+    };
     unsigned long no;
+    char path[4096];
+    OSSL_PROVIDER *deflt;
+
+    /*
+     * gostprov's OMAC MACs fetch their cipher from the default library
+     * context, whatever context they run in (a gostprov defect): it is
+     * loaded there too, by path, for them.
+     */
+    snprintf(path, sizeof(path), "%s/gostprov.so", getenv("SMGOST_GOSTPROV"));
+    if (!TU_CHECK((deflt = OSSL_PROVIDER_load(NULL, path)) != NULL,
+                  "gostprov into the default library context"))
+        return;
 
     for (no = 0; no < n; no++) {
         MAC_CASE c;
         EVP_MAC *mac;
         EVP_MAC_CTX *ctx = NULL;
-        unsigned char *msg, out[8];
-        size_t outl = 0;
-        OSSL_PARAM p[2];
+        unsigned char *msg, out[16];
+        size_t outl = 0, a = rnd(NELEM(algs));
+        OSSL_PARAM p[4];
         int ok;
 
         memset(&c, 0, sizeof(c));
         c.no = no;
         c.ref = "gostprov";
-        c.alg = algs[rnd(2)];
+        c.alg = algs[a].alg;
         c.len = rnd(4) == 0 ? rnd(17) : pick_len(&gost89_shape);
-        c.size = 1 + rnd(8);
+        c.size = 1 + rnd(algs[a].bs);
+        if (algs[a].acpkm) {
+            c.sections[0] = algs[a].bs * (1 + rnd(40));
+            c.sections[1] = (32 + algs[a].bs) * (1 + rnd(4));
+        }
         tu_rng_bytes(&rng, c.key, sizeof(c.key));
         msg = tu_malloc(c.len);
         tu_rng_bytes(&rng, msg, c.len);
         c.msg = msg;
         p[0] = OSSL_PARAM_construct_size_t("size", &c.size);
-        p[1] = OSSL_PARAM_construct_end();
+        p[1] = p[2] = p[3] = OSSL_PARAM_construct_end();
+        if (c.sections[0] != 0) {
+            p[1] = OSSL_PARAM_construct_size_t("key-mesh", &c.sections[0]);
+            p[2] = OSSL_PARAM_construct_size_t("cipher-key-mesh",
+                                               &c.sections[1]);
+        }
         mac = EVP_MAC_fetch(gplibctx, c.alg, NULL);
         ok = mac != NULL && (ctx = EVP_MAC_CTX_new(mac)) != NULL
              && EVP_MAC_init(ctx, c.key, 32, NULL)
@@ -1493,6 +1572,7 @@ static void gostprov_macs(unsigned long n)
         EVP_MAC_free(mac);
         free(msg);
     }
+    OSSL_PROVIDER_unload(deflt);
 }
 
 static void run_gostprov(double scale)

@@ -106,6 +106,8 @@ typedef struct {
     char digest[64];                    /* Algorithm: HMAC's digest */
     uint64_t zeros;                     /* Zeros (GOST): the message */
     int has_zeros;
+    size_t key_mesh;                    /* KeyMesh (ACPKM), 0: none */
+    size_t cipher_key_mesh;             /* CipherKeyMesh (OMAC-ACPKM) */
     int bad;                            /* a field we cannot honour */
 } KAT_ENTRY;
 
@@ -696,12 +698,23 @@ static void gost89_names(void)
         { "magma-ecb", NULL, 32, 0, 8, EVP_CIPH_ECB_MODE },
         { "magma-cbc", NULL, 32, 8, 8, EVP_CIPH_CBC_MODE },
         { "magma-ctr", NULL, 32, 4, 1, EVP_CIPH_CTR_MODE },
+        { "magma-ofb", NULL, 32, 8, 1, EVP_CIPH_OFB_MODE },
+        { "magma-cfb", NULL, 32, 8, 1, EVP_CIPH_CFB_MODE },
+        { "magma-ctr-acpkm", NULL, 32, 4, 1, EVP_CIPH_CTR_MODE },
+        { "magma-ctr-acpkm", "1.2.643.7.1.1.5.1.1", 32, 4, 1,
+          EVP_CIPH_CTR_MODE },
+        { "kuznyechik-ctr-acpkm", "1.2.643.7.1.1.5.2.1", 32, 8, 1,
+          EVP_CIPH_CTR_MODE },
     };
     static const struct {
         const char *name, *alias;
     } macs[] = {
         { "gost-mac", "1.2.643.2.2.22" },
         { "gost-mac-12", NULL },
+        { "magma-mac", NULL },
+        { "magma-ctr-acpkm-omac", "1.2.643.7.1.1.5.1.2" },
+        { "kuznyechik-mac", NULL },
+        { "kuznyechik-ctr-acpkm-omac", "1.2.643.7.1.1.5.2.2" },
     };
     size_t i;
 
@@ -770,6 +783,8 @@ typedef struct {
     const unsigned char *key, *iv;
     size_t ivlen;
     const unsigned char *algid_iv;  /* the encoding's IV if not iv */
+    size_t key_mesh;    /* ACPKM's section: in the init call or after it
+                           as spelling is even or odd; 0: the default */
 } CIPHER_SETUP;
 
 static void describe_setup(const CIPHER_SETUP *s, int enc, const FEED *f)
@@ -786,8 +801,9 @@ static void describe_setup(const CIPHER_SETUP *s, int enc, const FEED *f)
 }
 
 /*
- * Fills params (room for 2) with the set as s->way chooses it at this
- * moment (init: 1, after: 0); the DER encoding goes to der.
+ * Fills params (room for 3) with the set as s->way chooses it at this
+ * moment (init: 1, after: 0), and the ACPKM section where it goes then; the
+ * DER encoding goes to der.
  */
 static void set_params(const CIPHER_SETUP *s, int at_init, OSSL_PARAM *p,
                        unsigned char der[GOST89_ALG_ID_MAX])
@@ -815,6 +831,9 @@ static void set_params(const CIPHER_SETUP *s, int at_init, OSSL_PARAM *p,
     default:
         break;
     }
+    if (s->key_mesh != 0 && (s->spelling % 2 == 0) == at_init)
+        p[n++] = OSSL_PARAM_construct_size_t("key-mesh",
+                                             (size_t *)&s->key_mesh);
     p[n] = OSSL_PARAM_construct_end();
 }
 
@@ -828,16 +847,25 @@ static int cipher_run(const CIPHER_SETUP *s, int enc, const FEED *f,
 {
     EVP_CIPHER *c = fetch_cipher(s->alg);
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
-    OSSL_PARAM init_p[2], after_p[2];
+    OSSL_PARAM init_p[3], after_p[3], ivlen_p[2];
     unsigned char der_init[GOST89_ALG_ID_MAX], der_after[GOST89_ALG_ID_MAX];
-    size_t done = 0, rd = 0;
+    size_t done = 0, rd = 0, ivlen = s->ivlen;
     int ok = 0, l;
 
     *outl = 0;
     set_params(s, 1, init_p, der_init);
     set_params(s, 0, after_p, der_after);
-    if (c == NULL || ctx == NULL
-        || !EVP_CipherInit_ex2(ctx, c, s->key, s->iv, enc, init_p)
+    /* An IV of z > 1 blocks (GOST R 34.13-2015): its length first. */
+    ivlen_p[0] = OSSL_PARAM_construct_size_t("ivlen", &ivlen);
+    ivlen_p[1] = OSSL_PARAM_construct_end();
+    if (c == NULL || ctx == NULL)
+        goto end;
+    if (s->iv != NULL && (int)s->ivlen > EVP_CIPHER_get_iv_length(c)
+        && (!EVP_CipherInit_ex2(ctx, c, NULL, NULL, enc, NULL)
+            || !EVP_CIPHER_CTX_set_params(ctx, ivlen_p)))
+        goto end;
+    if (!EVP_CipherInit_ex2(ctx, EVP_CIPHER_CTX_get0_cipher(ctx) != NULL
+                                 ? NULL : c, s->key, s->iv, enc, init_p)
         || !EVP_CIPHER_CTX_set_params(ctx, after_p)
         || !EVP_CIPHER_CTX_set_padding(ctx, 0))
         goto end;
@@ -904,33 +932,6 @@ static int is_block_mode(const char *alg)
 }
 
 /* One vector under every way of choosing its set and every feed. */
-
-/*
- * A CBC vector whose IV holds m blocks (GOST R 34.13-2015's shift register
- * of m n bits): m interleaved chains, block i on chain i mod m, each from
- * its own IV block, every feed.
- */
-static void magma_chains(const CIPHER_SETUP *whole, const char *where,
-                         const unsigned char *pt, const unsigned char *ct,
-                         size_t len)
-{
-    size_t m = whole->ivlen / 8, chain, i, n;
-    unsigned char *cpt = tu_malloc(len), *cct = tu_malloc(len);
-    CIPHER_SETUP s = *whole;
-
-    s.ivlen = 8;
-    for (chain = 0; chain < m; chain++) {
-        for (n = 0, i = chain; i < len / 8; i += m, n++) {
-            memcpy(cpt + 8 * n, pt + 8 * i, 8);
-            memcpy(cct + 8 * n, ct + 8 * i, 8);
-        }
-        s.iv = whole->iv + 8 * chain;
-        for (i = 0; i < NELEM(feeds); i++)
-            cipher_check(&s, &feeds[i], where, cpt, cct, 8 * n);
-    }
-    free(cpt);
-    free(cct);
-}
 
 /* Keeps the last 16 bytes of everything appended. */
 static void tail_append(unsigned char tail[16], const unsigned char *p,
@@ -1046,12 +1047,7 @@ static int gost89_cipher_entry(const KAT_ENTRY *e)
     s.key = e->v[F_KEY];
     s.iv = ivlen > 0 ? e->v[F_IV] : NULL;
     s.ivlen = ivlen;
-    if (ivlen > 8) {
-        if (TU_CHECK(strcmp(e->alg, "magma-cbc") == 0 && ivlen % 8 == 0,
-                     "%s: an IV of %zu bytes", e->where, ivlen))
-            magma_chains(&s, e->where, pt, ct, len);
-        return 1;
-    }
+    s.key_mesh = e->key_mesh;
     for (way = SET_DEFAULT; way <= SET_ALGID_AFTER; way++) {
         /* Magma has no sets; the default only where it is the vector's. */
         if (s.set == NULL ? way != SET_DEFAULT
@@ -1088,6 +1084,7 @@ static int kuznyechik_cipher_entry(const KAT_ENTRY *e)
     s.key = e->v[F_KEY];
     s.iv = e->len[F_IV] > 0 ? e->v[F_IV] : NULL;
     s.ivlen = e->len[F_IV];
+    s.key_mesh = e->key_mesh;
     for (i = 0; i < NELEM(feeds); i++) {
         if (feeds[i].oneshot && is_block_mode(s.alg) && len % 16 != 0)
             continue;
@@ -1223,6 +1220,84 @@ static int gost89_mac_entry(const KAT_ENTRY *e)
                 describe_mac(&s, pieces[i], dup);
             ERR_clear_error();
         }
+    }
+    return 1;
+}
+
+/*
+ * An OMAC or OMAC-ACPKM MAC of msg, size bytes (0: the default), N and T
+ * (KeyMesh, CipherKeyMesh) in the init call or after it, fed in pieces;
+ * with dup, a copy made halfway finishes too and must agree.  Returns the
+ * MAC length, 0 on failure.
+ */
+static size_t omac_run(const KAT_ENTRY *e, size_t size, int in_init,
+                       size_t piece, int dup, unsigned char mac[16])
+{
+    EVP_MAC *m = fetch_mac(e->alg);
+    EVP_MAC_CTX *ctx = m != NULL ? EVP_MAC_CTX_new(m) : NULL, *copy = NULL;
+    size_t n = 0, rd = 0, len = e->len[F_IN], outl = 0, copyl = 0;
+    size_t sections[2] = { e->key_mesh, e->cipher_key_mesh };
+    unsigned char copymac[16];
+    OSSL_PARAM p[4];
+    int ok;
+
+    if (size != 0)
+        p[n++] = OSSL_PARAM_construct_size_t("size", &size);
+    if (sections[0] != 0)
+        p[n++] = OSSL_PARAM_construct_size_t("key-mesh", &sections[0]);
+    if (sections[1] != 0)
+        p[n++] = OSSL_PARAM_construct_size_t("cipher-key-mesh",
+                                             &sections[1]);
+    p[n] = OSSL_PARAM_construct_end();
+    ok = ctx != NULL
+         && EVP_MAC_init(ctx, e->v[F_KEY], e->len[F_KEY],
+                         in_init ? p : NULL)
+         && (in_init || EVP_MAC_CTX_set_params(ctx, p));
+    while (ok && rd < len) {
+        n = piece == 0 || piece > len - rd ? len - rd : piece;
+        if (dup && copy == NULL && rd >= len / 2)
+            ok = (copy = EVP_MAC_CTX_dup(ctx)) != NULL;
+        ok = ok && EVP_MAC_update(ctx, e->v[F_IN] + rd, n)
+             && (copy == NULL || EVP_MAC_update(copy, e->v[F_IN] + rd, n));
+        rd += n;
+    }
+    ok = ok && EVP_MAC_final(ctx, mac, &outl, 16)
+         && (copy == NULL || EVP_MAC_final(copy, copymac, &copyl, 16));
+    ok = TU_CHECK(ok, "%s: EVP calls failed", e->where)
+         && (copy == NULL
+             || TU_CHECK_MEM("the copy's MAC", copymac, copyl, mac, outl));
+    EVP_MAC_CTX_free(copy);
+    EVP_MAC_CTX_free(ctx);
+    EVP_MAC_free(m);
+    return ok ? outl : 0;
+}
+
+/*
+ * An OMAC entry: Output is the MAC's start (the standards print truncated
+ * MACs), checked at the default size and at Output's length, every way.
+ */
+static int omac_mac_entry(const KAT_ENTRY *e)
+{
+    static const size_t pieces[] = { 0, 1, 3, 7, 8, 9, 15, 16, 17, 1025 };
+    size_t maclen = e->len[F_OUT], i, outl;
+    unsigned char mac[16];
+
+    if (!TU_CHECK(e->len[F_KEY] == 32 && e->v[F_IN] != NULL
+                  && e->v[F_OUT] != NULL && maclen <= 16,
+                  "%s: MAC entry", e->where))
+        return 0;
+    for (i = 0; i < 2 * NELEM(pieces); i++) {
+        size_t size = i % 2 == 0 ? 0 : maclen;
+
+        outl = omac_run(e, size, (int)(i / 2 % 2), pieces[i / 2],
+                        (int)(i % 3 == 0), mac);
+        if (!TU_CHECK(outl >= maclen && (size == 0 || outl == size),
+                      "%s: MAC length %zu", e->where, outl)
+            || !TU_CHECK_MEM(e->where, mac, maclen, e->v[F_OUT], maclen))
+            fprintf(stderr, "  %s, size %zu, sections %s, pieces of %zu\n",
+                    e->alg, size, i / 2 % 2 ? "in init" : "after init",
+                    pieces[i / 2]);
+        ERR_clear_error();
     }
     return 1;
 }
@@ -1365,9 +1440,16 @@ static const KAT_ALG gost89_algs[] = {
     { "magma-ecb", KAT_CIPHER, gost89_cipher_entry },
     { "magma-cbc", KAT_CIPHER, gost89_cipher_entry },
     { "magma-ctr", KAT_CIPHER, gost89_cipher_entry },
+    { "magma-ofb", KAT_CIPHER, gost89_cipher_entry },
+    { "magma-cfb", KAT_CIPHER, gost89_cipher_entry },
+    { "magma-ctr-acpkm", KAT_CIPHER, gost89_cipher_entry },
     { "gost-mac", KAT_MAC, gost89_mac_entry },
     { "gost-mac-12", KAT_MAC, gost89_mac_entry },
     { "md_gost94", KAT_DIGEST, sm3_entry },
+    { "magma-mac", KAT_MAC, omac_mac_entry },
+    { "magma-ctr-acpkm-omac", KAT_MAC, omac_mac_entry },
+    { "kuznyechik-mac", KAT_MAC, omac_mac_entry },
+    { "kuznyechik-ctr-acpkm-omac", KAT_MAC, omac_mac_entry },
 };
 
 /* Digest entries run as SM3's do: one shot and byte by byte. */
@@ -1383,6 +1465,7 @@ static const KAT_ALG kuznyechik_algs[] = {
     { "kuznyechik-cfb", KAT_CIPHER, kuznyechik_cipher_entry },
     { "kuznyechik-ofb", KAT_CIPHER, kuznyechik_cipher_entry },
     { "kuznyechik-ctr", KAT_CIPHER, kuznyechik_cipher_entry },
+    { "kuznyechik-ctr-acpkm", KAT_CIPHER, kuznyechik_cipher_entry },
 };
 
 /* gostprov's names, lengths and modes (the mode, not gostprov's flags). */
@@ -1494,6 +1577,13 @@ static void set_field(KAT_ENTRY *e, const char *key, const char *val)
     }
     if (strcmp(key, "ParamSet") == 0) {
         snprintf(e->paramset, sizeof(e->paramset), "%s", val);
+        return;
+    }
+    if (strcmp(key, "KeyMesh") == 0 || strcmp(key, "CipherKeyMesh") == 0) {
+        *(key[0] == 'K' ? &e->key_mesh : &e->cipher_key_mesh)
+            = strtoul(val, &end, 10);
+        TU_CHECK(*val != '\0' && *end == '\0', "%s: %s = %s",
+                 e->where, key, val);
         return;
     }
     if (strcmp(key, "Zeros") == 0) {

@@ -42,7 +42,11 @@
  *
  * SM4-GCM also registers its hash key H = E_K(0), as bytes and as the
  * GHASH tables lay it out (add_ghash_tables); SM4-XTS the schedules of both
- * halves.
+ * halves; magma-ctr-acpkm the keys and schedules of its later ACPKM
+ * sections (add_acpkm_magma), which a re-init must drop as it drops
+ * CryptoPro's meshed ones, and kuznyechik-ctr-acpkm likewise (its
+ * sections set to 1024 bytes); magma-mac and kuznyechik-mac the OMAC
+ * subkeys K1 and K2.
  *
  * With -plant every registered secret is then leaked on purpose (plant()),
  * and each must be reported: test/87-key-hygiene.t checks that the check
@@ -577,12 +581,84 @@ static const char *const gost89_names[] = {
     "gost89", "gost89-cnt", "gost89-cnt-12", "gost89-cbc", "gost89-ecb", NULL
 };
 static const char *const magma_names[] = {
-    "magma-ecb", "magma-cbc", "magma-ctr", NULL
+    "magma-ecb", "magma-cbc", "magma-ctr", "magma-ofb", "magma-cfb",
+    "magma-ctr-acpkm", NULL
 };
 static const char *const kuznyechik_names[] = {
     "kuznyechik-ecb", "kuznyechik-cbc", "kuznyechik-cfb", "kuznyechik-ofb",
-    "kuznyechik-ctr", NULL
+    "kuznyechik-ctr", "kuznyechik-ctr-acpkm", NULL
 };
+
+/*
+ * magma-ctr-acpkm's section keys past the first under its default
+ * 1024-byte sections (R 1323565.1.017-2018: K' = E_K(0x80..0x9f)), as
+ * bytes and Magma-order schedules.  Returns the first group; they run to
+ * the last group made.
+ */
+static int add_acpkm_magma(const KEY *k)
+{
+    unsigned char key[32], d[32];
+    GOST89_KEY enc, dec;
+    int i, first = -1, g;
+
+    for (i = 0; i < 32; i++)
+        d[i] = (unsigned char)(0x80 + i);
+    memcpy(key, k->key, 32);
+    for (i = 1; i <= MESHES; i++) {
+        gost89_set_key(key, &gost89_paramset_z, 1, &enc, &dec);
+        gost89_kernel_c.ecb(&enc, d, key, 4);
+        g = new_group(k->id, key, 32, "ACPKM section %d key of key %d",
+                      i + 1, k->id);
+        add_windows(g, 0, 32, 8, 8);
+        if (first < 0)
+            first = g;
+        gost89_set_key(key, &gost89_paramset_z, 1, &enc, &dec);
+        gost89_windows(new_group(k->id, enc.rk, sizeof(enc.rk),
+                                 "ACPKM section %d schedule of key %d",
+                                 i + 1, k->id));
+    }
+    return first;
+}
+
+/* The round keys of a Kuznyechik section key (src/kuznyechik.h). */
+static void add_kuz_section(int key, const unsigned char k[32], int section)
+{
+    KUZNYECHIK_KEY enc;
+
+    kuznyechik_set_key_kernel(&kuznyechik_kernel_c, k, &enc, NULL);
+    add_windows(new_group(key, enc.rk[0], sizeof(enc.rk), "Kuznyechik "
+                          "section %d round keys of key %d", section, key),
+                0, sizeof(enc.rk), 8, 4);
+    OPENSSL_cleanse(&enc, sizeof(enc));
+}
+
+/*
+ * kuznyechik-ctr-acpkm's next MESHES section keys (K' = E_K(0x80..0x9f))
+ * with their schedules (add_kuznyechik registers the key's).  Returns the first section's
+ * group; they run to the last group made.
+ */
+static int add_acpkm_kuz(const KEY *k)
+{
+    unsigned char key[32], d[32];
+    KUZNYECHIK_KEY enc;
+    int i, first = -1, g;
+
+    for (i = 0; i < 32; i++)
+        d[i] = (unsigned char)(0x80 + i);
+    memcpy(key, k->key, 32);
+    for (i = 1; i <= MESHES; i++) {
+        kuznyechik_set_key_kernel(&kuznyechik_kernel_c, key, &enc, NULL);
+        kuznyechik_kernel_c.ecb(&enc, d, key, 2);
+        g = new_group(k->id, key, 32, "ACPKM section %d key of key %d",
+                      i + 1, k->id);
+        add_windows(g, 0, 32, 8, 8);
+        if (first < 0)
+            first = g;
+        add_kuz_section(k->id, key, i + 1);
+    }
+    OPENSSL_cleanse(&enc, sizeof(enc));
+    return first;
+}
 
 /*
  * A cipher context: init with key 1, a message (meshing for the meshed
@@ -597,20 +673,36 @@ static void cipher_scenario(const char *name, int family)
     size_t keylen = family == 0 ? SM4_KEY_SIZE : GOST89_KEY_SIZE;
     KEY k1 = new_key(&rng, keylen), k2;
     unsigned char iv[16], *out = tu_malloc(MAX_OUT);
-    int mesh_from = -1, mesh_to = -1, meshes = family == 1
-        && strcmp(name, "gost89-cbc") != 0 && strcmp(name, "gost89-ecb") != 0;
+    int acpkm = strcmp(name, "magma-ctr-acpkm") == 0;
+    int kacpkm = strcmp(name, "kuznyechik-ctr-acpkm") == 0;
+    int mesh_from = -1, mesh_to = -1, meshes = (family == 1
+        && strcmp(name, "gost89-cbc") != 0 && strcmp(name, "gost89-ecb") != 0)
+        || acpkm || kacpkm;
+    size_t section = 1024;
+    OSSL_PARAM sp[2];
 
+    /* Kuznyechik's sections made as long as Magma's: two in a message. */
+    sp[0] = OSSL_PARAM_construct_size_t("key-mesh", &section);
+    sp[1] = OSSL_PARAM_construct_end();
     tu_rng_bytes(&rng, iv, sizeof(iv));
     if (family == 0) {
         add_sm4(&k1);
     } else if (family == 3) {
         add_kuznyechik(&k1);
+        if (kacpkm) {
+            mesh_from = add_acpkm_kuz(&k1);
+            mesh_to = ngroups;
+        }
     } else {
         mesh_from = add_gost(&k1);
+        if (acpkm)
+            mesh_from = add_acpkm_magma(&k1);
         mesh_to = ngroups;
     }
     if (!init_found(ctx, ci, &k1, iv, name))
         goto end;
+    if (kacpkm)
+        TU_CHECK(EVP_CIPHER_CTX_set_params(ctx, sp), "%s: key-mesh", name);
     TU_CHECK(cipher_run(ctx, out), "%s: encrypting", name);
     if (meshes)
         TU_CHECK(live_with_groups(mesh_from, mesh_to) > 0,
@@ -632,8 +724,12 @@ static void cipher_scenario(const char *name, int family)
         add_sm4(&k2);
     else if (family == 3)
         add_kuznyechik(&k2);
+    if (kacpkm)
+        add_acpkm_kuz(&k2);
     else
         add_gost(&k2);
+    if (acpkm)
+        add_acpkm_magma(&k2);
     TU_CHECK(EVP_CipherInit_ex2(ctx, NULL, k2.key, iv, 0, NULL)
              && EVP_CIPHER_CTX_set_padding(ctx, 0) && cipher_run(ctx, out),
              "%s: re-key and decrypt", name);
@@ -768,9 +864,45 @@ static int mac_run(EVP_MAC_CTX *ctx, unsigned char *out)
  * init with key 1, a message, a dup made and freed, a restart under the same
  * key (GOST: undoes the meshing), a re-key with key 2, the context freed.
  */
+/*
+ * OMAC over Magma (bs 8) or Kuznyechik (bs 16): the schedule, and K1 and
+ * K2 from L = E_K(0) (GOST R 34.13-2015 5.6).
+ */
+static void add_omac(const KEY *k, size_t bs)
+{
+    unsigned char l[16] = { 0 }, sub[2][16];
+    GOST89_KEY enc, dec;
+    KUZNYECHIK_KEY kenc;
+    size_t i, j;
+
+    if (bs == 8) {
+        gost89_set_key(k->key, &gost89_paramset_z, 1, &enc, &dec);
+        gost89_windows(new_group(k->id, enc.rk, sizeof(enc.rk),
+                                 "Magma schedule of key %d", k->id));
+        gost89_kernel_c.ecb(&enc, l, l, 1);
+    } else {
+        add_kuznyechik(k);
+        kuznyechik_set_key_kernel(&kuznyechik_kernel_c, k->key, &kenc, NULL);
+        kuznyechik_kernel_c.ecb(&kenc, l, l, 1);
+    }
+    for (i = 0; i < 2; i++) {
+        const unsigned char *from = i == 0 ? l : sub[0];
+
+        for (j = 0; j < bs; j++)
+            sub[i][j] = (unsigned char)(from[j] << 1
+                                        | (j + 1 < bs ? from[j + 1] >> 7 : 0));
+        sub[i][bs - 1] ^= (unsigned char)(from[0] & 0x80
+                                          ? (bs == 16 ? 0x87 : 0x1b) : 0);
+        add_windows(new_group(k->id, sub[i], bs, "OMAC subkey K%zu of key %d",
+                              i + 1, k->id), 0, bs, 8, 8);
+    }
+}
+
 static void mac_scenario(const char *name, const HMAC_DIGEST *d)
 {
     int hmac = strcmp(name, "HMAC") == 0;
+    size_t omac = strcmp(name, "magma-mac") == 0 ? 8
+                  : strcmp(name, "kuznyechik-mac") == 0 ? 16 : 0;
     EVP_MAC *mac = EVP_MAC_fetch(lib, name, hmac ? NULL : PROPQ);
     EVP_MAC_CTX *ctx = mac != NULL ? EVP_MAC_CTX_new(mac) : NULL, *dup;
     OSSL_PARAM params[3], *p = params;
@@ -787,6 +919,8 @@ static void mac_scenario(const char *name, const HMAC_DIGEST *d)
                                                 (char *)d->name, 0);
         *p++ = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_PROPERTIES,
                                                 (char *)PROPQ, 0);
+    } else if (omac) {
+        add_omac(&k1, omac);
     } else {
         mesh_from = add_gost(&k1);
         mesh_to = ngroups;
@@ -799,7 +933,7 @@ static void mac_scenario(const char *name, const HMAC_DIGEST *d)
              "block holds the key or its HMAC state (scanner or attribution "
              "broken)", name);
     TU_CHECK(EVP_MAC_update(ctx, msg, MSG_LEN), "%s: update", name);
-    if (!hmac)
+    if (mesh_from >= 0)
         TU_CHECK(live_with_groups(mesh_from, mesh_to) > 0,
                  "%s: no meshed schedule found after %d bytes", name,
                  MSG_LEN);
@@ -810,7 +944,7 @@ static void mac_scenario(const char *name, const HMAC_DIGEST *d)
 
     /* A new message under the same key: the meshed schedules go. */
     TU_CHECK(EVP_MAC_init(ctx, NULL, 0, NULL), "%s: restart", name);
-    if (!hmac) {
+    if (mesh_from >= 0) {
         retire_groups(mesh_from, mesh_to);
         TU_CHECK(live_with_groups(mesh_from, mesh_to) == 0,
                  "%s: a meshed schedule is still held after restart", name);
@@ -823,6 +957,8 @@ static void mac_scenario(const char *name, const HMAC_DIGEST *d)
     k2 = new_key(&rng, hmac ? 100 : GOST89_KEY_SIZE);
     if (hmac)
         add_hmac(&k2, d);
+    else if (omac)
+        add_omac(&k2, omac);
     else
         add_gost(&k2);
     TU_CHECK(EVP_MAC_init(ctx, k2.key, k2.keylen, NULL) && mac_run(ctx, out),
@@ -968,6 +1104,8 @@ int main(int argc, char **argv)
     } else if (strcmp(group, "mac") == 0) {
         mac_scenario("gost-mac", NULL);
         mac_scenario("gost-mac-12", NULL);
+        mac_scenario("magma-mac", NULL);
+        mac_scenario("kuznyechik-mac", NULL);
     } else if (strcmp(group, "hmac") == 0) {
         mac_scenario("HMAC", &hmac_sm3);
     } else if (strcmp(group, "sm3") == 0) {

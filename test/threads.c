@@ -62,9 +62,13 @@ static const struct alg {
     { K_CIPHER, "kuznyechik-ecb" }, { K_CIPHER, "kuznyechik-cbc" },
     { K_CIPHER, "kuznyechik-cfb" }, { K_CIPHER, "kuznyechik-ofb" },
     { K_CIPHER, "kuznyechik-ctr" },
+    { K_CIPHER, "magma-ofb" }, { K_CIPHER, "magma-cfb" },
+    { K_CIPHER, "magma-ctr-acpkm" }, { K_CIPHER, "kuznyechik-ctr-acpkm" },
     { K_DIGEST, "SM3" }, { K_DIGEST, "md_gost94" },
     { K_DIGEST, "md_gost12_256" }, { K_DIGEST, "md_gost12_512" },
     { K_MAC, "gost-mac" }, { K_MAC, "gost-mac-12" },
+    { K_MAC, "magma-mac" }, { K_MAC, "kuznyechik-mac" },
+    { K_MAC, "magma-ctr-acpkm-omac" }, { K_MAC, "kuznyechik-ctr-acpkm-omac" },
     { K_HMAC, "HMAC" },
     { K_HMAC, "HMAC:md_gost12_256" }, { K_HMAC, "HMAC:md_gost12_512" },
 };

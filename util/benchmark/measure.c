@@ -82,6 +82,13 @@ static const struct alg rows[] = {
     { "magma-ctr", F_GOST, K_CIPHER, 0, NULL, "magma-ctr", 0, 0 },
     { "gost-mac", F_GOST, K_MAC, 0, NULL, "gost-mac",
       GC(GCRY_MAC_GOST28147_IMIT, 0) },
+    /* ACPKM and OMAC (GOST R 34.13-2015, R 1323565.1.017-2018) */
+    { "magma-ctr-acpkm", F_GOST, K_CIPHER, 0, NULL, "magma-ctr-acpkm",
+      0, 0 },
+    { "magma-mac", F_GOST, K_MAC, 0, NULL, "magma-mac", 0, 0 },
+    /* gostprov 3.0.1 has no MAC of this name (3.0.2 and later do) */
+    { "magma-ctr-acpkm-omac", F_GOST, K_MAC, 0, NULL,
+      "magma-ctr-acpkm-omac", 0, 0 },
     /* no libgcrypt has Kuznyechik: gostprov is the only reference */
     { "kuznyechik-ecb", F_KUZ, K_CIPHER, 0, NULL, "kuznyechik-ecb", 0, 0 },
     { "kuznyechik-cbc", F_KUZ, K_CIPHER, 0, NULL, "kuznyechik-cbc", 0, 0 },
@@ -90,6 +97,11 @@ static const struct alg rows[] = {
     { "kuznyechik-cfb", F_KUZ, K_CIPHER, 0, NULL, "kuznyechik-cfb", 0, 0 },
     { "kuznyechik-cfb", F_KUZ, K_CIPHER, 1, NULL, "kuznyechik-cfb", 0, 0 },
     { "kuznyechik-ofb", F_KUZ, K_CIPHER, 0, NULL, "kuznyechik-ofb", 0, 0 },
+    { "kuznyechik-ctr-acpkm", F_KUZ, K_CIPHER, 0, NULL,
+      "kuznyechik-ctr-acpkm", 0, 0 },
+    { "kuznyechik-mac", F_KUZ, K_MAC, 0, NULL, "kuznyechik-mac", 0, 0 },
+    { "kuznyechik-ctr-acpkm-omac", F_KUZ, K_MAC, 0, NULL,
+      "kuznyechik-ctr-acpkm-omac", 0, 0 },
     /* GOST R 34.11-94, CryptoPro set: libgcrypt's GOSTR3411_CP */
     { "md_gost94", F_GOST, K_DIGEST, 0, NULL, "md_gost94",
       GC(GCRY_MD_GOSTR3411_CP, 0) },
@@ -388,9 +400,16 @@ void load_references(void)
     if (gpdir != NULL && *gpdir != '\0') {
         /* only gostprov and default: its names must resolve to gostprov */
         OSSL_LIB_CTX *gp = impl_libctx[I_GOSTPROV] = OSSL_LIB_CTX_new();
+        char path[4096];
 
+        /*
+         * gostprov's OMAC MACs fetch their cipher from the default library
+         * context whatever context they run in: it goes there too.
+         */
+        snprintf(path, sizeof(path), "%s/gostprov.so", gpdir);
         if (gp != NULL && load_from(gp, gpdir, "gostprov") != NULL
-            && OSSL_PROVIDER_load(gp, "default") != NULL) {
+            && OSSL_PROVIDER_load(gp, "default") != NULL
+            && OSSL_PROVIDER_load(NULL, path) != NULL) {
             impl_loaded[I_GOSTPROV] = 1;
             fetch_all(I_GOSTPROV);
         } else {

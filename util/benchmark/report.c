@@ -95,7 +95,7 @@ void print_header(const struct run *r, const char *skipped)
     printf("Ciphers: one update per call on one context (padding off); "
            "SM4-GCM, CCM, XTS: a\nwhole message per call (IV, 16 bytes of "
            "AAD but XTS, the data, the 16-byte tag);\nSM3: init+update+final "
-           "per call; gost-mac: keyed init+update+final per call.\n\n"
+           "per call; MACs: keyed init+update+final per call.\n\n"
            "smgost levels (" CAP_VAR "):\n");
     for (k = 0; k < nchildren; k++) {
         if (children[k].impl != I_SMG)
