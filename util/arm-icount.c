@@ -11,6 +11,9 @@
  *   arm-icount sm4 KERNEL set_key N    N key schedules of KERNEL's table
  *   arm-icount sm3 KERNEL BYTES        KERNEL: sm3-c sm3-ce
  *   arm-icount imit IMPL BYTES         IMPL: c neon (GOST IMIT rounds)
+ *   arm-icount streebog KERNEL BYTES   KERNEL: a table of the Streebog
+ *                                      family's list (streebog-c,
+ *                                      streebog-neon)
  *   arm-icount aead KERNELS MODE BYTES KERNELS: an SM4 table as the
  *                                      kernels param names it (sm4e+pmull,
  *                                      sm4-neon+ghash-c, sm4-c+ghash-c)
@@ -23,10 +26,12 @@
 
 #include "gost89.h"
 #include "gost89_arm.h"
+#include "kernel_list.h"
 #include "sm3.h"
 #include "sm3_arm.h"
 #include "sm4.h"
 #include "sm4_arm.h"
+#include "streebog.h"
 
 /*
  * The data, the same for every size: a buffer allocated per run would add
@@ -212,6 +217,34 @@ static int run_imit(const char *impl, size_t len)
     return 0;
 }
 
+/* The table of family f named name, from the family's list. */
+static const void *family_table(const SMG_KERNEL_FAMILY *f, const char *name)
+{
+    char desc[128];
+    size_t i;
+
+    for (i = 0; i < f->nkernels; i++) {
+        f->describe(f->kernels[i].table, desc, sizeof(desc));
+        if (strcmp(desc, name) == 0)
+            return f->kernels[i].table;
+    }
+    return NULL;
+}
+
+static int run_streebog(const char *kname, size_t len)
+{
+    const STREEBOG_KERNEL *k = family_table(&streebog_kernel_family, kname);
+    STREEBOG_CHAIN c = { { 0 }, { 0 }, { 0 } };
+
+    if (k == NULL)
+        return 3;
+    if (len > MAX_BYTES)
+        return 2;
+    k->blocks(&c, buf, len / STREEBOG_BLOCK_SIZE);
+    printf("%02x\n", (unsigned int)(c.h[0] & 0xff));
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 5 && strcmp(argv[1], "sm4") == 0)
@@ -222,7 +255,10 @@ int main(int argc, char **argv)
         return run_aead(argv[2], argv[3], strtoul(argv[4], NULL, 0));
     if (argc == 4 && strcmp(argv[1], "imit") == 0)
         return run_imit(argv[2], strtoul(argv[3], NULL, 0));
+    if (argc == 4 && strcmp(argv[1], "streebog") == 0)
+        return run_streebog(argv[2], strtoul(argv[3], NULL, 0));
     fprintf(stderr, "usage: %s sm4 KERNEL MODE BYTES | sm3 KERNEL BYTES | "
-            "aead KERNELS MODE BYTES | imit IMPL BYTES\n", argv[0]);
+            "aead KERNELS MODE BYTES | imit IMPL BYTES | "
+            "streebog KERNEL BYTES\n", argv[0]);
     return 2;
 }

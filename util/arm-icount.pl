@@ -12,8 +12,8 @@
 #
 # Run in a tree configured with --cross-compile-prefix=aarch64-linux-gnu-
 # after make (it links util/arm-icount.c with libsmgost.a):
-#   perl util/arm-icount.pl [sm4|sm3|aead|imit ...]
-# The SM4 block modes, SM3 and GOST IMIT are counted between 1 KiB and
+#   perl util/arm-icount.pl [sm4|sm3|aead|imit|streebog ...]
+# The SM4 block modes, SM3, GOST IMIT and Streebog's blocks are counted between 1 KiB and
 # 9 KiB, the SM4 key schedules between 10 and 110 of them; the AEAD
 # entries (GCM, CCM, XTS, GHASH) as a whole 16 KiB call, entry and tails
 # included, against an empty run.
@@ -71,7 +71,7 @@ sub per_byte {
     return ($b - $a) / ($big - $small);
 }
 
-my @what = @ARGV ? @ARGV : qw(sm4 sm3 aead imit);
+my @what = @ARGV ? @ARGV : qw(sm4 sm3 aead imit streebog);
 for my $w (@what) {
     if ($w eq 'sm4') {
         my @modes = qw(ecb ctr cbc_dec cfb_dec cbc_enc cfb_enc ofb);
@@ -102,7 +102,13 @@ for my $w (@what) {
     } elsif ($w eq 'imit') {
         printf "%-10s %8s\n", 'imit', 'blocks';
         printf "%-10s %8.2f\n", $_, per_byte(1024, 9216, 'imit', $_) for qw(neon c);
+    } elsif ($w eq 'streebog') {
+        printf "%-14s %8s\n", 'streebog', 'blocks';
+        for my $k (qw(streebog-neon streebog-c streebog-c-ct)) {
+            my $c = per_byte(1024, 9216, 'streebog', $k);
+            printf "%-14s %8.2f\n", $k, $c if defined $c;
+        }
     } else {
-        die "arm-icount.pl: unknown '$w' (sm4, sm3, aead, imit)\n";
+        die "arm-icount.pl: unknown '$w' (sm4, sm3, aead, imit, streebog)\n";
     }
 }
