@@ -27,7 +27,7 @@ my $macs = qr/^gost-mac/;
 my $kuz = qr/^kuznyechik-/;
 my $omacs = qr/^(?:magma|kuznyechik)-(?:mac|ctr-acpkm-omac)$/;
 
-plan tests => 19;
+plan tests => 27;
 program_ok('evp_kat', ['names', 'gost89'], 'names, aliases, OIDs, lengths and modes');
 program_ok('evp_kat', ['allsets', data_file('evpciph_gost89.txt')],
            'every parameter set, chosen every way, read back');

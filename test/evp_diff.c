@@ -1006,16 +1006,16 @@ typedef struct {
 } GOSTPROV_ALG;
 
 static const GOSTPROV_ALG gostprov_gost89_algs[] = {
-    { "gost89", 1, 0, 8, 8 }, { "gost89-cnt", 1, 0, 8, 8 },
-    { "gost89-cnt-12", 1, 0, 8, 8 }, { "gost89-cbc", 1, 1, 8, 8 },
-    { "magma-cbc", 0, 1, 8, 8 }, { "magma-ctr", 0, 0, 8, 4 },
+    { "gost89", 1, 0, 8, 8, 0 }, { "gost89-cnt", 1, 0, 8, 8, 0 },
+    { "gost89-cnt-12", 1, 0, 8, 8, 0 }, { "gost89-cbc", 1, 1, 8, 8, 0 },
+    { "magma-cbc", 0, 1, 8, 8, 0 }, { "magma-ctr", 0, 0, 8, 4, 0 },
     { "magma-ctr-acpkm", 0, 0, 8, 4, 1 },
 };
 
 static const GOSTPROV_ALG gostprov_kuznyechik_algs[] = {
-    { "kuznyechik-ecb", 0, 1, 16, 0 }, { "kuznyechik-cbc", 0, 1, 16, 16 },
-    { "kuznyechik-cfb", 0, 0, 16, 16 }, { "kuznyechik-ofb", 0, 0, 16, 16 },
-    { "kuznyechik-ctr", 0, 0, 16, 8 },
+    { "kuznyechik-ecb", 0, 1, 16, 0, 0 }, { "kuznyechik-cbc", 0, 1, 16, 16, 0 },
+    { "kuznyechik-cfb", 0, 0, 16, 16, 0 }, { "kuznyechik-ofb", 0, 0, 16, 16, 0 },
+    { "kuznyechik-ctr", 0, 0, 16, 8, 0 },
     { "kuznyechik-ctr-acpkm", 0, 0, 16, 8, 1 },
 };
 

@@ -1088,6 +1088,7 @@ static int kuznyechik_cipher_entry(const KAT_ENTRY *e)
     for (i = 0; i < NELEM(feeds); i++) {
         if (feeds[i].oneshot && is_block_mode(s.alg) && len % 16 != 0)
             continue;
+        s.spelling = (unsigned)i;   /* ACPKM's key-mesh: init or after */
         cipher_check(&s, &feeds[i], e->where, pt, ct, len);
     }
     return 1;

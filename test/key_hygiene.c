@@ -724,10 +724,10 @@ static void cipher_scenario(const char *name, int family)
         add_sm4(&k2);
     else if (family == 3)
         add_kuznyechik(&k2);
-    if (kacpkm)
-        add_acpkm_kuz(&k2);
     else
         add_gost(&k2);
+    if (kacpkm)
+        add_acpkm_kuz(&k2);
     if (acpkm)
         add_acpkm_magma(&k2);
     TU_CHECK(EVP_CipherInit_ex2(ctx, NULL, k2.key, iv, 0, NULL)
