@@ -331,17 +331,18 @@ EOT
 # ---------------------------------------------------------------------------
 # The 32-block cores.
 
-# $dst = c * $src ($src a register, or memory without GFNI); registers 2
+# $dst = c * $src ($src a register or memory); registers 2
 # and 7 are temporaries
 sub mul_const {
     my ($gfni, $c, $src, $dst) = @_;
-    if ($gfni) {
-        my $s = "";
-        if ($src =~ /\(/) { $s = "\tvmovdqa\t$src,$dst\n"; $src = $dst; }
-        return $s . "\tvgf2p8affineqb\t\$0,.Lkuz_m$c(%rip),$src,$dst\n";
-    }
+    # A source in memory is loaded first: VPSRLW by an immediate takes no
+    # memory source under VEX (the assembler would emit the EVEX form,
+    # which faults without AVX-512), and the GFNI form reads it once too.
+    my $s = "";
+    if ($src =~ /\(/) { $s = "\tvmovdqa\t$src,$dst\n"; $src = $dst; }
+    return $s . "\tvgf2p8affineqb\t\$0,.Lkuz_m$c(%rip),$src,$dst\n" if $gfni;
     my ($h, $t, $n) = map { R('y', $_) } 2, 7, $NIB;
-    return <<"EOT";
+    return $s . <<"EOT";
 	vpsrlw	\$4,$src,$h
 	vpand	$n,$h,$h
 	vpand	$src,$n,$dst
