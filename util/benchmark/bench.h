@@ -24,7 +24,7 @@
 
 #define MAX_SIZE 16384
 
-enum family { F_SM4, F_SM3, F_GOST, F_KUZ, N_FAMILY };
+enum family { F_SM4, F_SM3, F_GOST, F_KUZ, F_STREEBOG, N_FAMILY };
 /* K_AEAD: GCM, CCM, XTS, timed as whole messages (IV, 16 bytes of AAD but
  * for XTS, the data, the tag). */
 enum kind { K_CIPHER, K_DIGEST, K_MAC, K_AEAD };
@@ -50,7 +50,7 @@ struct alg {
 };
 
 /* measure.c's rows; a row added there is counted here */
-#define N_ALGS 40
+#define N_ALGS 42
 extern const struct alg *const algs;
 
 /*

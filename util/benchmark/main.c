@@ -103,7 +103,7 @@ static void usage(FILE *f)
 "              $BENCH_SECONDS, else %.0f)\n"
 "  -r ROUNDS   alternating rounds per table cell, best kept (default 5)\n"
 "  -a ALGS     comma-separated globs on smgost names or families (sm4, sm3,\n"
-"              gost, kuznyechik), e.g. -a 'SM4-C*,gost89'\n"
+"              gost, kuznyechik, streebog), e.g. -a 'SM4-C*,gost89'\n"
 "  -s SIZES    comma-separated bytes per call, multiples of 16 (default\n"
 "              16,64,256,1024,8192,16384)\n"
 "  -m          also each libgcrypt at each chosen level, with the features\n"

@@ -23,7 +23,7 @@
 #endif
 
 const char *const family_name[N_FAMILY] = {
-    "sm4", "sm3", "gost", "kuznyechik"
+    "sm4", "sm3", "gost", "kuznyechik", "streebog"
 };
 const char *const impl_name[N_IMPL] = {
     "smgost", "openssl", "gostprov", "gcrypt"
@@ -105,6 +105,10 @@ static const struct alg rows[] = {
     /* GOST R 34.11-94, CryptoPro set: libgcrypt's GOSTR3411_CP */
     { "md_gost94", F_GOST, K_DIGEST, 0, NULL, "md_gost94",
       GC(GCRY_MD_GOSTR3411_CP, 0) },
+    { "md_gost12_256", F_STREEBOG, K_DIGEST, 0, NULL, "md_gost12_256",
+      GC(GCRY_MD_STRIBOG256, 0) },
+    { "md_gost12_512", F_STREEBOG, K_DIGEST, 0, NULL, "md_gost12_512",
+      GC(GCRY_MD_STRIBOG512, 0) },
 };
 _Static_assert(sizeof(rows) / sizeof(rows[0]) == N_ALGS,
                "N_ALGS (bench.h) is the number of rows");

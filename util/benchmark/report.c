@@ -23,18 +23,22 @@ struct column {
     int width;
 };
 
+/* The families gostprov has, where ratios are taken against it. */
+static int gost_family(enum family f)
+{
+    return f == F_GOST || f == F_KUZ || f == F_STREEBOG;
+}
+
 /* The implementation ratios are taken against, or N_IMPL if none. */
 static enum impl reference(const struct alg *a)
 {
     size_t row = (size_t)(a - algs);
 
-    /* the default provider, gostprov for GOST and Kuznyechik, else
-     * libgcrypt (SM4-GCM, CCM and XTS under OpenSSL 3.0) */
-    int gost = a->family == F_GOST || a->family == F_KUZ;
-
-    if (!gost && fetched[I_OSSL][row] != NULL)
+    /* the default provider, gostprov for GOST, Kuznyechik and Streebog,
+     * else libgcrypt (SM4-GCM, CCM and XTS under OpenSSL 3.0) */
+    if (!gost_family(a->family) && fetched[I_OSSL][row] != NULL)
         return I_OSSL;
-    if (gost && fetched[I_GOSTPROV][row] != NULL)
+    if (gost_family(a->family) && fetched[I_GOSTPROV][row] != NULL)
         return I_GOSTPROV;
 #ifdef HAVE_GCRYPT
     if (gcrypt_has(a))
@@ -94,8 +98,9 @@ void print_header(const struct run *r, const char *skipped)
            "in all (-t, BENCH_SECONDS).\n", r->rounds, r->total);
     printf("Ciphers: one update per call on one context (padding off); "
            "SM4-GCM, CCM, XTS: a\nwhole message per call (IV, 16 bytes of "
-           "AAD but XTS, the data, the 16-byte tag);\nSM3: init+update+final "
-           "per call; MACs: keyed init+update+final per call.\n\n"
+           "AAD but XTS, the data, the 16-byte tag);\nSM3, Streebog, "
+           "md_gost94: init+update+final per call; MACs: keyed\n"
+           "init+update+final per call.\n\n"
            "smgost levels (" CAP_VAR "):\n");
     for (k = 0; k < nchildren; k++) {
         if (children[k].impl != I_SMG)
@@ -249,9 +254,10 @@ void bench_family(struct run *r, enum family f)
     ncols = family_columns(f, cols);
     printf("\n%s: smgost MB/s and ratio to %s\n",
            f == F_SM4 ? "SM4" : f == F_SM3 ? "SM3"
-           : f == F_KUZ ? "Kuznyechik" : "GOST 28147-89/Magma",
-           f == F_GOST ? "gostprov (* to libgcrypt: gostprov lacks it)"
-           : f == F_KUZ ? "gostprov"
+           : f == F_GOST ? "GOST 28147-89/Magma"
+           : f == F_KUZ ? "Kuznyechik" : "Streebog (GOST R 34.11-2012)",
+           f == F_KUZ ? "gostprov"
+           : gost_family(f) ? "gostprov (* to libgcrypt: gostprov lacks it)"
            : f == F_SM4 ? "the OpenSSL default provider (GCM, CCM, XTS: to "
                           "libgcrypt if it lacks them)"
            : "the OpenSSL default provider");
@@ -267,7 +273,7 @@ void bench_family(struct run *r, enum family f)
         snprintf(label, sizeof(label), "%s%s%s", a->name,
                  a->kind != K_CIPHER && a->kind != K_AEAD ? ""
                  : a->dec ? " dec" : " enc",
-                 f == F_GOST && reference(a) == I_GCRYPT ? " *" : "");
+                 gost_family(f) && reference(a) == I_GCRYPT ? " *" : "");
         for (s = 0; s < r->nsizes; s++)
             bench_row(r, cols, ncols, a, label, r->sizes[s]);
     }
