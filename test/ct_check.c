@@ -13,6 +13,7 @@
  *                                constant-time settings) at every block
  *                                count up to SWEEP_BLOCKS, out of place and
  *                                in place, against the portable kernel
+ *                                (Streebog's up to MAX_BLOCKS)
  *
  * Tables are taken by name, not through the choosers, so that the ones a
  * CPU (or valgrind's virtual CPU) would not choose are checked too.
@@ -1177,6 +1178,27 @@ static int sweep_imit(int ct)
     return 1;
 }
 
+/*
+ * Streebog's table at this level (streebog_kernel(ct)) against the table
+ * kernel: blocks and g over every count up to MAX_BLOCKS (its message
+ * buffer's), the chain secret-free here.
+ */
+static int sweep_streebog(int ct)
+{
+    const STREEBOG_KERNEL *k = streebog_kernel(ct);
+    size_t e, n;
+
+    for (e = 0; e < 2; e++)
+        for (n = 1; n <= MAX_BLOCKS && tu_failures == 0; n++)
+            run_streebog(k, e, n);
+    if (tu_failures != 0) {
+        printf("# %s: first failure at %zu blocks\n", k->name, n - 1);
+        return 0;
+    }
+    printf("# %s: blocks and g, 1..%d blocks\n", k->name, MAX_BLOCKS);
+    return 1;
+}
+
 static int sweep(void)
 {
     int ct;
@@ -1215,7 +1237,8 @@ static int sweep(void)
             printf("# %s: every entry, 1..%zu blocks\n",
                    target_name(&tables[j]), tables[j].max);
         }
-        if (!sweep_sm4_keysched(ct) || !sweep_imit(ct) || !sweep_ahead(ct))
+        if (!sweep_sm4_keysched(ct) || !sweep_imit(ct) || !sweep_ahead(ct)
+            || !sweep_streebog(ct))
             return tu_report("sweep");
     }
     return tu_report("sweep");
