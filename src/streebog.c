@@ -4,10 +4,11 @@
  * constants, the compression function g_N in two forms (kernel
  * streebog_kernel_c, eight 2 KiB tables that fold S, P and L into one
  * lookup per byte, not constant-time; kernel streebog_kernel_c_ct, the
- * S-box bit-sliced and L by masks, constant-time), the 512-bit addition,
- * and the family's list of kernel tables (src/kernel_list.h), the assembly
- * ones included, with streebog_kernel() over it.  The digests themselves
- * are providers/streebog_digest.c's tables over the digest layer.
+ * state held bit-sliced, S computed and L by masks, constant-time), the
+ * 512-bit addition, and the family's list of kernel tables
+ * (src/kernel_list.h), the assembly ones included, with streebog_kernel()
+ * over it.  The digests themselves are providers/streebog_digest.c's tables
+ * over the digest layer.
  *
  * Vectors are 8 little-endian 64-bit words, word 0 the least significant
  * (src/streebog.h): byte i of a vector is the standard's a_i, so S maps
@@ -16,6 +17,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <openssl/crypto.h>
 
 #include "byteorder.h"
 #include "cpu.h"
@@ -229,37 +231,37 @@ static inline void lps_table(uint64_t y[8], const uint64_t x[8])
     }
 }
 
-/* ---- g_N and the block loop, over either LPS ---- */
-
-typedef void (*lps_fn)(uint64_t y[8], const uint64_t x[8]);
+/* ---- g_N and the block loop ---- */
 
 /*
  * h = g_N(h, m) = E(LPS(h ^ N), m) ^ h ^ m (RFC 6986 7), E's twelve rounds
  * LPSX[K_i] with the key schedule K_{i+1} = LPS(K_i ^ C_i) beside them,
- * then X[K_13].  Inline, so that each kernel's lps is a direct call.
+ * then X[K_13].
  */
-static inline void g_with(lps_fn lps, uint64_t h[8], const uint64_t N[8],
-                          const uint64_t m[8])
+static void g_table(uint64_t h[8], const uint64_t N[8], const uint64_t m[8])
 {
     uint64_t k[8], s[8], t[8];
     int i, w;
 
     for (w = 0; w < 8; w++)
         t[w] = h[w] ^ N[w];
-    lps(k, t);
+    lps_table(k, t);
     for (w = 0; w < 8; w++)
         t[w] = m[w] ^ k[w];
     for (i = 0; i < 12; i++) {
-        lps(s, t);
+        lps_table(s, t);
         for (w = 0; w < 8; w++)
             t[w] = k[w] ^ streebog_c[i][7 - w];
-        lps(k, t);
+        lps_table(k, t);
         for (w = 0; w < 8; w++)
             t[w] = s[w] ^ k[w];
     }
     for (w = 0; w < 8; w++)
         h[w] ^= t[w] ^ m[w];
 }
+
+typedef void (*g_words_fn)(uint64_t h[8], const uint64_t N[8],
+                           const uint64_t m[8]);
 
 static inline void load_block(uint64_t m[8], const unsigned char *in)
 {
@@ -304,14 +306,15 @@ static inline void add_block_length(uint64_t N[8])
     }
 }
 
-static inline void blocks_with(lps_fn lps, STREEBOG_CHAIN *c,
+/* Inline, so that each kernel's g is a direct call. */
+static inline void blocks_with(g_words_fn g, STREEBOG_CHAIN *c,
                                const unsigned char *in, size_t nblocks)
 {
     uint64_t m[8];
 
     for (; nblocks > 0; nblocks--, in += STREEBOG_BLOCK_SIZE) {
         load_block(m, in);
-        g_with(lps, c->h, c->N, m);
+        g(c->h, c->N, m);
         add_block_length(c->N);
         add512(c->Sigma, m);
     }
@@ -320,7 +323,7 @@ static inline void blocks_with(lps_fn lps, STREEBOG_CHAIN *c,
 static void streebog_c_blocks(STREEBOG_CHAIN *c, const unsigned char *in,
                               size_t nblocks)
 {
-    blocks_with(lps_table, c, in, nblocks);
+    blocks_with(g_table, c, in, nblocks);
 }
 
 static void streebog_c_g(uint64_t h[8], const uint64_t N[8],
@@ -329,18 +332,18 @@ static void streebog_c_g(uint64_t h[8], const uint64_t N[8],
     uint64_t mw[8];
 
     load_block(mw, m);
-    g_with(lps_table, h, N, mw);
+    g_table(h, N, mw);
 }
 
 const STREEBOG_KERNEL streebog_kernel_c = {
     "streebog-c", streebog_c_blocks, streebog_c_g
 };
 
-/* ---- The constant-time kernel: S bit-sliced, L by masks ---- */
+/* ---- The constant-time kernel: in planes, S bit-sliced, L by masks ---- */
 
 /*
- * pi and A as arrays, for the constant-time LPS below: it reads them only
- * at indices that are loop counters, never at data-dependent ones.
+ * pi and A as arrays, for the constant-time kernel: it reads them only at
+ * indices that are loop counters or constants, never data-dependent ones.
  */
 #define STREEBOG_PI_BYTE(v) v,
 static const uint8_t streebog_pi[256] = { STREEBOG_PI(STREEBOG_PI_BYTE) };
@@ -350,30 +353,28 @@ static const uint64_t streebog_a[64] = {
 };
 
 /* Swaps the bits of x under mask with those shift places above them. */
-static inline uint64_t delta_swap(uint64_t x, uint64_t mask, unsigned int shift)
+static inline uint64_t delta_swap(uint64_t x, uint64_t mask,
+                                  unsigned int shift)
 {
     uint64_t t = ((x >> shift) ^ x) & mask;
 
     return x ^ t ^ (t << shift);
 }
 
-/*
- * Bit-slices a vector: plane[j] bit 8r + c = bit j of byte c of x[r].  Each
- * word's 8x8 bit matrix (bytes as rows) is transposed, then the 8x8 matrix
- * of bytes across the words.
- */
-static inline void to_planes(uint64_t plane[8], const uint64_t x[8])
+/* Transposes x as an 8x8 bit matrix, its bytes the rows. */
+static inline uint64_t transpose_bits(uint64_t x)
 {
-    uint64_t u[8], t;
-    int r, i;
+    x = delta_swap(x, 0x00aa00aa00aa00aaULL, 7);
+    x = delta_swap(x, 0x0000cccc0000ccccULL, 14);
+    return delta_swap(x, 0x00000000f0f0f0f0ULL, 28);
+}
 
-    for (r = 0; r < 8; r++) {
-        uint64_t v = x[r];
+/* Transposes the 8x8 matrix of bytes whose rows are the words of u. */
+static inline void transpose_bytes(uint64_t u[8])
+{
+    uint64_t t;
+    int i;
 
-        v = delta_swap(v, 0x00aa00aa00aa00aaULL, 7);
-        v = delta_swap(v, 0x0000cccc0000ccccULL, 14);
-        u[r] = delta_swap(v, 0x00000000f0f0f0f0ULL, 28);
-    }
     for (i = 0; i < 8; i += 2) {
         t = ((u[i] >> 8) ^ u[i + 1]) & 0x00ff00ff00ff00ffULL;
         u[i + 1] ^= t;
@@ -389,24 +390,48 @@ static inline void to_planes(uint64_t plane[8], const uint64_t x[8])
         u[i + 4] ^= t;
         u[i] ^= t << 32;
     }
-    memcpy(plane, u, sizeof(u));
+}
+
+/*
+ * Bit-slices a vector: plane[j] bit 8r + c = bit j of byte c of x[r].  Each
+ * word's bits are transposed, then the bytes across the words.
+ */
+static inline void to_planes(uint64_t plane[8], const uint64_t x[8])
+{
+    int r;
+
+    for (r = 0; r < 8; r++)
+        plane[r] = transpose_bits(x[r]);
+    transpose_bytes(plane);
+}
+
+/* The inverse of to_planes. */
+static inline void from_planes(uint64_t x[8], const uint64_t plane[8])
+{
+    int r;
+
+    memcpy(x, plane, 8 * sizeof(x[0]));
+    transpose_bytes(x);
+    for (r = 0; r < 8; r++)
+        x[r] = transpose_bits(x[r]);
 }
 
 /*
  * pi on the 64 bytes at once, in planes: the byte's low and high nibbles
- * as their 16 minterms each (masks of the bytes whose nibble is l, h), and
- * output bit k as the sum over h of hi[h] & g(h, k), g(h, k) the sum of
- * lo[l] over the l with bit k of pi(16h + l) set.  Written out in full so
- * that every read of pi has a constant index: the compiler folds them, and
- * each mask of a term with the bit clear drops that term.
+ * as their 16 minterms each (lo[l], hi[h]: masks of the bytes whose nibble
+ * is l, h), and output bit k as the sum over h of hi[h] & g(h, k), g(h, k)
+ * the sum of lo[l] over the l with bit k of pi(16h + l) set.  g(h, k) is
+ * four lookups in comb, the sums of every subset of each four lo[l].
+ * Written out in full so that every read of pi and every index into comb
+ * is a constant: the compiler folds them.
  */
-#define SB_T(h, k, l)                                                        \
-    (lo[l] & (0 - (uint64_t)((streebog_pi[16 * (h) + (l)] >> (k)) & 1)))
+#define SB_BIT(h, k, l) ((streebog_pi[16 * (h) + (l)] >> (k)) & 1)
+#define SB_NIB(h, k, g)                                                      \
+    (SB_BIT(h, k, 4 * (g)) | SB_BIT(h, k, 4 * (g) + 1) << 1                  \
+     | SB_BIT(h, k, 4 * (g) + 2) << 2 | SB_BIT(h, k, 4 * (g) + 3) << 3)
 #define SB_G(h, k)                                                           \
-    (SB_T(h, k, 0) ^ SB_T(h, k, 1) ^ SB_T(h, k, 2) ^ SB_T(h, k, 3)           \
-     ^ SB_T(h, k, 4) ^ SB_T(h, k, 5) ^ SB_T(h, k, 6) ^ SB_T(h, k, 7)         \
-     ^ SB_T(h, k, 8) ^ SB_T(h, k, 9) ^ SB_T(h, k, 10) ^ SB_T(h, k, 11)       \
-     ^ SB_T(h, k, 12) ^ SB_T(h, k, 13) ^ SB_T(h, k, 14) ^ SB_T(h, k, 15))
+    (comb[0][SB_NIB(h, k, 0)] ^ comb[1][SB_NIB(h, k, 1)]                     \
+     ^ comb[2][SB_NIB(h, k, 2)] ^ comb[3][SB_NIB(h, k, 3)])
 #define SB_HG(h, k) (hi[h] & SB_G(h, k))
 #define SB_OUT(k)                                                            \
     (SB_HG(0, k) ^ SB_HG(1, k) ^ SB_HG(2, k) ^ SB_HG(3, k)                   \
@@ -432,12 +457,19 @@ static inline void nibble_minterms(uint64_t m[16], const uint64_t q[4])
         m[l] = a[l & 3] & b[l >> 2];
 }
 
-static inline void sbox_planes(uint64_t y[8], const uint64_t p[8])
+static void sbox_planes(uint64_t y[8], const uint64_t p[8])
 {
-    uint64_t lo[16], hi[16];
+    uint64_t lo[16], hi[16], comb[4][16];
+    int g, v;
 
     nibble_minterms(lo, p);
     nibble_minterms(hi, p + 4);
+    for (g = 0; g < 4; g++) {
+        comb[g][0] = 0;
+        for (v = 1; v < 16; v++)
+            comb[g][v] = comb[g][v & (v - 1)]
+                         ^ lo[4 * g + __builtin_ctz((unsigned int)v)];
+    }
     y[0] = SB_OUT(0);
     y[1] = SB_OUT(1);
     y[2] = SB_OUT(2);
@@ -448,35 +480,118 @@ static inline void sbox_planes(uint64_t y[8], const uint64_t p[8])
     y[7] = SB_OUT(7);
 }
 
-/*
- * y = L(P(S(x))) without a table: S in planes, then P and L together.
- * Word w of P(S(x)) has in byte c the byte w of S(x)'s word c, so bit
- * 8c + j of it (row A_{63-8c-j} of L) is bit 8c + w of plane j.  Each row
- * is added under a mask made from that bit.
- */
-static inline void lps_ct(uint64_t y[8], const uint64_t x[8])
+/* Rotates each byte of x left by d bits (0 < d < 8). */
+static inline uint64_t rotl_bytes(uint64_t x, unsigned int d)
 {
-    uint64_t plane[8], s[8];
-    int c, j, w;
+    uint64_t lo = 0x0101010101010101ULL * (0xffu >> d);
 
-    to_planes(plane, x);
-    sbox_planes(s, plane);
-    for (w = 0; w < 8; w++)
-        y[w] = 0;
-    for (c = 0; c < 8; c++) {
-        for (j = 0; j < 8; j++) {
-            uint64_t a = streebog_a[63 - 8 * c - j], bits = s[j] >> (8 * c);
+    return ((x & lo) << d) | ((x >> (8 - d)) & ~(lo << d));
+}
 
-            for (w = 0; w < 8; w++)
-                y[w] ^= a & (0 - ((bits >> w) & 1));
-        }
+/*
+ * L(P(.)) in planes.  Plane j' of the output has at bit 8w + c' the sum
+ * over (c, j) of bit j of byte w of word c of the input (P), taken where
+ * row A_{63-8c-j} has bit 8c' + j' (L).  With each input plane transposed
+ * (bit 8w + c: bit j of byte w of word c), byte w's bit c moves to bit
+ * c' = c + d: every byte of plane j rotated by d, under a mask that is
+ * the same byte for every w.  streebog_lmask[j][j'][d] holds it, built
+ * once from A (it is public).
+ */
+static uint64_t streebog_lmask[8][8][8];
+static CRYPTO_ONCE streebog_lmask_once = CRYPTO_ONCE_STATIC_INIT;
+
+static void build_lmask(void)
+{
+    int j, jj, d, cc;
+
+    for (j = 0; j < 8; j++)
+        for (jj = 0; jj < 8; jj++)
+            for (d = 0; d < 8; d++) {
+                unsigned int mb = 0;
+
+                for (cc = 0; cc < 8; cc++) {
+                    int c = (cc - d) & 7;
+
+                    mb |= (unsigned int)(streebog_a[63 - 8 * c - j]
+                                         >> (8 * cc + jj) & 1) << cc;
+                }
+                streebog_lmask[j][jj][d] = 0x0101010101010101ULL * mb;
+            }
+}
+
+/* y = L(P(S(x))), both in planes. */
+static inline void lps_planes(uint64_t y[8], const uint64_t x[8])
+{
+    uint64_t z[8], r[8][8];
+    int j, d;
+
+    sbox_planes(z, x);
+    for (j = 0; j < 8; j++) {
+        r[j][0] = transpose_bits(z[j]);
+        for (d = 1; d < 8; d++)
+            r[j][d] = rotl_bytes(r[j][0], d);
     }
+    for (d = 0; d < 8; d++)
+        y[d] = 0;
+    for (j = 0; j < 8; j++)
+        for (d = 0; d < 8; d++) {
+            const uint64_t *mk = &streebog_lmask[j][0][d];
+            uint64_t v = r[j][d];
+
+            y[0] ^= v & mk[0];
+            y[1] ^= v & mk[8];
+            y[2] ^= v & mk[16];
+            y[3] ^= v & mk[24];
+            y[4] ^= v & mk[32];
+            y[5] ^= v & mk[40];
+            y[6] ^= v & mk[48];
+            y[7] ^= v & mk[56];
+        }
+}
+
+/*
+ * g_N as g_table, every LPS and key addition in planes (LPS, X and the
+ * XOR of C_i are all bitwise there): in and out of them once per call.
+ * CRYPTO_THREAD_run_once fails only if pthread_once does, which it cannot
+ * with these arguments; were it to, no answer is better than a wrong one.
+ */
+static void g_planes(uint64_t h[8], const uint64_t N[8], const uint64_t m[8])
+{
+    uint64_t k[8], s[8], t[8], mp[8];
+    int i, w;
+
+    if (!CRYPTO_THREAD_run_once(&streebog_lmask_once, build_lmask))
+        OPENSSL_die("streebog: cannot build the L masks", OPENSSL_FILE,
+                    OPENSSL_LINE);
+    for (w = 0; w < 8; w++)
+        t[w] = h[w] ^ N[w];
+    to_planes(s, t);
+    lps_planes(k, s);
+    to_planes(mp, m);
+    for (w = 0; w < 8; w++)
+        t[w] = mp[w] ^ k[w];
+    for (i = 0; i < 12; i++) {
+        lps_planes(s, t);
+        for (w = 0; w < 8; w++)
+            t[w] = streebog_c[i][7 - w];
+        to_planes(t, t);
+        for (w = 0; w < 8; w++)
+            t[w] ^= k[w];
+        lps_planes(k, t);
+        for (w = 0; w < 8; w++)
+            t[w] = s[w] ^ k[w];
+    }
+    for (w = 0; w < 8; w++)
+        t[w] ^= mp[w];
+    from_planes(s, t);
+    for (w = 0; w < 8; w++)
+        h[w] ^= s[w];
 }
 
 static void streebog_c_ct_blocks(STREEBOG_CHAIN *c, const unsigned char *in,
                                  size_t nblocks)
 {
-    blocks_with(lps_ct, c, in, nblocks);
+    blocks_with(g_planes, c, in, nblocks);
 }
 
 static void streebog_c_ct_g(uint64_t h[8], const uint64_t N[8],
@@ -485,7 +600,7 @@ static void streebog_c_ct_g(uint64_t h[8], const uint64_t N[8],
     uint64_t mw[8];
 
     load_block(mw, m);
-    g_with(lps_ct, h, N, mw);
+    g_planes(h, N, mw);
 }
 
 const STREEBOG_KERNEL streebog_kernel_c_ct = {
