@@ -21,8 +21,12 @@ typedef struct smg_prov_ctx {
      * short message's cost.
      */
     const void *kernel[SMG_NFAMILIES];
-    /* "sm4=<kernel> sm3=<kernel> gost=<kernel>", as chosen for this one. */
-    char kernels[160];
+    /*
+     * "sm4=<kernel> sm3=<kernel> gost=<kernel> ...", a family each, as
+     * chosen for this one: room for 64 characters a family (the longest,
+     * SM4's table and GHASH's, is 37).
+     */
+    char kernels[SMG_NFAMILIES * 64];
     char buildinfo[512];
 } SMG_PROV_CTX;
 
