@@ -24,7 +24,7 @@
  *
  *   entry NAME SLOT OFFSET
  *
- * SLOT the entry's member (src/kernel.h, src/sm3.h), named as
+ * SLOT the entry's member (src/kernel.h, src/sm3.h, src/streebog.h), named as
  * test/ct_check names its entries; OFFSET its address less main's, in hex,
  * so that `nm` of this program names the function (test/15-isa.t, the
  * tiers of the functions; test/80-ct.t, the function behind each path).
@@ -36,6 +36,7 @@
 #include "cpu.h"
 #include "kernel_list.h"
 #include "sm3.h"
+#include "streebog.h"
 #include "sm4.h"
 
 #define X86_CAPS                                                             \
@@ -133,11 +134,17 @@ int main(void)
                    chosen[0] == e->table
                    ? (chosen[1] == e->table ? "no,yes" : "no")
                    : chosen[1] == e->table ? "yes" : "-");
-            if (f == SMG_FAMILY_SM3)
+            if (f == SMG_FAMILY_SM3) {
                 entry(name, "blocks",
                       (any_fn)((const SM3_KERNEL *)e->table)->blocks);
-            else
+            } else if (f == SMG_FAMILY_STREEBOG) {
+                const STREEBOG_KERNEL *k = e->table;
+
+                entry(name, "blocks", (any_fn)k->blocks);
+                entry(name, "g", (any_fn)k->g);
+            } else {
                 block_entries(name, e->table);
+            }
         }
     }
     return 0;
