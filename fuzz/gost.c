@@ -2,7 +2,8 @@
 /*
  * libFuzzer harness: smgost's GOST 28147-89 and Magma ciphers (gost89,
  * gost89-cnt, gost89-cnt-12, gost89-cbc, gost89-ecb, magma-ecb, magma-cbc,
- * magma-ctr) and MACs (gost-mac, gost-mac-12) against gost-engine's
+ * magma-ctr), MACs (gost-mac, gost-mac-12) and Kuznyechik ciphers
+ * (kuznyechik-ecb, -cbc, -cfb, -ofb, -ctr) against gost-engine's
  * gostprov.  The fuzzer picks the algorithm, direction, key, IV, the
  * parameter set and how it is given (`paramset` by any spelling, perhaps
  * mangled, or `alg_id_param`, perhaps mangled, in the init call or after
@@ -21,15 +22,18 @@
  * crashes on parameters in the init call, and a re-init keeps its stream
  * position): fresh context, key and IV in the init call, its parameters
  * after the init, every message in one piece.  Where gostprov has no
- * counterpart smgost is its own reference: ECB is rebuilt from gostprov's
- * CBC one block at a time, and a MAC under a set gostprov's two MACs do not
+ * counterpart smgost is its own reference: GOST 28147-89's and Magma's ECB
+ * is rebuilt from gostprov's CBC one block at a time, and a MAC under a set gostprov's two MACs do not
  * use is compared with smgost's own one-shot MAC on a fresh context.  A
- * cipher's updated-iv after final must equal gostprov's too.  A num inside
+ * cipher's updated-iv after final must equal gostprov's too (but where
+ * gostprov's kuznyechik-cfb lags a block behind: a message of whole
+ * blocks).  A num inside
  * the block changes the stream in a way gostprov cannot mirror: that case
  * runs unchecked, under the sanitizers only.
  *
- * Input: algorithm, four flag bytes, key (32), IV (8), further choices
- * (see pick_case), and the rest is the message stream (fuzz.h).
+ * Input: algorithm, four flag bytes, key (32), IV (8; Kuznyechik 16),
+ * further choices (see pick_case), and the rest is the message stream
+ * (fuzz.h).
  */
 #include "fuzz.h"
 
@@ -39,25 +43,33 @@
 
 static OSSL_LIB_CTX *ours_lc, *ref_lc;
 
-enum kind { CFB, CNT, CBC, ECB, CTR, MAC };
+enum kind { CFB, CNT, CBC, ECB, CTR, MAC, OFB };
 
 static const struct {
     const char *name;
     enum kind kind;
-    int magma;
+    int magma;                  /* no parameter sets, no meshing (Magma,
+                                   Kuznyechik) */
     int default_set;            /* index in sets[] */
-    const char *ref;            /* gostprov's algorithm; ECB: its CBC */
+    const char *ref;            /* gostprov's algorithm; GOST's ECB: its
+                                   CBC */
+    size_t bs;                  /* block size */
 } algs[] = {
-    { "gost89", CFB, 0, 5, "gost89" },
-    { "gost89-cnt", CNT, 0, 1, "gost89-cnt" },
-    { "gost89-cnt-12", CNT, 0, 5, "gost89-cnt-12" },
-    { "gost89-cbc", CBC, 0, 5, "gost89-cbc" },
-    { "gost89-ecb", ECB, 0, 5, "gost89-cbc" },
-    { "magma-ecb", ECB, 1, 5, "magma-cbc" },
-    { "magma-cbc", CBC, 1, 5, "magma-cbc" },
-    { "magma-ctr", CTR, 1, 5, "magma-ctr" },
-    { "gost-mac", MAC, 0, 1, "gost-mac" },
-    { "gost-mac-12", MAC, 0, 5, "gost-mac-12" },
+    { "gost89", CFB, 0, 5, "gost89", 8 },
+    { "gost89-cnt", CNT, 0, 1, "gost89-cnt", 8 },
+    { "gost89-cnt-12", CNT, 0, 5, "gost89-cnt-12", 8 },
+    { "gost89-cbc", CBC, 0, 5, "gost89-cbc", 8 },
+    { "gost89-ecb", ECB, 0, 5, "gost89-cbc", 8 },
+    { "magma-ecb", ECB, 1, 5, "magma-cbc", 8 },
+    { "magma-cbc", CBC, 1, 5, "magma-cbc", 8 },
+    { "magma-ctr", CTR, 1, 5, "magma-ctr", 8 },
+    { "gost-mac", MAC, 0, 1, "gost-mac", 8 },
+    { "gost-mac-12", MAC, 0, 5, "gost-mac-12", 8 },
+    { "kuznyechik-ecb", ECB, 1, 5, "kuznyechik-ecb", 16 },
+    { "kuznyechik-cbc", CBC, 1, 5, "kuznyechik-cbc", 16 },
+    { "kuznyechik-cfb", CFB, 1, 5, "kuznyechik-cfb", 16 },
+    { "kuznyechik-ofb", OFB, 1, 5, "kuznyechik-ofb", 16 },
+    { "kuznyechik-ctr", CTR, 1, 5, "kuznyechik-ctr", 16 },
 };
 
 /* RFC 4357 section 11.2 and RFC 7836: names, OIDs, DER bodies. */
@@ -133,7 +145,7 @@ typedef struct {
     size_t a;                   /* algs[] */
     enum kind kind;
     int enc, pad, roundtrip;
-    unsigned char key[32], iv[8], prelude_iv[8];
+    unsigned char key[32], iv[16], prelude_iv[16];
     enum way way;
     int set;                    /* the set meant, -1: none given */
     char setname[48];           /* WAY_NAME_*: as given, maybe mangled */
@@ -189,14 +201,17 @@ static void describe(const CASE *c)
         fprintf(stderr, " %zu", c->chunks[i]);
     fputc('\n', stderr);
     fz_hexdump("key", c->key, 32);
-    fz_hexdump("iv", c->iv, 8);
+    fz_hexdump("iv", c->iv, algs[c->a].bs);
     if (c->way == WAY_DER_INIT || c->way == WAY_DER_AFTER)
         fz_hexdump("alg_id_param", c->der, c->derlen);
 }
 
 static size_t ivlen_of(const CASE *c)
 {
-    return c->kind == ECB || c->kind == MAC ? 0 : c->kind == CTR ? 4 : 8;
+    if (c->kind == ECB || c->kind == MAC)
+        return 0;
+    /* CTR: half a block (GOST R 34.13-2015), else a block */
+    return c->kind == CTR ? algs[c->a].bs / 2 : algs[c->a].bs;
 }
 
 /* RFC 4357 10.1 Gost28147-89-Parameters, DER, short form. */
@@ -321,7 +336,9 @@ static void pick_case(FZ_IN *in, CASE *c)
     f4 = fz_u8(in);
     fz_bytes(in, c->key, 32);
     fz_bytes(in, c->iv, 8);
-    for (i = 0; i < 8; i++)
+    if (algs[c->a].bs == 16)
+        fz_bytes(in, c->iv + 8, 8);
+    for (i = 0; i < sizeof(c->iv); i++)
         c->prelude_iv[i] = (unsigned char)~c->iv[i];
     c->enc = c->kind == MAC || (f1 & 1);
     c->roundtrip = !c->enc && (f1 & 2);
@@ -343,7 +360,8 @@ static void pick_case(FZ_IN *in, CASE *c)
             pick_der(in, c, c->set, c->prelude && !c->prelude_same_iv
                                     ? c->prelude_iv : c->iv);
     }
-    c->mesh_given = (c->kind == CFB || c->kind == CNT) && (f2 & 0x40);
+    c->mesh_given = (c->kind == CFB || c->kind == CNT) && !algs[c->a].magma
+                    && (f2 & 0x40);
     c->mesh = (f2 & 0x80) ? fz_u8(in) : 0;
     c->odd = (enum odd)(f3 % 16 < NODDS ? f3 % 16 : ODD_NONE);
     c->odd_val = fz_u8(in);
@@ -375,7 +393,7 @@ typedef struct {
     int ok;
     unsigned char out[MAX_DATA + 16];
     size_t outl;
-    unsigned char iv[8];        /* updated-iv after final */
+    unsigned char iv[16];       /* updated-iv after final */
     size_t ivlen;               /* 0: none to compare */
 } RESULT;
 
@@ -399,7 +417,7 @@ typedef struct {
     int refuse;                 /* some parameter must be refused */
     int unchecked;              /* taken, but no reference to compare */
     int set;                    /* the set in force */
-    unsigned char iv[8];        /* the IV of the message */
+    unsigned char iv[16];       /* the IV of the message */
     int pad;                    /* padding in force */
     int mesh_given;             /* gostprov gets key-mesh ... */
     size_t mesh;                /* ... of this value (CFB/CNT) */
@@ -412,7 +430,7 @@ static void expect(const CASE *c, EXPECT *e)
     memset(e, 0, sizeof(*e));
     e->set = algs[c->a].default_set;
     e->pad = c->pad;
-    memcpy(e->iv, c->iv, 8);
+    memcpy(e->iv, c->iv, sizeof(e->iv));
     if (c->way == WAY_NAME_INIT || c->way == WAY_NAME_AFTER) {
         given = set_of_name(c->setname);
         e->refuse |= given < 0;
@@ -432,7 +450,7 @@ static void expect(const CASE *c, EXPECT *e)
         if (c->kind == MAC)
             break;
         /* CFB's register holds whole blocks: no num can resume one. */
-        if (c->odd_val >= 8 || (c->odd_val != 0
+        if (c->odd_val >= algs[c->a].bs || (c->odd_val != 0
                                 && (c->kind == ECB || c->kind == CBC
                                     || c->kind == CFB)))
             e->refuse = 1;
@@ -561,7 +579,7 @@ static int oneshot_applies(const CASE *c)
     if (c->pad || (c->odd == ODD_PADDING && c->odd_val != 0))
         return 0;
     for (i = 0; i < c->nchunks; i++)
-        if (c->chunks[i] % 8 != 0)
+        if (c->chunks[i] % algs[c->a].bs != 0)
             return 0;
     return 1;
 }
@@ -757,7 +775,8 @@ static void ref_ecb(const CASE *c, const EXPECT *e, int enc,
 static void ref_cipher(const CASE *c, const EXPECT *e, int enc,
                        const unsigned char *in, size_t len, RESULT *r)
 {
-    if (c->kind == ECB)
+    /* gostprov has Kuznyechik's ECB, not GOST 28147-89's or Magma's */
+    if (c->kind == ECB && algs[c->a].bs == 8)
         ref_ecb(c, e, enc, in, len, r);
     else
         ref_stream(c, e, enc, in, len, r);
@@ -826,6 +845,13 @@ static void cipher_case(const CASE *c, FZ_MSG *msg)
     if (e.unchecked)
         return;
     ref_cipher(c, &e, c->enc, in, len, &ref);
+    /*
+     * gostprov's kuznyechik-cfb takes the last block of a call that ends
+     * on a block boundary into its register only at the next call: its
+     * updated-iv after such a message is a block behind.
+     */
+    if (c->kind == CFB && algs[c->a].bs == 16 && len % 16 == 0)
+        ref.ivlen = 0;
     check(c->enc ? "encryption" : "decryption", c, &ours, &ref);
     if (copy.ok)
         check("the copy", c, &copy, &ref);

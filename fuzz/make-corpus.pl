@@ -112,16 +112,20 @@ sub add { my ($h, $name, $data) = @_; push @{ $corpus{$h} }, [ $name, $data ] }
 }
 
 # ------------------------------------------------------------------ gost
-# alg, f1..f4, key(32), iv(8), prelude length, set spelling or
+# alg, f1..f4, key(32), iv(8; Kuznyechik 16), prelude length, set spelling or
 # encoding (3 bytes), key-mesh value, odd value, length, pieces, pieces'
 # lengths, copy position, message (see pick_case in gost.c).
 {
+    # Kuznyechik's after the others, whose inputs keep their first byte
     my @algs = qw(gost89 gost89-cnt gost89-cnt-12 gost89-cbc gost89-ecb magma-ecb
-                  magma-cbc magma-ctr gost-mac gost-mac-12);
+                  magma-cbc magma-ctr gost-mac gost-mac-12 kuznyechik-ecb kuznyechik-cbc
+                  kuznyechik-cfb kuznyechik-ofb kuznyechik-ctr);
     my %kind = ('gost89' => 'stream', 'gost89-cnt' => 'stream', 'gost89-cnt-12' => 'stream',
                 'gost89-cbc' => 'block', 'gost89-ecb' => 'block', 'magma-ecb' => 'block',
                 'magma-cbc' => 'block', 'magma-ctr' => 'stream', 'gost-mac' => 'mac',
-                'gost-mac-12' => 'mac');
+                'gost-mac-12' => 'mac', 'kuznyechik-ecb' => 'block',
+                'kuznyechik-cbc' => 'block', 'kuznyechik-cfb' => 'stream',
+                'kuznyechik-ofb' => 'stream', 'kuznyechik-ctr' => 'stream');
     my @odd = qw(none num keylen ivlen key-mesh padding size key);
     my %oddno = map { $odd[$_] => $_ } 0 .. $#odd;
 
@@ -131,7 +135,7 @@ sub add { my ($h, $name, $data) = @_; push @{ $corpus{$h} }, [ $name, $data ] }
     my $case = sub {
         my ($a, %o) = @_;
         my $alg = $algs[$a];
-        my $magma = $alg =~ /^magma/;
+        my $magma = $alg =~ /^(?:magma|kuznyechik)/;    # no sets
         my $mac = $kind{$alg} eq 'mac';
         my $f1 = ($o{enc} // 1) | ($o{roundtrip} ? 2 : 0) | ($o{nopad} ? 4 : 0)
                  | ($o{inplace} ? 8 : 0) | ($o{prelude} ? 16 : 0)
@@ -155,6 +159,7 @@ sub add { my ($h, $name, $data) = @_; push @{ $corpus{$h} }, [ $name, $data ] }
                      | ($o{key_as_param} ? 16 : 0) | ($o{set_before_init} ? 32 : 0)
                      | ($o{oneshot} ? 64 : 0));
         my $s = chr($a) . chr($f1) . $f2 . $f3 . $f4 . bytes(32, $a + 1) . bytes(8, $a + 2);
+        $s .= bytes(8, $a + 4) if $alg =~ /^kuznyechik/;
         $s .= $plen >= 40 ? u16($plen) : chr($plen);
         $s .= $o{spell} // "\0\0\0" if defined $set;
         $s .= chr($o{mesh}) if defined $o{mesh} && $o{mesh};
@@ -172,12 +177,14 @@ sub add { my ($h, $name, $data) = @_; push @{ $corpus{$h} }, [ $name, $data ] }
         my ($a, @o) = @_;
         add('gost', sprintf('%s-%02d', $algs[$a], $n{$a}++), $case->($a, @o));
     };
-    my @ciphers = grep { $kind{$algs[$_]} ne 'mac' } 0 .. $#algs;
+    my @kuz = grep { $algs[$_] =~ /^kuznyechik/ } 0 .. $#algs;
+    my %is_kuz = map { $_ => 1 } @kuz;
+    my @ciphers = grep { $kind{$algs[$_]} ne 'mac' && !$is_kuz{$_} } 0 .. $#algs;
     my @gost89 = grep { $algs[$_] =~ /^gost89/ } @ciphers;
     my @meshed = grep { $kind{$algs[$_]} eq 'stream' && $algs[$_] !~ /^magma/ } @ciphers;
     # Every algorithm: plain, empty, across meshing periods in pieces with
     # a copy, and after a stretch of other data and a re-init.
-    for my $a (0 .. $#algs) {
+    for my $a (grep { !$is_kuz{$_} } 0 .. $#algs) {
         $add->($a, len => 100);
         $add->($a, len => 0);
         $add->($a, len => 2100, pieces => [1000, 30, 1070], copy_at => 1);
@@ -239,6 +246,23 @@ sub add { my ($h, $name, $data) = @_; push @{ $corpus{$h} }, [ $name, $data ] }
     $add->(8 + $_ % 2, len => 1030, set => $_, way => 1 + $_ % 2, set_before_init => $_ % 3 == 0,
            spell => chr($_ % 4) . "\0\0")
         for 0 .. 5;
+    # Kuznyechik: as the others, in 16-byte blocks, and its odd parameters.
+    for my $a (@kuz) {
+        my $block = $kind{$algs[$a]} eq 'block';
+        $add->($a, len => 100);
+        $add->($a, len => 0);
+        $add->($a, len => 2100, pieces => [1000, 30, 1070], copy_at => 1);
+        $add->($a, len => 300, prelude => 1, reinit_key => 1, prelude_len => 1500);
+        $add->($a, len => 300, prelude => 1, same_iv => 1, prelude_len => 20);
+        $add->($a, enc => 0, roundtrip => 1, len => 50, pieces => [3, 5]);
+        $add->($a, len => 64, inplace => 1, pieces => [1, 15, 17]);
+        $add->($a, oneshot => 1, nopad => $block, len => 2064,
+               pieces => $block ? [16, 1024, 32] : [3, 1030, 17], copy_at => 2);
+        $add->($a, odd => 'num', odd_val => 9, len => 48);
+        $add->($a, odd => 'ivlen', odd_val => 8, len => 48);
+        $add->($a, odd => 'key-mesh', odd_val => 1, len => 48);
+        $add->($a, nopad => 1, len => 48);
+    }
 }
 
 # ------------------------------------------------------------------ aead
