@@ -23,13 +23,13 @@
  * position): fresh context, key and IV in the init call, its parameters
  * after the init, every message in one piece.  Where gostprov has no
  * counterpart smgost is its own reference: GOST 28147-89's and Magma's ECB
- * is rebuilt from gostprov's CBC one block at a time, and a MAC under a set gostprov's two MACs do not
- * use is compared with smgost's own one-shot MAC on a fresh context.  A
- * cipher's updated-iv after final must equal gostprov's too (but where
- * gostprov's kuznyechik-cfb lags a block behind: a message of whole
- * blocks).  A num inside
- * the block changes the stream in a way gostprov cannot mirror: that case
- * runs unchecked, under the sanitizers only.
+ * is rebuilt from gostprov's CBC one block at a time, and a MAC under a
+ * set gostprov's two MACs do not use is compared with smgost's own
+ * one-shot MAC on a fresh context.  A cipher's updated-iv after final must
+ * equal gostprov's too (but where gostprov's kuznyechik-cfb lags a block
+ * behind: a message of whole blocks).  A num inside the block changes the
+ * stream in a way gostprov cannot mirror: that case runs unchecked, under
+ * the sanitizers only.
  *
  * Input: algorithm, four flag bytes, key (32), IV (8; Kuznyechik 16),
  * further choices (see pick_case), and the rest is the message stream
