@@ -50,8 +50,7 @@ SKIP: {
 }
 
 # Kuznyechik has gostprov as its only reference: its ciphers against it,
-# by default and with constant-time = yes (the constant-time C kernel, ten
-# times slower than the table one: a quarter of the cases).
+# by default and with constant-time = yes (the constant-time C kernel).
 SKIP: {
     skip('gostprov is not installed, or Configure left it out: Kuznyechik '
          . 'is checked by its known answers only', 2)
@@ -61,8 +60,7 @@ SKIP: {
     my $ct = write_config(tempdir(CLEANUP => 1), smgost => { 'constant-time' => 'yes' });
     run_group('gostprov', 'Kuznyechik against gostprov with constant-time = yes',
               family => 'kuznyechik',
-              env => { %{ run_env() }, SMGOST_TEST_CONF => $ct,
-                       SMGOST_TEST_SCALE => ($ENV{SMGOST_TEST_SCALE} // 1) / 4 });
+              env => { %{ run_env() }, SMGOST_TEST_CONF => $ct });
 }
 
 # md_gost94 (GOST R 34.11-94) against gostprov's, non-empty messages only
@@ -84,8 +82,7 @@ SKIP: {
               . 'GOST28147_MESH, IMIT, Magma ECB/CBC/CTR, every parameter set');
     my $ct = write_config(tempdir(CLEANUP => 1), smgost => { 'constant-time' => 'yes' });
     run_group('gcrypt', 'against libgcrypt with constant-time = yes',
-              env => { %{ run_env() }, SMGOST_TEST_CONF => $ct,
-                       SMGOST_TEST_SCALE => ($ENV{SMGOST_TEST_SCALE} // 1) / 4 });
+              env => { %{ run_env() }, SMGOST_TEST_CONF => $ct });
     run_group('gost94-gcrypt', 'md_gost94 against libgcrypt GOSTR3411_CP');
     run_group('gost94-gcrypt', 'md_gost94 against libgcrypt GOSTR3411_CP with '
               . 'constant-time = yes', env => { %{ run_env() }, SMGOST_TEST_CONF => $ct });
