@@ -27,16 +27,23 @@
 _Static_assert(sizeof(KUZNYECHIK_KEY) <= SMG_KS_MAX,
                "Kuznyechik schedule too large");
 
+/* Whether ctx decrypts with the block cipher: ECB and CBC decryption. */
+static int decrypts(const SMG_CIPHER_CTX *ctx)
+{
+    smg_mode m = ctx->alg->mode;
+
+    return !ctx->enc && (m == SMG_MODE_ECB || m == SMG_MODE_CBC);
+}
+
 /*
- * Only ECB and CBC decrypt with the block cipher; the other modes never
- * read a decryption schedule, so none is made (ks_dec stays as newctx left
- * it, zero).
+ * The decryption schedule is made only for a context that decrypts with
+ * the block cipher (ks_dec stays as the mode layer left it, zero,
+ * otherwise): CTR, OFB, CFB and CBC encryption never read one.
  */
 static int kuznyechik_family_set_key(SMG_CIPHER_CTX *ctx,
                                      const unsigned char *key)
 {
-    smg_mode m = ctx->alg->mode;
-    int dec = m == SMG_MODE_ECB || m == SMG_MODE_CBC;
+    int dec = decrypts(ctx);
 
     ctx->kernel = kuznyechik_kernel(smg_prov_constant_time(ctx->provctx));
     if (!kuznyechik_set_key_kernel(ctx->kernel, key,
@@ -46,6 +53,20 @@ static int kuznyechik_family_set_key(SMG_CIPHER_CTX *ctx,
         SMG_RAISE(ctx->provctx, SMG_R_OUT_OF_MEMORY);
         return 0;
     }
+    return 1;
+}
+
+/*
+ * A re-init that keeps the key: one that turns an encrypting ECB or CBC
+ * context into a decrypting one makes the decryption schedule now, from
+ * the encryption one (its decrypt flag is 0 until it is made).
+ */
+static int kuznyechik_restore_key(SMG_CIPHER_CTX *ctx)
+{
+    KUZNYECHIK_KEY *dec = (KUZNYECHIK_KEY *)ctx->ks_dec;
+
+    if (decrypts(ctx) && !dec->decrypt)
+        kuznyechik_decryption_schedule((KUZNYECHIK_KEY *)ctx->ks_enc, dec);
     return 1;
 }
 
@@ -59,6 +80,7 @@ static const SMG_CIPHER_FAMILY kuznyechik_family = {
     .evp_final_errors = 1,
     .max_iv_blocks = SMG_MAX_IV_BLOCKS,
     .set_key = kuznyechik_family_set_key,
+    .restore_key = kuznyechik_restore_key,
     .gettable_ctx_params = smg_cipher_generic_gettable_ctx_params,
     .settable_ctx_params = smg_cipher_generic_settable_ctx_params,
 };

@@ -753,24 +753,33 @@ int kuznyechik_set_key_kernel(const SMG_BLOCK_KERNEL *k,
     }
     enc->decrypt = 0;
     memset(enc->drk, 0, sizeof(enc->drk));
-    if (dec != NULL) {
-        memcpy(dec->rk, enc->rk, sizeof(dec->rk));
-        dec->decrypt = 1;
-        /* K_1, then L^-1(K_i) (constant-time: the key is secret) */
-        memcpy(dec->drk[0], enc->rk[0], 16);
-        for (i = 1; i < 10; i++) {
-            w.s[0] = load_le64(enc->rk[i]);
-            w.s[1] = load_le64(enc->rk[i] + 8);
-            ct_linear(kuz_tab.lmask_inv, &w, w.s);
-            store_le64(dec->drk[i], w.s[0]);
-            store_le64(dec->drk[i] + 8, w.s[1]);
-        }
-    }
+    if (dec != NULL)
+        kuznyechik_decryption_schedule(enc, dec);
     OPENSSL_cleanse(&w, sizeof(w));
     OPENSSL_cleanse(a1, sizeof(a1));
     OPENSSL_cleanse(a0, sizeof(a0));
     OPENSSL_cleanse(t, sizeof(t));
     return 1;
+}
+
+void kuznyechik_decryption_schedule(const KUZNYECHIK_KEY *enc,
+                                    KUZNYECHIK_KEY *dec)
+{
+    KUZ_CT w;
+    int i;
+
+    memcpy(dec->rk, enc->rk, sizeof(dec->rk));
+    dec->decrypt = 1;
+    /* K_1, then L^-1(K_i) (constant-time: the key is secret) */
+    memcpy(dec->drk[0], enc->rk[0], 16);
+    for (i = 1; i < 10; i++) {
+        w.s[0] = load_le64(enc->rk[i]);
+        w.s[1] = load_le64(enc->rk[i] + 8);
+        ct_linear(kuz_tab.lmask_inv, &w, w.s);
+        store_le64(dec->drk[i], w.s[0]);
+        store_le64(dec->drk[i] + 8, w.s[1]);
+    }
+    OPENSSL_cleanse(&w, sizeof(w));
 }
 
 void kuznyechik_encrypt_block(const KUZNYECHIK_KEY *ks,

@@ -36,9 +36,9 @@ typedef struct kuznyechik_key {
 } KUZNYECHIK_KEY;
 
 /*
- * Expands key into the encryption schedule and, unless dec is NULL (the
- * modes that only ever encrypt with the block cipher: CTR, OFB, CFB, CBC
- * encryption, OMAC), the decryption one, for kernel k: through the table
+ * Expands key into the encryption schedule and, unless dec is NULL (all
+ * but ECB and CBC decryption: CTR, OFB, CFB, CBC encryption and OMAC only
+ * ever encrypt with the block cipher), the decryption one, for kernel k: through the table
  * round (secret-indexed loads) for kuznyechik_kernel_c, through the
  * constant-time round for every other table.  0 if the tables it is
  * derived through could not be built.
@@ -46,6 +46,13 @@ typedef struct kuznyechik_key {
 int kuznyechik_set_key_kernel(const SMG_BLOCK_KERNEL *k,
                                const unsigned char key[KUZNYECHIK_KEY_SIZE],
                                KUZNYECHIK_KEY *enc, KUZNYECHIK_KEY *dec);
+/*
+ * The decryption schedule from the encryption one (its round keys; the
+ * table kernel's L^-1(K_i) computed in constant time): for a context that
+ * encrypted and decrypts now under the same key.
+ */
+void kuznyechik_decryption_schedule(const KUZNYECHIK_KEY *enc,
+                                    KUZNYECHIK_KEY *dec);
 /* One block with the constant-time portable kernel (self-test). */
 void kuznyechik_encrypt_block(const KUZNYECHIK_KEY *ks,
                               const unsigned char in[16],

@@ -1066,8 +1066,48 @@ static int gost89_cipher_entry(const KAT_ENTRY *e)
 }
 
 /*
- * A Kuznyechik cipher vector (no parameter sets): both ways, every feed;
- * EVP_Cipher on ECB/CBC only over whole 16-byte blocks.
+ * One context encrypts, then a re-init without the key turns it to
+ * decryption (an ECB or CBC context has made no decryption schedule
+ * until then), and back.
+ */
+static void kuznyechik_turned(const CIPHER_SETUP *s, const char *where,
+                              const unsigned char *pt,
+                              const unsigned char *ct, size_t len)
+{
+    EVP_CIPHER *c = fetch_cipher(s->alg);
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    unsigned char *out = tu_malloc(len + 16);
+    int l1 = 0, l2 = 0, l3 = 0, l4 = 0, l5 = 0, l6 = 0;
+
+    if (TU_CHECK(c != NULL && ctx != NULL
+                 && EVP_CipherInit_ex2(ctx, c, s->key, s->iv, 1, NULL)
+                 && EVP_CIPHER_CTX_set_padding(ctx, 0)
+                 && EVP_CipherUpdate(ctx, out, &l1, pt, (int)len)
+                 && EVP_CipherFinal_ex(ctx, out + l1, &l2),
+                 "%s: %s encryption", where, s->alg))
+        TU_CHECK_MEM(where, out, (size_t)(l1 + l2), ct, len);
+    if (TU_CHECK(EVP_CipherInit_ex2(ctx, NULL, NULL, s->iv, 0, NULL)
+                 && EVP_CIPHER_CTX_set_padding(ctx, 0)
+                 && EVP_CipherUpdate(ctx, out, &l3, ct, (int)len)
+                 && EVP_CipherFinal_ex(ctx, out + l3, &l4),
+                 "%s: %s turned to decryption without a key", where, s->alg))
+        TU_CHECK_MEM(where, out, (size_t)(l3 + l4), pt, len);
+    if (TU_CHECK(EVP_CipherInit_ex2(ctx, NULL, NULL, s->iv, 1, NULL)
+                 && EVP_CIPHER_CTX_set_padding(ctx, 0)
+                 && EVP_CipherUpdate(ctx, out, &l5, pt, (int)len)
+                 && EVP_CipherFinal_ex(ctx, out + l5, &l6),
+                 "%s: %s turned back to encryption", where, s->alg))
+        TU_CHECK_MEM(where, out, (size_t)(l5 + l6), ct, len);
+    ERR_clear_error();
+    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_free(c);
+    free(out);
+}
+
+/*
+ * A Kuznyechik cipher vector (no parameter sets): both ways, every feed
+ * (EVP_Cipher on ECB/CBC only over whole 16-byte blocks); one context
+ * turned from one direction to the other without its key.
  */
 static int kuznyechik_cipher_entry(const KAT_ENTRY *e)
 {
@@ -1091,6 +1131,7 @@ static int kuznyechik_cipher_entry(const KAT_ENTRY *e)
         s.spelling = (unsigned)i;   /* ACPKM's key-mesh: init or after */
         cipher_check(&s, &feeds[i], e->where, pt, ct, len);
     }
+    kuznyechik_turned(&s, e->where, pt, ct, len);
     return 1;
 }
 
