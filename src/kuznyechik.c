@@ -27,8 +27,8 @@
  * the low ones by subsets of four), on the bit planes of up to four blocks
  * at once; L multiplies by the matrix's constants with masks and shifts
  * (Horner over their bits).  Its serial modes run one block a call through
- * smg_serial_by_ecb.  About 18 MB/s in CTR and 6 MB/s in CBC encryption
- * against 130-150 MB/s for the table kernel (AMD EPYC, Zen 4 class).
+ * smg_serial_by_ecb.  About 17 MB/s in CTR and 6 MB/s in CBC encryption,
+ * against 350 and 150 MB/s for the table kernel (AMD EPYC, Zen 4 class).
  *
  * Every table above is derived once, at the first key setup, from pi and
  * the coefficients of l.
@@ -147,7 +147,8 @@ static void lin_r_inv(unsigned char a[16])
     a[15] = l;          /* the coefficient of a_0 is 1 */
 }
 
-static KUZ_BLOCK64 block64(const unsigned char b[16])
+/* A block's bytes as two little-endian words (store64: back). */
+static inline KUZ_BLOCK64 load64(const unsigned char b[16])
 {
     KUZ_BLOCK64 r;
 
@@ -184,7 +185,7 @@ static void build_masks(KUZ_BLOCK64 mask[8][16], uint8_t mat[16][16])
         for (i = 0; i < 16; i++) {
             for (j = 0; j < 16; j++)
                 lanes[j] = ((mat[j][i] >> b) & 1) ? 0xff : 0;
-            mask[b][i] = block64(lanes);
+            mask[b][i] = load64(lanes);
         }
 }
 
@@ -217,8 +218,8 @@ static void kuz_build_tables(void)
                 col[j] = gf_mul(mat[j][i], KUZ_PI[b]);
                 v[j] = gf_mul(inv[j][i], kuz_tab.pi_inv[b]);
             }
-            kuz_tab.enc[i][b] = block64(col);
-            kuz_tab.dec[i][b] = block64(v);
+            kuz_tab.enc[i][b] = load64(col);
+            kuz_tab.dec[i][b] = load64(v);
         }
     build_masks(kuz_tab.lmask, mat);
     build_masks(kuz_tab.lmask_inv, inv);
@@ -265,9 +266,11 @@ static inline KUZ_BLOCK64 xor64(KUZ_BLOCK64 a, const unsigned char *k)
     return a;
 }
 
-static inline KUZ_BLOCK64 load64(const unsigned char *p)
+static inline KUZ_BLOCK64 xor_blocks(KUZ_BLOCK64 a, KUZ_BLOCK64 b)
 {
-    return block64(p);
+    a.w[0] ^= b.w[0];
+    a.w[1] ^= b.w[1];
+    return a;
 }
 
 static inline void store64(unsigned char *p, KUZ_BLOCK64 x)
@@ -286,6 +289,18 @@ static inline KUZ_BLOCK64 tab_encrypt(const KUZNYECHIK_KEY *ks, KUZ_BLOCK64 x)
     return x;
 }
 
+/* A block's bytes through an S-box (pi, pi^-1). */
+static inline KUZ_BLOCK64 tab_bytes(const uint8_t sbox[256], KUZ_BLOCK64 x)
+{
+    unsigned char b[16];
+    int i;
+
+    store64(b, x);
+    for (i = 0; i < 16; i++)
+        b[i] = sbox[b[i]];
+    return load64(b);
+}
+
 /*
  * D = X[K_1] S^-1 L^-1 X[K_2] ... S^-1 L^-1 X[K_10] with L^-1 moved past
  * each key: y = L^-1(c) ^ L^-1(K_10) (L^-1(c) as the table round of
@@ -293,36 +308,69 @@ static inline KUZ_BLOCK64 tab_encrypt(const KUZNYECHIK_KEY *ks, KUZ_BLOCK64 x)
  */
 static inline KUZ_BLOCK64 tab_decrypt(const KUZNYECHIK_KEY *ks, KUZ_BLOCK64 x)
 {
-    unsigned char b[16];
-    int r, i;
+    int r;
 
-    store64(b, x);
-    for (i = 0; i < 16; i++)
-        b[i] = KUZ_PI[b[i]];
-    x = xor64(tab_round(kuz_tab.dec, load64(b)), ks->drk[9]);
+    x = xor64(tab_round(kuz_tab.dec, tab_bytes(KUZ_PI, x)), ks->drk[9]);
     for (r = 8; r >= 1; r--)
         x = xor64(tab_round(kuz_tab.dec, x), ks->drk[r]);
-    store64(b, x);
-    for (i = 0; i < 16; i++)
-        b[i] = kuz_tab.pi_inv[b[i]];
-    return xor64(load64(b), ks->drk[0]);
+    return xor64(tab_bytes(kuz_tab.pi_inv, x), ks->drk[0]);
+}
+
+/*
+ * The parallel modes take TAB_WAY blocks at once, round by round, so that
+ * the loads of their rounds overlap: in CTR 2.3 times one block's speed at
+ * four (six: 1.03 times four's, eight: 0.9 times; AMD EPYC, Zen 4 class).
+ */
+#define TAB_WAY 4
+
+static inline void tab_encrypt_way(const KUZNYECHIK_KEY *ks,
+                                   KUZ_BLOCK64 x[TAB_WAY])
+{
+    int r, j;
+
+    for (j = 0; j < TAB_WAY; j++)
+        x[j] = xor64(x[j], ks->rk[0]);
+    for (r = 1; r < 10; r++)
+        for (j = 0; j < TAB_WAY; j++)
+            x[j] = xor64(tab_round(kuz_tab.enc, x[j]), ks->rk[r]);
+}
+
+static inline void tab_decrypt_way(const KUZNYECHIK_KEY *ks,
+                                   KUZ_BLOCK64 x[TAB_WAY])
+{
+    int r, j;
+
+    for (j = 0; j < TAB_WAY; j++)
+        x[j] = xor64(tab_round(kuz_tab.dec, tab_bytes(KUZ_PI, x[j])),
+                     ks->drk[9]);
+    for (r = 8; r >= 1; r--)
+        for (j = 0; j < TAB_WAY; j++)
+            x[j] = xor64(tab_round(kuz_tab.dec, x[j]), ks->drk[r]);
+    for (j = 0; j < TAB_WAY; j++)
+        x[j] = xor64(tab_bytes(kuz_tab.pi_inv, x[j]), ks->drk[0]);
 }
 
 static void kuz_c_ecb(const void *ks, const unsigned char *in,
                       unsigned char *out, size_t nblocks)
 {
     const KUZNYECHIK_KEY *k = ks;
+    KUZ_BLOCK64 x[TAB_WAY];
+    int j;
 
+    for (; nblocks >= TAB_WAY; nblocks -= TAB_WAY, in += 16 * TAB_WAY,
+         out += 16 * TAB_WAY) {
+        for (j = 0; j < TAB_WAY; j++)
+            x[j] = load64(in + 16 * j);
+        if (k->decrypt)
+            tab_decrypt_way(k, x);
+        else
+            tab_encrypt_way(k, x);
+        for (j = 0; j < TAB_WAY; j++)
+            store64(out + 16 * j, x[j]);
+    }
     for (; nblocks > 0; nblocks--, in += 16, out += 16)
         store64(out, k->decrypt ? tab_decrypt(k, load64(in))
                                 : tab_encrypt(k, load64(in)));
-}
-
-static inline KUZ_BLOCK64 xor_blocks(KUZ_BLOCK64 a, KUZ_BLOCK64 b)
-{
-    a.w[0] ^= b.w[0];
-    a.w[1] ^= b.w[1];
-    return a;
 }
 
 static void kuz_c_cbc_enc(const void *ks, const unsigned char *in,
@@ -342,8 +390,18 @@ static void kuz_c_cbc_dec(const void *ks, const unsigned char *in,
                           unsigned char *out, size_t nblocks,
                           unsigned char *iv)
 {
-    KUZ_BLOCK64 v = load64(iv), c;
+    KUZ_BLOCK64 v = load64(iv), c, x[TAB_WAY], cs[TAB_WAY];
+    int j;
 
+    for (; nblocks >= TAB_WAY; nblocks -= TAB_WAY, in += 16 * TAB_WAY,
+         out += 16 * TAB_WAY) {
+        for (j = 0; j < TAB_WAY; j++)
+            x[j] = cs[j] = load64(in + 16 * j);
+        tab_decrypt_way(ks, x);
+        for (j = 0; j < TAB_WAY; j++)
+            store64(out + 16 * j, xor_blocks(x[j], j > 0 ? cs[j - 1] : v));
+        v = cs[TAB_WAY - 1];
+    }
     for (; nblocks > 0; nblocks--, in += 16, out += 16) {
         c = load64(in);
         store64(out, xor_blocks(tab_decrypt(ks, c), v));
@@ -369,8 +427,20 @@ static void kuz_c_cfb_dec(const void *ks, const unsigned char *in,
                           unsigned char *out, size_t nblocks,
                           unsigned char *iv)
 {
-    KUZ_BLOCK64 v = load64(iv), c;
+    KUZ_BLOCK64 v = load64(iv), c, x[TAB_WAY], cs[TAB_WAY];
+    int j;
 
+    for (; nblocks >= TAB_WAY; nblocks -= TAB_WAY, in += 16 * TAB_WAY,
+         out += 16 * TAB_WAY) {
+        for (j = 0; j < TAB_WAY; j++) {
+            cs[j] = load64(in + 16 * j);
+            x[j] = j > 0 ? cs[j - 1] : v;
+        }
+        tab_encrypt_way(ks, x);
+        for (j = 0; j < TAB_WAY; j++)
+            store64(out + 16 * j, xor_blocks(x[j], cs[j]));
+        v = cs[TAB_WAY - 1];
+    }
     for (; nblocks > 0; nblocks--, in += 16, out += 16) {
         c = load64(in);
         store64(out, xor_blocks(tab_encrypt(ks, v), c));
@@ -404,7 +474,20 @@ static void kuz_c_ctr(const void *ks, const unsigned char *in,
 {
     uint64_t hi = load_be64(ctr), lo = load_be64(ctr + 8);
     unsigned char b[16];
+    KUZ_BLOCK64 x[TAB_WAY];
+    int j;
 
+    for (; nblocks >= TAB_WAY; nblocks -= TAB_WAY, in += 16 * TAB_WAY,
+         out += 16 * TAB_WAY) {
+        for (j = 0; j < TAB_WAY; j++) {
+            ctr_block(b, hi, lo);
+            x[j] = load64(b);
+            hi += ++lo == 0;
+        }
+        tab_encrypt_way(ks, x);
+        for (j = 0; j < TAB_WAY; j++)
+            store64(out + 16 * j, xor_blocks(x[j], load64(in + 16 * j)));
+    }
     for (; nblocks > 0; nblocks--, in += 16, out += 16) {
         ctr_block(b, hi, lo);
         store64(out, xor_blocks(tab_encrypt(ks, load64(b)), load64(in)));
