@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The lists of kernel tables and the registry of the families that own
- * them.  Each family (SM4, SM3, GOST 28147-89) keeps one list of every
- * table this build has, x86-64's or aarch64's then the portable one, with
- * what a CPU must have to run each; its chooser, the provider's kernel
- * report (which make bench reads its columns from), the constant-time
- * check and the tests read that list, so that a new table is one line in
- * it.
+ * them.  Each family (SM4, SM3, GOST 28147-89, Kuznyechik) keeps one list
+ * of every table this build has, x86-64's or aarch64's then the portable
+ * one, with what a CPU must have to run each; its chooser, the provider's
+ * kernel report (which make bench reads its columns from), the
+ * constant-time check and the tests read that list, so that a new table is
+ * one line in it.
  */
 #ifndef SMGOST_KERNEL_LIST_H
 #define SMGOST_KERNEL_LIST_H

@@ -18,7 +18,8 @@
  * LS of a block is the XOR of 16 entries T[i][a_i] of 16 bytes, one per
  * byte position (64 KiB), T[i][b] = L(pi(b) at position i); decryption
  * runs the equivalent form with L^-1 folded into the round keys
- * (KUZNYECHIK_KEY.drk), T'[i][b] = L^-1(pi^-1(b) at position i).
+ * (KUZNYECHIK_KEY.drk), T'[i][b] = L^-1(pi^-1(b) at position i).  Its
+ * parallel modes take four blocks at once (TAB_WAY).
  *
  * kuznyechik_kernel_ct ("kuznyechik-c-ct") has no load or branch indexed by
  * secret data: pi is evaluated bitsliced from its algebraic normal form
