@@ -80,7 +80,9 @@ sub rodata {
     # the serial core's pairs of columns: lane 0 column m, lane 1 m + 8
     for my $m (0 .. 7) {
         $s .= ".Lkuz_spread2_$m:\n" . bytes_line(($m) x 16) . bytes_line(($m + 8) x 16);
-        $s .= ".Lkuz_l2_e$m:\n" . join '', map { my $j = $_; bytes_line(map { kuz_to_aes($KUZ_L[$_][$j]) } 0 .. 15) } $m, $m + 8;
+        for my $dir (qw(e d)) {
+            $s .= ".Lkuz_l2_$dir$m:\n" . join '', map { my $j = $_; bytes_line(map { kuz_to_aes($LMAT{$dir}[$_][$j]) } 0 .. 15) } $m, $m + 8;
+        }
     }
     # VPSHUFB controls spreading byte j over its lane
     $s .= ".Lkuz_spread$_:\n" . bytes_line(($_) x 16) x 4 for 0 .. 15;
@@ -227,21 +229,25 @@ sub core4 {
 # their registers instead of moving the result; K_1 is in every lane,
 # K_2..K_10 in lane 0 (setup_keys_serial).
 sub core_serial {
-    my $name = ".Lkuz_core1_e";
+    my ($dir) = @_;
+    my $name = ".Lkuz_core1_$dir";
     my $s = local_function_begin($name);
     my $x = 0;
     my @free = (1 .. 19);
-    $s .= "\tvpxorq\t" . R('z', key_reg(1)) . ",%zmm0,%zmm0\n";
+    $s .= "\tvpxorq\t" . R('y', key_reg($dir eq 'e' ? 1 : 10)) . ",%ymm0,%ymm0\n";
     for my $r (0 .. 8) {
-        my $y = shift @free;
-        $s .= join '', @{ sbox('e', $x, $y, 1) };
-        push @free, $x;
+        if ($dir eq 'e') {
+            my $y = shift @free;
+            $s .= join '', @{ sbox('e', $x, $y, 1) };
+            push @free, $x;
+            $x = $y;
+        }
         my @p = splice @free, 0, 8;
         for my $m (0 .. 7) {
-            $s .= "\tvpshufb\t.Lkuz_spread2_$m(%rip),%ymm$y,%ymm$p[$m]\n"
-                . "\tvgf2p8mulb\t.Lkuz_l2_e$m(%rip),%ymm$p[$m],%ymm$p[$m]\n";
+            $s .= "\tvpshufb\t.Lkuz_spread2_$m(%rip),%ymm$x,%ymm$p[$m]\n"
+                . "\tvgf2p8mulb\t.Lkuz_l2_$dir$m(%rip),%ymm$p[$m],%ymm$p[$m]\n";
         }
-        my @t = ((map { "%ymm$_" } @p), R('y', key_reg($r + 2)));
+        my @t = map { "%ymm$_" } @p;
         while (@t > 1) {
             my @n;
             while (@t >= 3) {
@@ -249,22 +255,38 @@ sub core_serial {
                 $s .= "\tvpternlogq\t\$0x96,$c,$b,$a\n";
                 push @n, $a;
             }
+            if (@t == 2) {
+                $s .= "\tvpxorq\t$t[1],$t[0],$t[0]\n";
+                push @n, $t[0];
+                @t = ();
+            }
             push @n, @t;
             @t = @n;
         }
         my ($sum) = $t[0] =~ /(\d+)/;
         my $sw = shift @free;
-        my $nx = shift @free;
-        $s .= "\tvshufi64x2\t\$1,%ymm$sum,%ymm$sum,%ymm$sw\n"
-            . "\tvpxorq\t%ymm$sw,%ymm$sum,%ymm$nx\n";
-        push @free, $y, @p, $sw;
-        $x = $nx;
+        $s .= "\tvshufi64x2\t\$1,%ymm$sum,%ymm$sum,%ymm$sw\n";
+        push @free, $x;
+        if ($dir eq 'e') {
+            # the lanes' sums and the round key
+            $s .= "\tvpternlogq\t\$0x96," . R('y', key_reg($r + 2)) . ",%ymm$sw,%ymm$sum\n";
+            $x = $sum;
+        } else {
+            $s .= "\tvpxorq\t%ymm$sw,%ymm$sum,%ymm$sum\n";
+            my $y = shift @free;
+            $s .= join '', @{ sbox('d', $sum, $y, 1) };
+            $s .= "\tvpxorq\t" . R('y', key_reg(9 - $r)) . ",%ymm$y,%ymm$y\n";
+            push @free, $sum;
+            @p = grep { $_ != $sum } @p;
+            $x = $y;
+        }
+        push @free, grep { $_ != $x } @p, $sw;
     }
     $s .= "\tvmovdqa64\t%ymm$x,%ymm0\n" if $x != 0;
     return $s . "\tret\n" . local_function_end($name);
 }
 
-my $code = rodata() . core4('e') . core4('d') . core_serial();
+my $code = rodata() . core4('e') . core4('d') . core_serial('e') . core_serial('d');
 
 # ---------------------------------------------------------------------------
 # The byte-sliced core: 64 blocks, zmm j holding byte j of each (the
@@ -617,15 +639,31 @@ EOT
 
 my $FRAME = $KT + 640 + 8;
 
+# Calls (or what the passes leave) of 1..4 blocks take the serial core a
+# block at a time: a lane pass costs the same for 1 block as for 16.  The
+# block in both lanes of ymm0 (see core_serial); $body is the mode's work
+# around the core, entered with the block's address in $src.
+sub one_block_loop {
+    my ($L, $dir, $pre, $post) = @_;
+    return "$L.one:\n" . $pre . map_in('y', 0) . "\tcall\t.Lkuz_core1_$dir\n" . map_out('x', 0)
+        . $post . <<"EOT";
+	add	\$16,%rsi
+	add	\$16,%rdx
+	dec	%rcx
+	jnz	$L.one
+EOT
+}
+
 # ECB in one direction (a local function; the entry chooses)
 sub ecb_dir {
     my ($dir) = @_;
     my $name = ".Lkuz_ecb_$dir";
     my $s = local_function_begin($name) . frame_alloc($FRAME) . bulk("ecb_$dir", $dir)
         . "\ttest\t%rcx,%rcx\n\tjz\t$name.done\n" . setup_keys($dir);
-    $s .= "$name.loop:\n" . pass_mask() . load_regs('%rsi', 0, 0 .. 3)
+    $s .= "$name.loop:\n\tcmp\t\$5,%rcx\n\tjb\t$name.one\n" . pass_mask() . load_regs('%rsi', 0, 0 .. 3)
         . map_in('z', 0 .. 3) . "\tcall\t.Lkuz_core4_$dir\n" . map_out('z', 0 .. 3)
-        . store_regs('%rdx', 0 .. 3) . pass_next("$name.loop");
+        . store_regs('%rdx', 0 .. 3) . pass_next("$name.loop") . "\tjmp\t$name.done\n"
+        . one_block_loop($name, $dir, "\tvbroadcasti32x4\t(%rsi),%ymm0\n", "\tvmovdqu\t%xmm0,(%rdx)\n");
     return $s . "$name.done:\n\tvzeroupper\n" . frame_free($FRAME) . "\tret\n"
         . local_function_end($name);
 }
@@ -653,6 +691,8 @@ EOT
 	bswap	%r10
 	bswap	%rbx
 .Lkuz_ctr_loop:
+	cmp	$5,%rcx
+	jb	.Lkuz_ctr.one
 EOT
     $s .= pass_mask() . <<'EOT';
 	xor	%r11d,%r11d
@@ -676,7 +716,20 @@ EOT
     for my $g (0 .. 3) {
         $s .= reg_mask($g) . "\tvpxorq\t" . 64 * $g . "(%rsi),%zmm$g,%zmm$g\{%k6\}\{z\}\n";
     }
-    $s .= store_regs('%rdx', 0 .. 3) . pass_next(".Lkuz_ctr_loop") . <<'EOT';
+    $s .= store_regs('%rdx', 0 .. 3) . pass_next(".Lkuz_ctr_loop") . "\tjmp\t.Lkuz_ctr_end\n"
+        . one_block_loop(".Lkuz_ctr", 'e', <<'EOT', "\tvpxorq\t(%rsi),%xmm0,%xmm0\n\tvmovdqu\t%xmm0,(%rdx)\n");
+	mov	%r10,%rax
+	bswap	%rax
+	mov	%rax,(%rsp)
+	mov	%rbx,%rax
+	bswap	%rax
+	mov	%rax,8(%rsp)
+	add	$1,%rbx
+	adc	$0,%r10
+	vbroadcasti32x4	(%rsp),%ymm0
+EOT
+    $s .= <<'EOT';
+.Lkuz_ctr_end:
 	bswap	%r10
 	bswap	%rbx
 	mov	%r10,(%r8)
@@ -701,6 +754,8 @@ sub chain_dec {
 	vmovdqu	(%r8),%xmm4
 	vmovdqu	%xmm4,(%rsp)
 .Lkuz_${mode}_dec_loop:
+	cmp	\$5,%rcx
+	jb	.Lkuz_${mode}_dec.one
 EOT
     $s .= pass_mask() . load_regs('%rsi', 0, 4 .. 7);
     $s .= "\tvmovdqu64\t%zmm" . (4 + $_) . "," . (16 + 64 * $_) . "(%rsp)\n" for 0 .. 3;
@@ -718,7 +773,25 @@ EOT
 	vmovdqu	(%rsp,%rax),%xmm4
 	vmovdqu	%xmm4,(%rsp)
 EOT
-    $s .= pass_next(".Lkuz_${mode}_dec_loop") . <<'EOT';
+    $s .= pass_next(".Lkuz_${mode}_dec_loop") . "\tjmp\t.Lkuz_${mode}_dec_end\n";
+    # the previous ciphertext block stays at (%rsp); the current one is
+    # read before the store (in place, the store overwrites it)
+    if ($mode eq 'cbc') {
+        $s .= one_block_loop(".Lkuz_cbc_dec", 'd', "\tvbroadcasti32x4\t(%rsi),%ymm0\n", <<'EOT');
+	vmovdqu	(%rsi),%xmm1
+	vpxorq	(%rsp),%xmm0,%xmm0
+	vmovdqu	%xmm0,(%rdx)
+	vmovdqu	%xmm1,(%rsp)
+EOT
+    } else {
+        $s .= one_block_loop(".Lkuz_cfb_dec", 'e', "\tvbroadcasti32x4\t(%rsp),%ymm0\n", <<'EOT');
+	vmovdqu	(%rsi),%xmm1
+	vpxorq	%xmm1,%xmm0,%xmm0
+	vmovdqu	%xmm0,(%rdx)
+	vmovdqu	%xmm1,(%rsp)
+EOT
+    }
+    $s .= ".Lkuz_${mode}_dec_end:\n" . <<'EOT';
 	vmovdqu	(%rsp),%xmm4
 	vmovdqu	%xmm4,(%r8)
 EOT
@@ -730,26 +803,11 @@ $code .= chain_dec('cbc') . chain_dec('cfb');
 # ---------------------------------------------------------------------------
 # Serial modes, one block at a time through core1, the chaining value kept
 # in the field image in xmm0 from block to block.
-# The serial core's keys: K_1 in every lane, K_2..K_10 in lane 0 only.
-sub setup_keys_serial {
-    my $s = "";
-    for my $i (1 .. 10) {
-        my $k = key_reg($i);
-        if ($i == 1) {
-            $s .= "\tvbroadcasti32x4\t(%rdi),%zmm$k\n" . map_in('z', $k);
-        } else {
-            $s .= "\tvmovdqu64\t" . 16 * ($i - 1) . "(%rdi),%xmm$k\n" . map_in('x', $k);
-        }
-    }
-    return $s . "\tvmovdqa64\t.Lkuz_pi_e0(%rip)," . R('z', $TQ0) . "\n"
-        . "\tvmovdqa64\t.Lkuz_pi_e2(%rip)," . R('z', $TQ2) . "\n";
-}
-
 sub serial {
     my ($mode) = @_;
     my $name = "kuznyechik_gfni_avx512_$mode";
     my $s = function_begin($name) . "\ttest\t%rcx,%rcx\n\tjz\t.Lkuz_${mode}_none\n"
-        . setup_keys_serial() . "\tvbroadcasti32x4\t(%r8),%ymm0\n" . map_in('y', 0)
+        . setup_keys('e') . "\tvbroadcasti32x4\t(%r8),%ymm0\n" . map_in('y', 0)
         . ".Lkuz_${mode}_loop:\n";
     if ($mode eq 'cbc_enc') {
         $s .= "\tvbroadcasti32x4\t(%rsi),%ymm4\n" . map_in('y', 4) . "\tvpxorq\t%ymm4,%ymm0,%ymm0\n"
