@@ -15,28 +15,54 @@
 # table, a blend on the index's top bit), never in memory indexed by data,
 # and nothing branches on data.
 #
-# The form.  Blocks stay in their memory layout, one per 128-bit lane, in
-# the image of the isomorphism of Kuznyechik's field onto AES's (mapped on
-# load, back on store, one VGF2P8AFFINEQB each), where multiplying by a
-# constant is a VGF2P8MULB.  L is a 16x16 matrix over the field, so L(x) =
-# sum over j of column j times x_j: x_j spread over the lane by one
-# VPSHUFB, times the column's images by one VGF2P8MULB (none where the
-# column's entry is 1), the sixteen products and the next round key folded
-# by VPTERNLOGQ.  The sixteen columns are independent, so a round's
-# latency is the S-box, a shuffle, a multiply and the fold: the serial
-# modes take one block through xmm-wide L steps and a tree-shaped fold,
-# the parallel ones four zmm registers (16 blocks) at a time with their
-# folds interleaved.  Decryption is X[K_10], then L^-1, pi^-1 and X[K_i]
-# for i = 9 .. 1, the same steps with L^-1's columns and pi^-1.  The
-# round keys are mapped into the field image once per call (ten
-# VGF2P8AFFINEQB), so there is no key setup of the tier's own.
+# Two forms of the rounds, both over registers only:
+#  - byte-sliced, for 64 blocks a pass (ECB, CTR, CBC and CFB decryption
+#    from 64 blocks on): the loads transposed 16x16 inside every 128-bit
+#    lane so that zmm j holds byte j of 64 blocks, L run as R^16 whose
+#    shift is a renaming of registers; each step's new byte is l of the
+#    sixteen, 7 VGF2P8AFFINEQB by broadcast matrices after adding the bytes
+#    that share a coefficient (l's are symmetric), so 112 GF(2) matrix
+#    products a round for 64 blocks (the 16x16 matrix form needs 251, and
+#    GFNI is the port that binds).  bs_core below has the details.
+#  - lane form, blocks in their memory layout in the image of the
+#    isomorphism of Kuznyechik's field onto AES's (mapped on load and back
+#    on store, one VGF2P8AFFINEQB each), where a product by a constant is
+#    one VGF2P8MULB: L(x) = sum over j of column j times x_j, x_j spread
+#    by a VPSHUFB.  Four zmm (16 blocks) a pass with interleaved running
+#    sums take what the byte-sliced passes leave from 5 blocks on; the
+#    serial modes, and calls or remainders of 1..4 blocks, take one block
+#    at a time through the serial core (core_serial), whose two lanes each
+#    take half the columns, for latency.
+# Decryption is X[K_10], then L^-1, pi^-1 and X[K_i] for i = 9 .. 1 in
+# both forms.  The round keys are mapped or spread as each call needs
+# them (ten VGF2P8AFFINEQB; the byte-sliced passes' key table, 30
+# instructions), so the tier has no key setup of its own.
 #
 # Entry points follow src/kernel.h (SysV: ks=%rdi in=%rsi out=%rdx
 # nblocks=%rcx iv=%r8); ks is a KUZNYECHIK_KEY (src/kuznyechik.h): the ten
 # round keys at 0, 16 bytes apart, and at 160 the direction ECB takes.
 #
-# Measured on the 2-vCPU AMD EPYC (Zen 4, family 25 model 17) KVM guest:
-# see the table at the end of this comment once measured.
+# Measured on the 2-vCPU AMD EPYC (Zen 4, family 25 model 17) KVM guest,
+# one make bench run (-l native,c -t 150, 2026-12-07), MB/s through EVP
+# and the ratio to gostprov (gost-engine 3.0.1) in the same run:
+#
+#   bytes  mode      gfni-avx512         kuznyechik-c   gostprov
+#   16384  ECB       1856  17.2x          154  1.43x     108
+#   16384  CTR       1727  16.2x          157  1.47x     107
+#   16384  CBC-dec   1858  19.0x          136  1.39x      98
+#   16384  CFB-dec   1852  17.9x          153  1.48x     104
+#   16384  CBC-enc    238   2.24x         147  1.39x     106
+#   16384  CFB-enc    237   2.41x         151  1.53x      98
+#   16384  OFB        239   2.37x         154  1.52x     101
+#   16     ECB        249   2.00x         179  1.44x     124
+#   16     CTR        189   2.09x         132  1.46x      91
+#
+# and in TSC ticks (2.6 GHz) a byte, 16 KiB in place, best of 200 calls:
+# ECB 1.36 (decryption 1.38), CTR 1.47, CBC-dec 1.39, CBC-enc 10.5, OFB
+# 10.3; about 1.42 core cycles a tick.  A serial round is ~26 cycles: pi
+# ~8.6 (VPERMT2B/VPERMI2B zmm latency; a ymm form of four 64-entry
+# lookups and two levels of blends measured slower), the lane swap ~3,
+# the rest the 8 shuffles, 8 multiplies and the fold.
 
 use strict;
 use warnings;
@@ -218,16 +244,15 @@ sub core4 {
     return $s . "\tret\n" . local_function_end($name);
 }
 
-# The serial core (encryption only: the serial modes never decrypt), for
-# latency: one block in both 128-bit lanes of ymm0 (the S-box zmm-wide,
-# the table's quarters being zmm), each L step taking two columns at once
-# (lane 0 column m, lane 1 column m + 8): 8 VPSHUFB and 8 VGF2P8MULB where
-# an xmm form needs 16 of each, which is what bound it (the shuffle and
-# GFNI ports, not their latency), then a tree of ternlogs with the round
-# key (in lane 0 only), and the two lanes' sums added across by a lane
-# swap and an XOR, which leaves the full sum in both.  The rounds rename
-# their registers instead of moving the result; K_1 is in every lane,
-# K_2..K_10 in lane 0 (setup_keys_serial).
+# The serial core, for latency: one block in both 128-bit lanes of ymm0
+# (the S-box zmm-wide, the table's quarters being zmm), each L step
+# taking two columns at once (lane 0 column m, lane 1 column m + 8):
+# 8 VPSHUFB and 8 VGF2P8MULB where an xmm form needs 16 of each, which is
+# what bound it (the shuffle and GFNI ports, not their latency), then a
+# tree of ternlogs, and the two lanes' sums added across by a lane swap
+# and a ternlog with the round key, which leaves the full sum in both.
+# The rounds rename their registers instead of moving the result.
+# Decryption: L^-1 the same way, then pi^-1 and the round key.
 sub core_serial {
     my ($dir) = @_;
     my $name = ".Lkuz_core1_$dir";
@@ -641,8 +666,8 @@ my $FRAME = $KT + 640 + 8;
 
 # Calls (or what the passes leave) of 1..4 blocks take the serial core a
 # block at a time: a lane pass costs the same for 1 block as for 16.  The
-# block in both lanes of ymm0 (see core_serial); $body is the mode's work
-# around the core, entered with the block's address in $src.
+# mode's $pre puts the cipher's input block in both lanes of ymm0 (see
+# core_serial), its $post takes the output from xmm0.
 sub one_block_loop {
     my ($L, $dir, $pre, $post) = @_;
     return "$L.one:\n" . $pre . map_in('y', 0) . "\tcall\t.Lkuz_core1_$dir\n" . map_out('x', 0)
