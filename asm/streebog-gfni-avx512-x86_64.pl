@@ -35,25 +35,38 @@
 # chain's S output (one XOR) instead of XORing the key after L: 25 S and
 # 24 LP a block instead of 25 each, and the last round's two LP are one.
 #
-# Why this form on Zen 4 (measured here, core cycles): VPERMB, VPERMT2B,
-# VPSHUFB, VSHUFI64X2, VPROLQ, VPMOVB2M and VGF2P8AFFINEQB on zmm all share
-# one issue class of about 1.1 a cycle together (each alone 1 a cycle),
-# while VPTERNLOGQ, VPBLENDMB, VPSHUFD and shifts issue beside them, about
-# 1.75 zmm operations a cycle in all.  A round's latency (~17 cycles: S 6,
-# VPERMB 5, VPSHUFD 1, GF 3, XOR tree 2) times the 13 rounds on the
-# critical path is well below the issue bound of the ~600 operations a
-# block, so the form counts heavy operations: 3 in S, 4 gathers and 8
-# affine maps in LP, about 365 a block.  (The alternatives counted: qword
-# rotations of a normal-layout S output need the transposed output mapped
-# back; multiplying in the AES field with VGF2P8MULB, L being linear over
-# GF(2^8)/0x11D, takes seven in-lane byte shuffles in place of four
-# gathers.)
+# Why this form on Zen 4 (measured here, core cycles): VGF2P8AFFINEQB zmm
+# has latency 3 and issues once a cycle; VPERMB, VPERMT2B and VPSHUFB zmm
+# latency 5 (VPSHUFB 2) and each holds both shuffle pipes a cycle;
+# VPSHUFD, VPTERNLOGQ, VPBLENDMB latency 1 on other pipes.  A block's
+# critical path is 13 rounds of the key chain (K_1 .. K_13), and a round
+# of one chain alone takes 29-31 cycles (S about 8: the two VPERMT2B
+# queue for the shuffle pipes; the gathers, the eight affine maps and the
+# tree about 22); the state chain beside it makes that 35-38, because
+# both chains reach S, the gathers and the affine maps together.  So the
+# block is bound by that latency, not by issue: dropping S (timing only)
+# takes a block from ~510 to ~260 cycles, dropping the affine maps
+# changes little.  Tried and kept out, as they did not change the time:
+# the S tables in registers instead of memory operands, a list scheduler
+# ordering each block's operations for a pipe model of the core, the
+# state chain carrying X_i ^ K_i on its own (not sharing the key chain's
+# S output) so that the key chain could run ahead.  (Also counted, not
+# built: qword rotations of a normal-layout S output, whose transposed
+# result needs the next round done by VGF2P8MULB in the AES field, L being
+# linear over GF(2^8)/0x11D, with in-lane byte shuffles; one chain alone
+# was 26-27 cycles a round that way, two chains no faster.)
 #
 # Measured on the 2-vCPU AMD EPYC family 25 model 17 (Zen 4) KVM guest,
-# TSC 2.6 GHz, core ~3.7 GHz, 16 KiB calls, cycles (TSC ticks) a byte:
+# TSC 2.6 GHz, core ~3.7 GHz, busy with other jobs; 16 KiB calls of the
+# blocks entry, best of 200 (scratch harness), and 698 instructions a
+# 64-byte block (10.9 a byte; streebog-c: 104 a byte by callgrind):
 #
-#   kernel                          c/B (TSC)
-#   (filled in when measured)
+#   kernel                              TSC ticks/B   MB/s (best)
+#   streebog-gfni-avx512                5.65-5.77     444
+#   streebog-c (src/streebog.c, -O3)    15.7          164
+#   gostprov 3.0.1 md_gost12_512        (openssl speed -evp)  124
+#   Botan 2.19 Streebog-512 (python3)                 84
+#   Botan 3.13 AVX-512 (issue 27's figure, not run here): 9.9 c/B, 263 MB/s
 
 use strict;
 use warnings;
@@ -96,7 +109,6 @@ my %KEY = (x => "%zmm3", lo => "%zmm4", hi => "%zmm5", s => "%zmm6",
 # state chain (its S output becomes u = S(Y) ^ S(Kc))
 my %ST = (x => "%zmm15", lo => "%zmm16", hi => "%zmm17", s => "%zmm18",
           g => [ map { "%zmm$_" } 19 .. 26 ], k => "%k2");
-my $T = "%zmm27";
 
 # S(x) into s, the table quarters as memory operands (constant addresses).
 sub sbox {
