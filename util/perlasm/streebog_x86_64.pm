@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 #
-# What the x86-64 Streebog tiers share (asm/streebog-gfni-avx512-x86_64.pl,
-# asm/streebog-avx2-x86_64.pl): the standard's constants, written once here
-# as GOST R 34.11-2012 (RFC 6986, section 6) prints them, and what the
-# tiers' tables are computed from: the 8x8 bit blocks of L, as GF(2)
-# matrices for VGF2P8AFFINEQB, the byte transpose P, the iteration
-# constants in the transposed layout the kernels keep vectors in, and the
-# .rodata lines of byte and qword tables.  Nothing here is a table copied
-# from another implementation: every one is derived from pi, tau, A and C.
+# What the x86-64 Streebog tiers share (asm/streebog-gfni-avx512-x86_64.pl
+# today): the standard's constants, written once here as GOST R 34.11-2012
+# (RFC 6986, section 6) prints them (pi taken from Kuznyechik's module, the
+# same S-box), and what the tiers' tables are computed from: the 8x8 bit
+# blocks of L, as GF(2) matrices for VGF2P8AFFINEQB, the byte transpose P,
+# the iteration constants in the transposed layout the kernels keep vectors
+# in, and the .rodata lines of byte and qword tables.  Nothing here is a
+# table copied from another implementation: every one is derived from pi,
+# tau, A and C.
 #
 # Vectors are 64 bytes b[0..63], b[8r+c] byte c (least significant first)
 # of the little-endian word r, as src/streebog.h has them.  The standard's
@@ -24,29 +25,15 @@ use warnings;
 no warnings 'portable';    # 64-bit hex constants
 use Exporter qw(import);
 use x86_64;
+use kuznyechik_x86_64 qw(@KUZ_PI);
 
 our @EXPORT = qw(@PI @A @C tau l_block gf_matrix c_bytes transpose_bytes
                  byte_lines quad_lines);
 
-# pi (RFC 6986 6.1; the S-box of GOST R 34.12-2015 too): pi(0) .. pi(255).
-our @PI = map { hex } qw(
-    fc ee dd 11 cf 6e 31 16 fb c4 fa da 23 c5 04 4d
-    e9 77 f0 db 93 2e 99 ba 17 36 f1 bb 14 cd 5f c1
-    f9 18 65 5a e2 5c ef 21 81 1c 3c 42 8b 01 8e 4f
-    05 84 02 ae e3 6a 8f a0 06 0b ed 98 7f d4 d3 1f
-    eb 34 2c 51 ea c8 48 ab f2 2a 68 a2 fd 3a ce cc
-    b5 70 0e 56 08 0c 76 12 bf 72 13 47 9c b7 5d 87
-    15 a1 96 29 10 7b 9a c7 f3 91 78 6f 9d 9e b2 b1
-    32 75 19 3d ff 35 8a 7e 6d 54 c6 80 c3 bd 0d 57
-    df f5 24 a9 3e a8 43 c9 d7 79 d6 f6 7c 22 b9 03
-    e0 0f ec de 7a 94 b0 bc dc e8 28 50 4e 33 0a 4a
-    a7 97 60 73 1e 00 62 44 1a b8 38 82 64 9f 26 41
-    ad 45 46 92 27 5e 55 2f 8c a3 a5 7d 69 d5 95 3b
-    07 58 b3 40 86 ac 1d f7 30 37 6b e4 88 d9 e7 89
-    e1 1b 83 49 4c 3f f8 fe 8d 53 aa 90 ca d8 85 61
-    20 71 67 a4 2d 2b 09 5b cb 9b 25 d0 be e5 6c 52
-    59 a6 74 d2 e6 f4 b4 c0 d1 66 af c2 39 4b 63 b6
-);
+# pi (RFC 6986 6.1) is GOST R 34.12-2015's S-box, which
+# util/perlasm/kuznyechik_x86_64.pm holds (and checks against RFC 7801's
+# example): pi(0) .. pi(255).
+our @PI = @KUZ_PI;
 
 # A (RFC 6986 6.4): the rows of L's 64x64 bit matrix, A[0] for bit 63.
 our @A = map { hex } qw(
