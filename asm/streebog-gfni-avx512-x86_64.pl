@@ -61,12 +61,22 @@
 # blocks entry, best of 200 (scratch harness), and 698 instructions a
 # 64-byte block (10.9 a byte; streebog-c: 104 a byte by callgrind):
 #
-#   kernel                              TSC ticks/B   MB/s (best)
-#   streebog-gfni-avx512                5.65-5.77     444
-#   streebog-c (src/streebog.c, -O3)    15.7          164
-#   gostprov 3.0.1 md_gost12_512        (openssl speed -evp)  124
-#   Botan 2.19 Streebog-512 (python3)                 84
-#   Botan 3.13 AVX-512 (issue 27's figure, not run here): 9.9 c/B, 263 MB/s
+#   kernel                              TSC ticks/B
+#   streebog-gfni-avx512                5.65-5.77
+#   streebog-c (src/streebog.c, -O3)    15.7
+#
+# and through EVP in one make bench run (-a streebog -t 40 -l native,c),
+# MB/s, init+update+final per call:
+#
+#   md_gost12_512    bytes   gfni-avx512   streebog-c   gostprov   gcrypt 1.10
+#                    16      31.8 (3.15x)  12.9         10.1       13.1
+#                    1024    367.7 (3.15x) 134.5        116.6      134.5
+#                    16384   437.8 (3.13x) 158.7        140.0      158.8
+#   md_gost12_256    16384   434.7 (3.14x) 158.6        138.6      158.7
+#
+# Botan 3.13's AVX-512 Streebog-512 was not run here (issue 27 quotes 263
+# MB/s, 9.9 TSC ticks/B, on this kind of machine: 437.8 is 1.66 times
+# that); Botan 2.19 (python3-botan) does 84 MB/s here.
 
 use strict;
 use warnings;
