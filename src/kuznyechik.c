@@ -888,6 +888,9 @@ static const SMG_KERNEL_ENTRY kuznyechik_kernels[] = {
       SMG_KERNEL_CT, NULL },
     { &kuznyechik_kernel_avx2, KUZNYECHIK_CAPS_AVX2, SMG_KERNEL_CT, NULL },
 #endif
+#ifdef KUZNYECHIK_ARM_ASM
+    KUZNYECHIK_ARM_KERNELS
+#endif
     { &kuznyechik_kernel_ct, 0, SMG_KERNEL_CT | SMG_KERNEL_CT_ONLY, NULL },
     { &kuznyechik_kernel_c, 0, 0, NULL },
 };

@@ -8,6 +8,7 @@
 #ifndef SMGOST_STREEBOG_ARM_H
 #define SMGOST_STREEBOG_ARM_H
 
+#include "cpu.h"
 #include "streebog.h"
 
 #if defined(__aarch64__) && !defined(SMG_NO_ASM)

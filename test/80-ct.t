@@ -507,6 +507,7 @@ my @rows64 = (
       qr/^(?:sm4_(?:sm4e|neon)_(?:gcm|ccm|xts)_\w+|ghash_pmull\w*)$/ ],
     [ 'SM4 key schedule for sm4e (SM4EKEY) and sm4-neon (TBL/TBX S-box)', qr/^sm4_(?:sm4e|neon)_set_key$/ ],
     [ 'SM3 sm3-ce', qr/^sm3_ce_\w+$/ ],
+    [ "Kuznyechik `kuznyechik-neon-ct` (every mode), and kuznyechik-neon's ECB, CTR, CBC-dec, CFB-dec", qr/^kuznyechik_neon_\w+$/ ],
     [ 'Streebog streebog-neon (blocks, g)', qr/^streebog_neon_(?:blocks|g)$/ ],
     [ 'GOST/Magma gost89-neon (ECB, CNT, CTR, CBC-dec, CFB-dec, key meshing)', qr/^gost89_neon_(?!imit$)\w+$/ ],
     [ 'GOST/Magma IMIT with constant-time = yes, gost89-neon: lean rounds', qr/^gost89_neon_imit$/ ],

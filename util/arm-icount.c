@@ -11,6 +11,11 @@
  *   arm-icount sm4 KERNEL set_key N    N key schedules of KERNEL's table
  *   arm-icount sm3 KERNEL BYTES        KERNEL: sm3-c sm3-ce
  *   arm-icount imit IMPL BYTES         IMPL: c neon (GOST IMIT rounds)
+ *   arm-icount kuznyechik KERNEL MODE BYTES
+ *                                      KERNEL: a table of the Kuznyechik
+ *                                      family's list (kuznyechik-c,
+ *                                      kuznyechik-neon-ct, ...); MODE as
+ *                                      for sm4
  *   arm-icount streebog KERNEL BYTES   KERNEL: a table of the Streebog
  *                                      family's list (streebog-c,
  *                                      streebog-neon)
@@ -27,6 +32,7 @@
 #include "gost89.h"
 #include "gost89_arm.h"
 #include "kernel_list.h"
+#include "kuznyechik.h"
 #include "sm3.h"
 #include "sm3_arm.h"
 #include "sm4.h"
@@ -245,6 +251,45 @@ static int run_streebog(const char *kname, size_t len)
     return 0;
 }
 
+static int run_kuznyechik(const char *kname, const char *mode, size_t len)
+{
+    const SMG_BLOCK_KERNEL *k = family_table(&kuznyechik_kernel_family,
+                                             kname);
+    static const unsigned char key[KUZNYECHIK_KEY_SIZE] =
+        "0123456789abcdef0123456789abcde";
+    unsigned char iv[16] = { 0 };
+    KUZNYECHIK_KEY enc, dec;
+    smg_chain_fn f = NULL;
+    int decrypt = 0;
+
+    if (k == NULL)
+        return 3;
+    if (len > MAX_BYTES || !kuznyechik_set_key_kernel(k, key, &enc, &dec))
+        return 2;
+    if (strcmp(mode, "ecb") == 0) {
+        k->ecb(&enc, buf, buf, len / 16);
+        printf("%02x\n", buf[0]);
+        return 0;
+    }
+    if (strcmp(mode, "ctr") == 0)
+        f = k->ctr;
+    else if (strcmp(mode, "cbc_enc") == 0)
+        f = k->cbc_enc;
+    else if (strcmp(mode, "cbc_dec") == 0)
+        f = k->cbc_dec, decrypt = 1;
+    else if (strcmp(mode, "cfb_enc") == 0)
+        f = k->cfb_enc;
+    else if (strcmp(mode, "cfb_dec") == 0)
+        f = k->cfb_dec;
+    else if (strcmp(mode, "ofb") == 0)
+        f = k->ofb;
+    else
+        return 2;
+    f(decrypt ? &dec : &enc, buf, buf, len / 16, iv);
+    printf("%02x\n", buf[0]);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 5 && strcmp(argv[1], "sm4") == 0)
@@ -255,10 +300,12 @@ int main(int argc, char **argv)
         return run_aead(argv[2], argv[3], strtoul(argv[4], NULL, 0));
     if (argc == 4 && strcmp(argv[1], "imit") == 0)
         return run_imit(argv[2], strtoul(argv[3], NULL, 0));
+    if (argc == 5 && strcmp(argv[1], "kuznyechik") == 0)
+        return run_kuznyechik(argv[2], argv[3], strtoul(argv[4], NULL, 0));
     if (argc == 4 && strcmp(argv[1], "streebog") == 0)
         return run_streebog(argv[2], strtoul(argv[3], NULL, 0));
     fprintf(stderr, "usage: %s sm4 KERNEL MODE BYTES | sm3 KERNEL BYTES | "
             "aead KERNELS MODE BYTES | imit IMPL BYTES | "
-            "streebog KERNEL BYTES\n", argv[0]);
+            "kuznyechik KERNEL MODE BYTES | streebog KERNEL BYTES\n", argv[0]);
     return 2;
 }

@@ -12,8 +12,9 @@
 #
 # Run in a tree configured with --cross-compile-prefix=aarch64-linux-gnu-
 # after make (it links util/arm-icount.c with libsmgost.a):
-#   perl util/arm-icount.pl [sm4|sm3|aead|imit|streebog ...]
-# The SM4 block modes, SM3, GOST IMIT and Streebog's blocks are counted between 1 KiB and
+#   perl util/arm-icount.pl [sm4|sm3|aead|imit|kuznyechik|streebog ...]
+# The SM4 and Kuznyechik block modes, SM3, GOST IMIT and Streebog's
+# blocks are counted between 1 KiB and
 # 9 KiB, the SM4 key schedules between 10 and 110 of them; the AEAD
 # entries (GCM, CCM, XTS, GHASH) as a whole 16 KiB call, entry and tails
 # included, against an empty run.
@@ -71,7 +72,7 @@ sub per_byte {
     return ($b - $a) / ($big - $small);
 }
 
-my @what = @ARGV ? @ARGV : qw(sm4 sm3 aead imit streebog);
+my @what = @ARGV ? @ARGV : qw(sm4 sm3 aead imit kuznyechik streebog);
 for my $w (@what) {
     if ($w eq 'sm4') {
         my @modes = qw(ecb ctr cbc_dec cfb_dec cbc_enc cfb_enc ofb);
@@ -102,6 +103,14 @@ for my $w (@what) {
     } elsif ($w eq 'imit') {
         printf "%-10s %8s\n", 'imit', 'blocks';
         printf "%-10s %8.2f\n", $_, per_byte(1024, 9216, 'imit', $_) for qw(neon c);
+    } elsif ($w eq 'kuznyechik') {
+        my @modes = qw(ecb ctr cbc_dec cfb_dec cbc_enc cfb_enc ofb);
+        printf "%-18s" . (" %8s" x @modes) . "\n", 'kuznyechik', @modes;
+        for my $k (qw(kuznyechik-neon kuznyechik-neon-ct kuznyechik-c kuznyechik-c-ct)) {
+            my @c = map { per_byte(1024, 9216, 'kuznyechik', $k, $_) } @modes;
+            next unless defined $c[0];
+            printf "%-18s" . (" %8.2f" x @modes) . "\n", $k, @c;
+        }
     } elsif ($w eq 'streebog') {
         printf "%-14s %8s\n", 'streebog', 'blocks';
         for my $k (qw(streebog-neon streebog-c streebog-c-ct)) {
@@ -109,6 +118,6 @@ for my $w (@what) {
             printf "%-14s %8.2f\n", $k, $c if defined $c;
         }
     } else {
-        die "arm-icount.pl: unknown '$w' (sm4, sm3, aead, imit, streebog)\n";
+        die "arm-icount.pl: unknown '$w' (sm4, sm3, aead, imit, kuznyechik, streebog)\n";
     }
 }

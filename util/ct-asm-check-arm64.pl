@@ -35,9 +35,11 @@ use warnings;
 # Memory loaded through an argument that is public: [function pattern,
 # argument register, first byte, end byte, what].  GOST89_KEY.tab (the
 # parameter set's tables, public) and GOST89_KEY.big_endian (src/gost89.h;
-# src/gost89_arm.c asserts the offsets).
+# src/gost89_arm.c asserts the offsets); KUZNYECHIK_KEY.decrypt, the
+# direction (src/kuznyechik.h; src/kuznyechik_arm.c asserts it).
 my @public = (
     [ qr/^gost89_/, 'x0', 128, 144, 'GOST89_KEY.tab, GOST89_KEY.big_endian' ],
+    [ qr/^kuznyechik_/, 'x0', 160, 164, 'KUZNYECHIK_KEY.decrypt' ],
 );
 
 my $roots_re;

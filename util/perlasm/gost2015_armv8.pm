@@ -8,7 +8,7 @@
 # register from the table held in 16 registers.
 #
 #   use gost2015_armv8;
-#   $code .= pi_rodata(".Lpi");                 # 256 bytes, 16-aligned
+#   $code .= sbox_rodata(".Lpi", @PI);          # 256 bytes, 16-aligned
 #   $code .= pi_load($ptr, @T);                 # 4 x LD1 into @T (16 regs)
 #   $code .= pi_lookup($dst, $idx, $c40, @T);   # dst = pi(idx) per byte
 package gost2015_armv8;
@@ -17,7 +17,7 @@ use strict;
 use warnings;
 use Exporter qw(import);
 
-our @EXPORT = qw(@PI pi_rodata pi_load pi_lookup);
+our @EXPORT = qw(@PI @PI_INV sbox_rodata pi_load pi_lookup);
 
 # pi (RFC 7801 section 4.1, GOST R 34.12-2015 section 4.1.1).
 our @PI = (
@@ -39,6 +39,10 @@ our @PI = (
      89, 166, 116, 210, 230, 244, 180, 192, 209, 102, 175, 194,  57,  75,  99, 182,
 );
 
+# pi^-1, for decryption.
+our @PI_INV;
+$PI_INV[$PI[$_]] = $_ for 0 .. 255;
+
 # Byte rows of a rodata table.
 sub bytes_rodata {
     my @b = @_;
@@ -49,12 +53,14 @@ sub bytes_rodata {
     return $s;
 }
 
-sub pi_rodata {
-    my ($label) = @_;
-    return ".p2align\t4\n$label:\n" . bytes_rodata(@PI);
+# A 256-entry S-box (pi or pi^-1) as a 16-aligned table.
+sub sbox_rodata {
+    my ($label, @sbox) = @_;
+    die "gost2015_armv8.pm: an S-box has 256 entries\n" unless @sbox == 256;
+    return ".p2align\t4\n$label:\n" . bytes_rodata(@sbox);
 }
 
-# The table into 16 registers (four groups of four consecutive ones, as
+# The table (pi or pi^-1) into 16 registers (four groups of four consecutive ones, as
 # TBL takes them); $ptr is left past the table.
 sub pi_load {
     my ($ptr, @t) = @_;
@@ -67,7 +73,7 @@ sub pi_load {
     return $s;
 }
 
-# dst = pi(idx) in every byte: TBL over the first 64 entries, then TBX
+# dst = pi(idx) (or pi^-1, by the table loaded) in every byte: TBL over the first 64 entries, then TBX
 # over each next 64 with the index lowered by 64 ($c40 holds 0x40 in every
 # byte), so each byte takes exactly the entry of its group and the
 # indices never choose an address.  idx is destroyed; dst != idx.
