@@ -168,7 +168,7 @@ static CRYPTO_ONCE gost89_tabs_once = CRYPTO_ONCE_STATIC_INIT;
  * f(x) = t[0][x0] ^ t[1][x1] ^ t[2][x2] ^ t[3][x3] is the whole round function.
  * Each builder for another kernel's tables belongs here, one call per table.
  */
-static void gost89_build_tables(GOST89_SBOX_TABLES *tab, const GOST89_PARAMSET *ps)
+void gost89_build_tables(GOST89_SBOX_TABLES *tab, const GOST89_PARAMSET *ps)
 {
     unsigned int j, b;
 

@@ -59,6 +59,11 @@ extern const GOST89_PARAMSET gost89_paramset_test, gost89_paramset_cpa,
 const GOST89_PARAMSET *gost89_paramset_lookup(const char *name);
 /* Built on first use, shared, never freed before unload; NULL on failure. */
 const GOST89_SBOX_TABLES *gost89_tables(const GOST89_PARAMSET *ps);
+/*
+ * Fills tab for every kernel from the S-boxes of ps: for a parameter set
+ * outside gost89_paramsets (GOST R 34.11-94's hash sets, src/gost94.c).
+ */
+void gost89_build_tables(GOST89_SBOX_TABLES *tab, const GOST89_PARAMSET *ps);
 
 /* Fills the encryption and decryption schedules; 0 on failure. */
 int gost89_set_key(const unsigned char key[GOST89_KEY_SIZE],

@@ -63,33 +63,10 @@ const GOST89_PARAMSET gost94_paramset_test = {
 static GOST89_SBOX_TABLES gost94_tabs[2];
 static CRYPTO_ONCE gost94_tabs_once = CRYPTO_ONCE_STATIC_INIT;
 
-/*
- * The GOST 28147-89 kernels' layout (src/gost89.h): t[j][b] holds the
- * S-boxes of byte j at byte j, rotated left by 11; the vector tables by
- * their own builder.
- */
-static void gost94_build_tables(GOST89_SBOX_TABLES *tab,
-                                const GOST89_PARAMSET *ps)
-{
-    unsigned int j, b;
-
-    for (j = 0; j < 4; j++) {
-        for (b = 0; b < 256; b++) {
-            uint32_t v = (uint32_t)(ps->sbox[2 * j + 1][b >> 4] << 4
-                                    | ps->sbox[2 * j][b & 15]) << (8 * j);
-
-            tab->t[j][b] = v << 11 | v >> 21;
-        }
-    }
-#ifdef GOST89_X86_SIMD
-    gost89_x86_simd_tables_build(tab, ps);
-#endif
-}
-
 static void gost94_build_all_tables(void)
 {
-    gost94_build_tables(&gost94_tabs[0], &gost94_paramset_cryptopro);
-    gost94_build_tables(&gost94_tabs[1], &gost94_paramset_test);
+    gost89_build_tables(&gost94_tabs[0], &gost94_paramset_cryptopro);
+    gost89_build_tables(&gost94_tabs[1], &gost94_paramset_test);
 }
 
 const GOST89_SBOX_TABLES *gost94_tables(const GOST89_PARAMSET *ps)
