@@ -60,163 +60,19 @@ use FindBin qw($Bin);
 use lib "$Bin/../util/perlasm";
 use x86_64;
 use kuznyechik_x86_64;
+use gost2015_pi_x86_64;
 
 x86_64::setup(@ARGV);
 
-# ---------------------------------------------------------------------------
-# pi's decomposition: GF(2^4) mod x^4 + x^3 + 1 and the paper's components
-# (Biryukov, Perrin, Udovenko, eprint 2015/812, section 3.2), checked below
-# against pi itself.
-
-sub gf16_mul {
-    my ($a, $b) = @_;
-    my $r = 0;
-    while ($b) {
-        $r ^= $a if $b & 1;
-        $a <<= 1;
-        $a ^= 0x19 if $a & 0x10;
-        $b >>= 1;
-    }
-    return $r;
-}
-
-# x is a generator of GF(2^4)^*: logarithms to base x
-my (@EXP16, @LOG16);
-{
-    my $v = 1;
-    for my $k (0 .. 14) {
-        die "kuznyechik-avx2: x is not primitive mod x^4+x^3+1\n"
-            if defined $LOG16[$v];
-        ($EXP16[$k], $LOG16[$v]) = ($v, $k);
-        $v = gf16_mul($v, 2);
-    }
-}
-sub gf16_inv { my ($a) = @_; return $a ? $EXP16[(15 - $LOG16[$a]) % 15] : 0; }
-
-my @NU0 = map { hex } qw(2 5 3 b 6 9 e a 0 4 f 1 8 d c 7);
-my @NU1 = map { hex } qw(7 6 c 9 0 f 8 1 4 5 b e d 2 3 a);
-my @SIGMA = map { hex } qw(c d 0 4 8 b a e 3 9 5 2 f 1 6 7);
-my @PHI = map { hex } qw(b 2 b 8 c 4 1 c 6 3 5 8 e 3 6 b);
-
-# 8x8 GF(2) matrices, row i giving output bit 7-i, column j input bit 7-j
-sub bit_matrix {
-    my @rows = map { [ split // ] } @_;
-    return sub {
-        my ($x) = @_;
-        my $y = 0;
-        for my $i (0 .. 7) {
-            my $p = 0;
-            $p ^= $rows[$i][$_] & ($x >> (7 - $_)) for 0 .. 7;
-            $y |= ($p & 1) << (7 - $i);
-        }
-        return $y;
-    };
-}
-my $ALPHA = bit_matrix(qw(00001000 01000001 01000011 11101111
-                          10001010 01000100 00011010 00100000));
-my $OMEGA = bit_matrix(qw(00001010 00000100 00100000 10011010
-                          00001000 01000100 10000010 00000001));
-
-sub inverse_of {
-    my ($f) = @_;
-    my @t;
-    $t[ $f->($_) ] = $_ for 0 .. 255;
-    die "kuznyechik-avx2: map is not a bijection\n" if grep { !defined } @t[0 .. 255];
-    return sub { return $t[ $_[0] ]; };
-}
-my ($ALPHA_INV, $OMEGA_INV) = map { inverse_of($_) } $ALPHA, $OMEGA;
-
-for my $x (0 .. 255) {
-    my $y = $ALPHA->($x);
-    my ($l, $r) = ($y >> 4, $y & 15);
-    $l = $r ? $NU1[ gf16_mul($l, gf16_inv($r)) ] : $NU0[$l];
-    $r = $SIGMA[ gf16_mul($r, $PHI[$l]) ];
-    die "kuznyechik-avx2: the decomposition misses pi($x)\n"
-        unless $OMEGA->($l << 4 | $r) == $KUZ_PI[$x];
-}
+# pi, its tables and its code: util/perlasm/gost2015_pi_x86_64.pm
+pi_setup('.Lkuz_', 'kuznyechik-avx2');
+pi_tables();
 
 # The AES field's representation for the one-block GFNI core:
 # kuz_to_aes (util/perlasm/kuznyechik_x86_64.pm) and its inverse.
 my $PHI_MAP = \&kuz_to_aes;
 my $PHI_INV = inverse_of($PHI_MAP);
 
-# ---------------------------------------------------------------------------
-# Constants.  Every one is 32 bytes (a 16-byte table twice, or a qword
-# four times), so that ymm and xmm forms read the same label.
-
-# VGF2P8AFFINEQB's matrix of a linear map of bytes, from its columns
-sub affine_matrix {
-    my ($f) = @_;
-    return kuznyechik_x86_64::affine_matrix(map { $f->(1 << $_) } 0 .. 7);
-}
-
-my $rodata = "";
-sub table16 {
-    my ($name, @t) = @_;
-    die "kuznyechik-avx2: table $name has " . @t . " entries\n" unless @t == 16;
-    my $b = join ',', map { sprintf '0x%02x', $_ } @t;
-    $rodata .= ".p2align\t5\n.Lkuz_$name:\n\t.byte\t$b\n\t.byte\t$b\n";
-}
-sub matrix4 {
-    my ($name, $q) = @_;
-    my $h = sprintf '0x%016x', $q;
-    $rodata .= ".p2align\t5\n.Lkuz_$name:\n" . "\t.quad\t$h\n" x 4;
-}
-sub nibble_tables {
-    my ($name, $f) = @_;    # f: byte -> byte, linear; tables of nibbles
-    table16("${name}_h", map { $f->($_ << 4) } 0 .. 15);
-    table16("${name}_l", map { $f->($_) } 0 .. 15);
-}
-
-my $NU1_0 = $NU1[0];      # l'' = l' ^ nu1(0) in the forward S-box
-my $SIGMA_0 = $SIGMA[0];  # r'' = r' ^ sigma(0)
-my $LOG_ZERO = 0xf0;      # log(0): any sum with it keeps bit 7 set
-
-table16('nib', (0x0f) x 16);
-table16('c15', (15) x 16);
-table16('log', map { $_ ? $LOG16[$_] : $LOG_ZERO } 0 .. 15);
-table16('loginv', map { $_ ? $LOG16[ gf16_inv($_) ] : 0 } 0 .. 15);
-table16('nu1exp', (map { $NU1[ $EXP16[$_] ] ^ $NU1_0 } 0 .. 14), 0);
-table16('nu0x', map { $NU0[$_] ^ $NU1_0 } 0 .. 15);
-table16('logphix', map { $LOG16[ $PHI[ $_ ^ $NU1_0 ] ] } 0 .. 15);
-my (@SIGMA_INV, @NU1_INV, @NU0_INV);
-$SIGMA_INV[ $SIGMA[$_] ] = $_ for 0 .. 15;
-$NU1_INV[ $NU1[$_] ] = $_ for 0 .. 15;
-$NU0_INV[ $NU0[$_] ] = $_ for 0 .. 15;
-table16('logsiginv', map { $SIGMA_INV[$_] ? $LOG16[ $SIGMA_INV[$_] ] : $LOG_ZERO } 0 .. 15);
-table16('logphi', map { $LOG16[ $PHI[$_] ] } 0 .. 15);
-table16('lognu1inv', map { $NU1_INV[$_] ? $LOG16[ $NU1_INV[$_] ] : $LOG_ZERO } 0 .. 15);
-
-# The linear ends of pi and pi^-1 in a representation: $to maps the
-# cipher's bytes into it (identity, or phi for the one-block GFNI core,
-# which encrypts only, by matrices).
-sub linear_ends {
-    my ($p, $to, $from, $one_block) = @_;
-    my $alpha = sub { return $ALPHA->($from->($_[0])); };
-    my $omega_inv = sub { return $OMEGA_INV->($from->($_[0])); };
-    # forward: l and r of alpha(x), each in a byte's low nibble
-    matrix4("${p}ahi_m", affine_matrix(sub { $alpha->($_[0]) >> 4 }));
-    matrix4("${p}alo_m", affine_matrix(sub { $alpha->($_[0]) & 15 }));
-    # omega(l' || r') = omh[l''] ^ omsig[s] with s = log(r * phi(l')),
-    # r'' = sigma(exp s) ^ sigma(0) (0 for s >= 0x80) looked up through
-    # omega in the same table, the constants in omh
-    table16("${p}omh", map { $to->($OMEGA->(($_ ^ $NU1_0) << 4 | $SIGMA_0)) } 0 .. 15);
-    table16("${p}omsig", (map { $to->($OMEGA->($SIGMA[ $EXP16[$_] ] ^ $SIGMA_0)) } 0 .. 14), 0);
-    return if $one_block;
-    nibble_tables("${p}ah", sub { $alpha->($_[0]) >> 4 });
-    nibble_tables("${p}al", sub { $alpha->($_[0]) & 15 });
-    # inverse: l' and r' of omega^-1(y), then alpha^-1(l || r)
-    matrix4("${p}whi_m", affine_matrix(sub { $omega_inv->($_[0]) >> 4 }));
-    matrix4("${p}wlo_m", affine_matrix(sub { $omega_inv->($_[0]) & 15 }));
-    nibble_tables("${p}wh", sub { $omega_inv->($_[0]) >> 4 });
-    nibble_tables("${p}wl", sub { $omega_inv->($_[0]) & 15 });
-    # alpha^-1(l || r) = aih[l] ^ ail[r], l and r from logarithms (s, a)
-    # or nu0^-1: aih(exp a) or aih(nu0^-1(l')), ail(exp s)
-    my $aih = sub { return $to->($ALPHA_INV->($_[0] << 4)); };
-    table16("${p}aihexp", (map { $aih->($EXP16[$_]) } 0 .. 14), 0);
-    table16("${p}aihnu0", map { $aih->($NU0_INV[$_]) } 0 .. 15);
-    table16("${p}ailexp", (map { $to->($ALPHA_INV->($EXP16[$_])) } 0 .. 14), 0);
-}
 my $IDENTITY = sub { return $_[0]; };
 linear_ends('', $IDENTITY, $IDENTITY);
 linear_ends('p', $PHI_MAP, $PHI_INV, 1);
@@ -236,12 +92,10 @@ for my $c (@PAIR_COEF, $C[7]) {
 }
 
 # ---------------------------------------------------------------------------
-# Registers and the scratch frame.  %r10 points at a 32-byte aligned
+# The scratch frame.  %r10 points at a 32-byte aligned
 # scratch area; the 32-block cores clobber %rax, %r9, %r11 and every
 # vector register.
 
-sub R { my ($w, $n) = @_; return "%${w}mm$n"; }
-my ($ZERO, $NIB, $C15) = (15, 14, 13);
 my $U_OFF = 0;          # u_0 .. u_31, 32 bytes each
 my $T1_OFF = 1024;      # transpose stages
 my $T2_OFF = 1536;
@@ -254,79 +108,6 @@ sub T2 { return ($T2_OFF + 32 * $_[0]) . '(%r10)'; }
 sub ROW { return ($ROWS_OFF + 32 * $_[0]) . '(%r10)'; }
 sub MISC { return ($MISC_OFF + $_[0]) . '(%r10)'; }
 
-sub load_consts {
-    my ($w) = @_;
-    my ($z, $n, $c) = map { R($w, $_) } $ZERO, $NIB, $C15;
-    return "\tvpxor\t$z,$z,$z\n\tvmovdqa\t.Lkuz_nib(%rip),$n\n"
-        . "\tvmovdqa\t.Lkuz_c15(%rip),$c\n";
-}
-
-# ---------------------------------------------------------------------------
-# pi and pi^-1 on every byte of register $x, the result in register 1;
-# registers 0..7 are the temporaries (7 holds each table), so that 8..12
-# keep values across.  $p names the representation's linear ends ('' or
-# 'p'), $gfni whether they are VGF2P8AFFINEQB.
-
-sub lookup {
-    my ($w, $tbl, $idx, $dst) = @_;
-    my $t = R($w, 7);
-    return "\tvmovdqa\t.Lkuz_$tbl(%rip),$t\n\tvpshufb\t$idx,$t,$dst\n";
-}
-
-# (hi, lo) of a linear map of $x: by two matrices, or by the nibbles of
-# $x (in registers 4 and 5) and four tables
-sub split_map {
-    my ($w, $gfni, $name, $x, $hi, $lo) = @_;
-    my ($a, $b, $t) = map { R($w, $_) } 4, 5, 7;
-    return "\tvgf2p8affineqb\t\$0,.Lkuz_${name}hi_m(%rip),$x,$hi\n"
-        . "\tvgf2p8affineqb\t\$0,.Lkuz_${name}lo_m(%rip),$x,$lo\n" if $gfni;
-    my $n = R($w, $NIB);
-    my $s = "\tvpsrlw\t\$4,$x,$a\n\tvpand\t$n,$a,$a\n\tvpand\t$n,$x,$b\n";
-    for ([ 'h', $hi ], [ 'l', $lo ]) {
-        my ($half, $dst) = @$_;
-        $s .= lookup($w, "${name}${half}_h", $a, $dst)
-            . lookup($w, "${name}${half}_l", $b, $t) . "\tvpxor\t$t,$dst,$dst\n";
-    }
-    return $s;
-}
-
-# l = 1, r = 2, r == 0 in 3, logarithms in 4 and 5, their sum mod 15 in 6
-# (4 the reduction's temporary), l'' in 0
-sub sbox {
-    my ($w, $gfni, $p, $x) = @_;
-    my ($ll, $l, $r, $z, $a, $b, $s) = map { R($w, $_) } 0 .. 6;
-    my ($zero, $c15) = map { R($w, $_) } $ZERO, $C15;
-    return split_map($w, $gfni, "${p}a", $x, $l, $r) . <<"EOT"
-	vpcmpeqb	$zero,$r,$z
-@{[ lookup($w, 'loginv', $r, $a) . lookup($w, 'log', $l, $b) ]}	vpaddb	$b,$a,$s
-	vpsubb	$c15,$s,$a
-	vpminub	$a,$s,$s
-@{[ lookup($w, 'nu1exp', $s, $a) . lookup($w, 'nu0x', $l, $b) ]}	vpblendvb	$z,$b,$a,$ll
-@{[ lookup($w, 'logphix', $ll, $a) . lookup($w, 'log', $r, $b) ]}	vpaddb	$b,$a,$s
-	vpsubb	$c15,$s,$a
-	vpminub	$a,$s,$s
-@{[ lookup($w, "${p}omh", $ll, $l) . lookup($w, "${p}omsig", $s, $b) ]}	vpxor	$b,$l,$l
-EOT
-}
-
-# l' = 1, r' = 2, log r in 6 (r = 0 where it has bit 7 set: mask in 2),
-# log l in 4; the two ways of l looked up through alpha^-1 at once
-sub sbox_inv {
-    my ($w, $gfni, $p, $x) = @_;
-    my ($ll, $l, $r, $a, $b, $s) = map { R($w, $_) } 0, 1, 2, 4, 5, 6;
-    my ($zero, $c15) = map { R($w, $_) } $ZERO, $C15;
-    return split_map($w, $gfni, "${p}w", $x, $l, $r) . <<"EOT"
-@{[ lookup($w, 'logsiginv', $r, $a) . lookup($w, 'logphi', $l, $b) ]}	vpsubb	$b,$a,$s
-	vpaddb	$c15,$s,$a
-	vpminub	$a,$s,$s
-	vpcmpgtb	$s,$zero,$r
-@{[ lookup($w, 'lognu1inv', $l, $a) ]}	vpaddb	$s,$a,$a
-	vpsubb	$c15,$a,$b
-	vpminub	$b,$a,$a
-@{[ lookup($w, "${p}aihexp", $a, $ll) . lookup($w, "${p}aihnu0", $l, $b) ]}	vpblendvb	$r,$b,$ll,$ll
-@{[ lookup($w, "${p}ailexp", $s, $l) ]}	vpxor	$ll,$l,$l
-EOT
-}
 
 # ---------------------------------------------------------------------------
 # The 32-block cores.
@@ -782,7 +563,7 @@ EOT
     return $s;
 }
 
-my $code = rodata_begin() . $rodata . text_begin();
+my $code = rodata_begin() . pi_rodata() . text_begin();
 for my $tier (qw(gfni_avx2 avx2)) {
     $code .= core($tier, $_) for qw(enc dec);
     $code .= parallel($tier, $_) for qw(ecb ctr cbc_dec cfb_dec);

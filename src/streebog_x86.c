@@ -13,4 +13,8 @@ const STREEBOG_KERNEL streebog_kernel_gfni_avx512 = {
     streebog_gfni_avx512_g
 };
 
+const STREEBOG_KERNEL streebog_kernel_gfni_avx2 = {
+    "streebog-gfni-avx2", streebog_gfni_avx2_blocks, streebog_gfni_avx2_g
+};
+
 #endif

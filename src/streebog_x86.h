@@ -26,12 +26,28 @@ void streebog_gfni_avx512_g(uint64_t h[8], const uint64_t N[8],
 
 extern const STREEBOG_KERNEL streebog_kernel_gfni_avx512;
 
+/*
+ * streebog-gfni-avx2 (asm/streebog-avx2-x86_64.pl): two ymm registers a
+ * vector, S by the decomposition of pi in VPSHUFB, L by VGF2P8AFFINEQB
+ * after a byte transpose (P).
+ */
+void streebog_gfni_avx2_blocks(STREEBOG_CHAIN *c, const unsigned char *in,
+                               size_t nblocks);
+void streebog_gfni_avx2_g(uint64_t h[8], const uint64_t N[8],
+                          const unsigned char m[64]);
+
+extern const STREEBOG_KERNEL streebog_kernel_gfni_avx2;
+
 # define STREEBOG_CAPS_GFNI_AVX512 \
     (SMG_CAP_AVX512F | SMG_CAP_AVX512BW | SMG_CAP_AVX512VBMI | SMG_CAP_GFNI)
+
+# define STREEBOG_CAPS_GFNI_AVX2 (SMG_CAP_AVX2 | SMG_CAP_GFNI)
 
 /* Every one constant-time (no table in memory indexed by data). */
 # define STREEBOG_X86_KERNELS \
     { &streebog_kernel_gfni_avx512, STREEBOG_CAPS_GFNI_AVX512, \
+      SMG_KERNEL_CT, NULL }, \
+    { &streebog_kernel_gfni_avx2, STREEBOG_CAPS_GFNI_AVX2, \
       SMG_KERNEL_CT, NULL },
 #endif
 

@@ -1,0 +1,279 @@
+#! /usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
+#
+# Streebog (GOST R 34.11-2012, RFC 6986) compression g_N for x86-64 with
+# AVX2 and the VEX forms of GFNI (no AVX-512), generated as AT&T text
+# through util/perlasm/x86_64.pm:
+#
+#   perl asm/streebog-avx2-x86_64.pl elf [bytes] > asm/streebog-avx2-x86_64.S
+#
+# Owns streebog_gfni_avx2_blocks and streebog_gfni_avx2_g (the kernel
+# interface of src/streebog.h; src/streebog_x86.c puts them in a table).
+# The constants and L's blocks are util/perlasm/streebog_x86_64.pm's, pi's
+# code util/perlasm/gost2015_pi_x86_64.pm's.  Constant-time: pi is
+# computed in registers (VPSHUFB looks 16-entry tables up inside a
+# register), no memory is indexed by data, no branch depends on it, and
+# the 512-bit additions are add/adc chains.
+#
+# Why this form.  A 512-bit vector is two ymm registers held in a layout
+# "T" where qword c (register c >> 2, qword c & 3) holds byte c of every
+# word, word w's byte at position g(w) of the qword, g = (0 2 4 6 1 3 5
+# 7)^-1 below.  Then one round LPS is:
+#  - S: Biryukov-Perrin-Udovenko's decomposition of pi (GFNI affine maps
+#    at its two linear ends), each ymm on its own;
+#  - P, as an 8x8 byte transpose of the two registers in six operations
+#    (VPUNPCK{L,H}BW, VPUNPCK{L,H}WD, two VPERMD): it turns the T layout
+#    into words (qwords) holding what L reads, at qword positions g;
+#  - L: output qword c' of the T layout is the XOR over the word index j
+#    of M(c', j) applied to word j's qword, M(c', j) an 8x8 bit block of
+#    L (one matrix per qword: VGF2P8AFFINEQB).  The eight words reach
+#    every output qword by the four permutations s -> s ^ k (k = 0..3:
+#    itself, VPSHUFD, two VPERMQ) of each transposed register: sixteen
+#    affine maps and fifteen XORs, and the result is in T layout again,
+#    so the transpose is the only data movement a round.
+# The key schedule and the state share the key chain's S output, as the
+# AVX-512 kernel does: Y_i = X_i ^ K_i, Y_{i+1} = L(P(S(Y_i) ^ S(Kc_i))).
+# The chains live in a 32-byte aligned stack frame between the rounds
+# (sixteen ymm registers hold pi's temporaries and one chain's L), which
+# is cleared before returning.
+#
+# Measured on the 2-vCPU AMD EPYC family 25 model 17 (Zen 4) KVM guest,
+# make bench (-a streebog -t 30), md_gost12_512, MB/s:
+#
+#   (see the table below)
+
+use strict;
+use warnings;
+use FindBin qw($Bin);
+use lib "$Bin/../util/perlasm";
+use x86_64;
+use streebog_x86_64;
+use gost2015_pi_x86_64;
+
+x86_64::setup(@ARGV);
+
+pi_setup('.Lstb_', 'streebog-avx2');
+pi_tables(1);
+my $IDENTITY = sub { return $_[0]; };
+linear_ends('', $IDENTITY, $IDENTITY, 1);
+
+# ---------------------------------------------------------------------------
+# The layout.  The transpose below takes byte j of qword q to qword j,
+# byte G[q]; the T layout of a vector is that transpose of its words.
+my @G = (0, 2, 4, 6, 1, 3, 5, 7);
+sub tpos { my ($c, $w) = @_; return 8 * $c + $G[$w]; }
+my @GINV;
+$GINV[ $G[$_] ] = $_ for 0 .. 7;
+
+sub t_layout {
+    my (@b) = @_;    # 64 bytes in memory order: byte c of word w at 8w+c
+    my @t;
+    for my $w (0 .. 7) {
+        $t[ tpos($_, $w) ] = $b[8 * $w + $_] for 0 .. 7;
+    }
+    return @t;
+}
+
+my $rodata = pi_rodata() . ".p2align\t5\n.Lstb_perm:\n.long\t0,4,1,5,2,6,3,7\n";
+# VGF2P8AFFINEQB matrices: output register o, transposed register n,
+# permutation k: qword s applies M(4o + s, word at transposed qword
+# 4n + (s ^ k)); the transpose puts word w at qword G[w].
+for my $o (0, 1) {
+    for my $n (0, 1) {
+        for my $k (0 .. 3) {
+            $rodata .= ".p2align\t5\n.Lstb_m$o$n$k:\n" . quad_lines(
+                map { gf_matrix(l_block(4 * $o + $_, $GINV[4 * $n + ($_ ^ $k)])) } 0 .. 3);
+        }
+    }
+}
+for my $k (1 .. 12) {
+    $rodata .= ".p2align\t5\n.Lstb_c$k:\n" . byte_lines(t_layout(c_bytes($k)));
+}
+
+# ---------------------------------------------------------------------------
+# The frame (at %rsp, 32-byte aligned): the hash value, h ^ m, the key
+# chain Kc, the state chain Y, S(Y) ^ S(Kc), each in T layout.
+my %F = (h => 0, hm => 64, y => 128, sy => 192);
+my $FRAME = 256;
+sub F { my ($v, $half) = @_; return ($F{$v} + 32 * $half) . '(%rsp)'; }
+sub Y { return "%ymm$_[0]"; }
+
+# The transpose of registers $a (words 0..3) and $b (words 4..7) into
+# registers 2 and 3; clobbers 0, 1 and 4.
+sub transpose {
+    my ($a, $b) = map { Y($_) } @_;
+    return <<"EOT";
+	vpunpcklbw	$b,$a,%ymm0
+	vpunpckhbw	$b,$a,%ymm1
+	vmovdqa	.Lstb_perm(%rip),%ymm4
+	vpunpcklwd	%ymm1,%ymm0,%ymm2
+	vpunpckhwd	%ymm1,%ymm0,%ymm3
+	vpermd	%ymm2,%ymm4,%ymm2
+	vpermd	%ymm3,%ymm4,%ymm3
+EOT
+}
+
+# L(P(x)) of x = (register $a, register $b) in T layout, ^ $extra (a
+# label, a frame vector or none), into registers $o0 and $o1.  Clobbers
+# 0..7, $a, $b and three of 12..15, 0, 1 (pi's constants: consts() before the
+# next S).
+sub lp {
+    my ($a, $b, $o0, $o1, $extra) = @_;
+    my $r = transpose($a, $b);
+    # the permuted transposed registers: [n][k]
+    my @v = ([ 2, 4, 5, 6 ], [ 3, 7, $a, $b ]);
+    for my $n (0, 1) {
+        my $src = Y($v[$n][0]);
+        $r .= "\tvpshufd\t\$0x4e,$src," . Y($v[$n][1]) . "\n"
+            . "\tvpermq\t\$0x4e,$src," . Y($v[$n][2]) . "\n"
+            . "\tvpermq\t\$0x1b,$src," . Y($v[$n][3]) . "\n";
+    }
+    my ($t1, $t2, $t3) = map { Y($_) } grep { $_ != $o0 && $_ != $o1 } 12 .. 15, 0, 1;
+    for my $o (0, 1) {
+        my $acc = Y($o ? $o1 : $o0);
+        my $aff = sub {
+            my ($n, $k, $dst) = @_;
+            return "\tvgf2p8affineqb\t\$0,.Lstb_m$o$n$k(%rip),"
+                . Y($v[$n][$k]) . ",$dst\n";
+        };
+        $r .= $aff->(0, 0, $acc);
+        if (defined $extra) {
+            my $e = $extra =~ /^\./ ? "$extra+" . (32 * $o) . "(%rip)" : F($extra, $o);
+            $r .= "\tvpxor\t$e,$acc,$acc\n";
+        }
+        # a tree: three XORs after the last product
+        $r .= $aff->(0, 1, $t1) . "\tvpxor\t$t1,$acc,$acc\n"
+            . $aff->(0, 2, $t2) . $aff->(0, 3, $t3) . "\tvpxor\t$t3,$t2,$t2\n"
+            . "\tvpxor\t$t2,$acc,$acc\n"
+            . $aff->(1, 0, $t1) . $aff->(1, 1, $t2) . "\tvpxor\t$t2,$t1,$t1\n"
+            . $aff->(1, 2, $t2) . $aff->(1, 3, $t3) . "\tvpxor\t$t3,$t2,$t2\n"
+            . "\tvpxor\t$t2,$t1,$t1\n\tvpxor\t$t1,$acc,$acc\n";
+    }
+    return $r;
+}
+
+# S of register $in (8..12) into register $dst (8..12)
+sub s_reg {
+    my ($in, $dst) = @_;
+    return sbox('y', 1, '', Y($in)) . "\tvmovdqa\t%ymm1," . Y($dst) . "\n";
+}
+
+# pi's constants (with GFNI it needs no nibble mask)
+sub consts {
+    return "\tvpxor\t%ymm15,%ymm15,%ymm15\n\tvmovdqa\t.Lstb_c15(%rip),%ymm13\n";
+}
+
+# One compression: the frame's h = g_N(h, m), with kc = h ^ N in
+# registers 8, 9, hm = h ^ m in the frame and m in the frame's y (all in
+# T layout).  RFC 6986 7, 8: K_1 = LPS(h ^ N), K_{i+1} = LPS(K_i ^ C_i),
+# X_1 = m, X_{i+1} = LPS(X_i ^ K_i), E = X_13 ^ K_13; here Kc_i = K_i ^
+# C_i (registers 8, 9 between rounds), Y_i = X_i ^ K_i (the frame's y).
+sub block {
+    my $r = consts() . s_reg(8, 10) . s_reg(9, 11) . lp(10, 11, 8, 9);
+    # Y_1 = m ^ K_1, Kc_1 = K_1 ^ C_1
+    for my $half (0, 1) {
+        my $x = Y(8 + $half);
+        $r .= "\tvpxor\t" . F('y', $half) . ",$x,%ymm0\n"
+            . "\tvmovdqa\t%ymm0," . F('y', $half) . "\n"
+            . "\tvpxor\t.Lstb_c1+" . (32 * $half) . "(%rip),$x,$x\n";
+    }
+    for my $i (1 .. 12) {
+        $r .= consts() . s_reg(8, 10) . s_reg(9, 11);
+        for my $half (0, 1) {
+            $r .= "\tvmovdqa\t" . F('y', $half) . ",%ymm8\n" . s_reg(8, 12)
+                . "\tvpxor\t" . Y(10 + $half) . ",%ymm12,%ymm12\n"
+                . "\tvmovdqa\t%ymm12," . F('sy', $half) . "\n";
+        }
+        my $load_sy = "\tvmovdqa\t" . F('sy', 0) . ",%ymm10\n\tvmovdqa\t"
+            . F('sy', 1) . ",%ymm11\n";
+        if ($i < 12) {
+            $r .= lp(10, 11, 8, 9, '.Lstb_c' . ($i + 1));
+            $r .= $load_sy . lp(10, 11, 12, 14);
+            $r .= "\tvmovdqa\t%ymm12," . F('y', 0) . "\n\tvmovdqa\t%ymm14," . F('y', 1) . "\n";
+        } else {
+            # h' = X_13 ^ K_13 ^ h ^ m = L(P(S(Y_12) ^ S(Kc_12))) ^ (h ^ m)
+            $r .= $load_sy . lp(10, 11, 12, 14, 'hm');
+            $r .= "\tvmovdqa\t%ymm12," . F('h', 0) . "\n\tvmovdqa\t%ymm14," . F('h', 1) . "\n";
+        }
+    }
+    return $r;
+}
+
+# A vector from memory at $addr (words) into T layout in registers 2, 3
+sub load_t {
+    my ($addr) = @_;
+    my ($o) = $addr =~ /^(-?\d*)\(/;
+    $o ||= 0;
+    my ($base) = $addr =~ /(\(.*\))/;
+    return "\tvmovdqu\t$addr,%ymm8\n\tvmovdqu\t" . ($o + 32) . "$base,%ymm9\n" . transpose(8, 9);
+}
+
+# From N at $n and m at $m in memory: y = m and hm = h ^ m in the frame,
+# kc = h ^ N in registers 8, 9
+sub block_inputs {
+    my ($n, $m) = @_;
+    my $r = load_t($m);
+    for my $half (0, 1) {
+        my $x = Y(2 + $half);
+        $r .= "\tvmovdqa\t$x," . F('y', $half) . "\n\tvpxor\t" . F('h', $half)
+            . ",$x,%ymm0\n\tvmovdqa\t%ymm0," . F('hm', $half) . "\n";
+    }
+    $r .= load_t($n);
+    for my $half (0, 1) {
+        $r .= "\tvpxor\t" . F('h', $half) . "," . Y(2 + $half) . "," . Y(8 + $half) . "\n";
+    }
+    return $r;
+}
+
+# The frame's h (T layout) to and from the words at (%rdi), byte by byte
+# (public positions; once a call)
+sub h_in {
+    my $r = load_t('(%rdi)');
+    return $r . "\tvmovdqa\t%ymm2," . F('h', 0) . "\n\tvmovdqa\t%ymm3," . F('h', 1) . "\n";
+}
+sub h_out {
+    my $r = "";
+    for my $w (0 .. 7) {
+        for my $c (0 .. 7) {
+            $r .= "\tmovzbl\t" . ($F{h} + tpos($c, $w)) . "(%rsp),%eax\n"
+                . "\tmovb\t%al," . (8 * $w + $c) . "(%rdi)\n";
+        }
+    }
+    # clear the frame and the registers that held the chains
+    $r .= "\tvpxor\t%ymm0,%ymm0,%ymm0\n";
+    $r .= "\tvmovdqa\t%ymm0," . (32 * $_) . "(%rsp)\n" for 0 .. $FRAME / 32 - 1;
+    return $r . "\tvzeroall\n";
+}
+
+my $code = rodata_begin() . $rodata . text_begin();
+
+# void streebog_gfni_avx2_blocks(STREEBOG_CHAIN *c, const unsigned char
+#                                 *in, size_t nblocks)
+$code .= function_begin("streebog_gfni_avx2_blocks");
+$code .= "\ttest\t%rdx,%rdx\n\tjz\t.Lstb_blocks_ret\n" . frame_align_begin($FRAME, 32);
+$code .= h_in() . ".p2align\t5\n.Lstb_blocks_loop:\n";
+$code .= block_inputs('64(%rdi)', '(%rsi)');
+# N += 512, Sigma += m (mod 2^512), branch-free
+$code .= "\taddq\t\$512,64(%rdi)\n";
+$code .= "\tadcq\t\$0," . (64 + 8 * $_) . "(%rdi)\n" for 1 .. 7;
+for my $w (0 .. 7) {
+    $code .= "\tmov\t" . (8 * $w) . "(%rsi),%rax\n"
+        . "\t" . ($w ? "adc" : "add") . "\t%rax," . (128 + 8 * $w) . "(%rdi)\n";
+}
+$code .= block();
+$code .= <<"EOT";
+	add	\$64,%rsi
+	dec	%rdx
+	jnz	.Lstb_blocks_loop
+EOT
+$code .= h_out() . frame_align_end() . ".Lstb_blocks_ret:\n\tret\n";
+$code .= function_end("streebog_gfni_avx2_blocks");
+
+# void streebog_gfni_avx2_g(uint64_t h[8], const uint64_t N[8],
+#                            const unsigned char m[64])
+$code .= function_begin("streebog_gfni_avx2_g");
+$code .= frame_align_begin($FRAME, 32) . h_in() . block_inputs('(%rsi)', '(%rdx)');
+$code .= block() . h_out() . frame_align_end() . "\tret\n";
+$code .= function_end("streebog_gfni_avx2_g");
+
+x86_64::finish($code);
