@@ -10,8 +10,10 @@
  * libFuzzer turns into a crash file.
  *
  * Harnesses: sm4.c (every SM4 mode against OpenSSL's default provider),
- * sm3.c (SM3 and HMAC-SM3 against the default provider), gost.c (every
- * GOST 28147-89 / Magma cipher and the GOST MAC against gostprov), aead.c
+ * digest.c (SM3, Streebog, GOST R 34.11-94 and HMAC over them against the
+ * default provider and gostprov), gost.c (every GOST 28147-89, Magma and
+ * Kuznyechik cipher, the GOST MAC and the OMAC MACs against gostprov, or
+ * smgost's own plain run where gostprov has no counterpart), aead.c
  * (SM4-GCM, CCM and XTS against a reference written from the standards
  * over the default provider's SM4-ECB).
  * `make fuzz FUZZ_SECONDS=N` builds them against a sanitized copy of the
@@ -204,13 +206,16 @@ static inline OSSL_LIB_CTX *fz_smgost_libctx(void)
 }
 
 /* The reference: OpenSSL's default provider, plus gostprov if asked
- * (from SMGOST_GOSTPROV, else libcrypto's modules directory). */
-static inline OSSL_LIB_CTX *fz_ref_libctx(int with_gostprov)
+ * (from SMGOST_GOSTPROV, else libcrypto's modules directory), loaded into
+ * lc (NULL: the default library context, which gostprov's MACs need). */
+static inline OSSL_LIB_CTX *fz_ref_load(OSSL_LIB_CTX *lc, int with_gostprov)
 {
-    OSSL_LIB_CTX *lc = OSSL_LIB_CTX_new();
+    /* Held for the program's life: the leak check sees them reachable
+     * when libcrypto's cleanup has let go of the default context. */
+    static OSSL_PROVIDER *deflt, *gost;
     const char *dir = getenv("SMGOST_GOSTPROV");
 
-    if (lc == NULL || OSSL_PROVIDER_load(lc, "default") == NULL) {
+    if ((deflt = OSSL_PROVIDER_load(lc, "default")) == NULL) {
         ERR_print_errors_fp(stderr);
         fprintf(stderr, "fuzz: cannot load OpenSSL's default provider\n");
         exit(1);
@@ -218,7 +223,7 @@ static inline OSSL_LIB_CTX *fz_ref_libctx(int with_gostprov)
     if (with_gostprov
         && ((dir != NULL && *dir != '\0'
              && !OSSL_PROVIDER_set_default_search_path(lc, dir))
-            || OSSL_PROVIDER_load(lc, "gostprov") == NULL)) {
+            || (gost = OSSL_PROVIDER_load(lc, "gostprov")) == NULL)) {
         ERR_print_errors_fp(stderr);
         fprintf(stderr, "fuzz: cannot load gostprov (install "
                 "libengine-gost-openssl, or set SMGOST_GOSTPROV to its "
@@ -226,6 +231,18 @@ static inline OSSL_LIB_CTX *fz_ref_libctx(int with_gostprov)
         exit(1);
     }
     return lc;
+}
+
+/* The reference in a library context of its own. */
+static inline OSSL_LIB_CTX *fz_ref_libctx(int with_gostprov)
+{
+    OSSL_LIB_CTX *lc = OSSL_LIB_CTX_new();
+
+    if (lc == NULL) {
+        fprintf(stderr, "fuzz: out of memory\n");
+        exit(1);
+    }
+    return fz_ref_load(lc, with_gostprov);
 }
 
 #endif

@@ -1,7 +1,7 @@
 #!/usr/bin/env perl
 # SPDX-License-Identifier: Apache-2.0
 #
-# Writes the seed corpora fuzz/corpus/{sm4,sm3,gost,aead}/ that make fuzz starts
+# Writes the seed corpora fuzz/corpus/{sm4,digest,gost,aead}/ that make fuzz starts
 # from: a few dozen small inputs per harness, each spelling out one
 # ordinary use in the harness's input format (see the comment at the top of
 # each fuzz/<harness>.c), so that the fuzzer starts from every algorithm,
@@ -72,8 +72,9 @@ sub add { my ($h, $name, $data) = @_; push @{ $corpus{$h} }, [ $name, $data ] }
     }
 }
 
-# ------------------------------------------------------------------- sm3
-# kind (0 SM3, 1 HMAC), key length, key, steps-1, steps; op: 0 init,
+# ---------------------------------------------------------------- digest
+# kind (bit 0 HMAC, the rest the digest: 0 SM3, 1 md_gost12_256, 2
+# md_gost12_512, 3 md_gost94), key length, key, steps-1, steps; op: 0 init,
 # 1 update, 2 final, 3 XOF, 4 copy, 5 one-shot.
 {
     my %st = (
@@ -94,43 +95,61 @@ sub add { my ($h, $name, $data) = @_; push @{ $corpus{$h} }, [ $name, $data ] }
                     [fin => ()], [fin => ()] ],
         xof => [ "", [init => 0], [upd => 10], [xof => ()] ],
         oneshot => [ bytes(30, 4), [init => 0], [one => 1000], [one => 0] ],
+        # the 32- and 64-byte blocks' edges, and Streebog's 512-bit counter
+        # carried over several blocks
+        edges => [ bytes(90, 6), [init => 0], [upd => 31], [upd => 1], [upd => 32],
+                   [upd => 63], [copy => ()], [upd => 129], [fin => ()], [one => 64],
+                   [one => 32] ],
     );
-    for my $p (sort keys %progs) {
-        my ($tail, @steps) = @{ $progs{$p} };
-        add('sm3', "sm3-$p", chr(0) . chr(0) . chr(@steps - 1)
-            . join('', map { my ($op, @a) = @$_; $st{$op}->(@a) } @steps) . $tail);
-    }
-    # HMAC: keys shorter than, equal to and longer than the 64-byte block;
-    # the re-init reuses the key, then one re-keys with a prefix of it.
-    for my $kl (0, 16, 32, 64, 65, 200) {
-        my @steps = ([init => 3], [upd => 50], [fin => ()], [init => 0], [upd => 50],
-                     [copy => ()], [upd => 200], [fin => ()], [init => 1 | 4 | (17 << 3)],
-                     [upd => 5], [fin => ()], [one => 100]);
-        add('sm3', "hmac-key$kl", chr(1) . chr($kl) . bytes($kl, $kl) . chr(@steps - 1)
-            . join('', map { my ($op, @a) = @$_; $st{$op}->(@a) } @steps) . bytes(80, 5));
+    my @digests = qw(sm3 streebog256 streebog512 gost94);
+    for my $d (0 .. $#digests) {
+        for my $p (sort keys %progs) {
+            my ($tail, @steps) = @{ $progs{$p} };
+            add('digest', "$digests[$d]-$p", chr(2 * $d) . chr(0) . chr(@steps - 1)
+                . join('', map { my ($op, @a) = @$_; $st{$op}->(@a) } @steps) . $tail);
+        }
+        # HMAC: keys shorter than, equal to and longer than the block (32
+        # or 64 bytes); the re-init reuses the key, then one re-keys with a
+        # prefix of it.
+        for my $kl (0, 16, 32, 33, 64, 65, 200) {
+            my @steps = ([init => 3], [upd => 50], [fin => ()], [init => 0], [upd => 50],
+                         [copy => ()], [upd => 200], [fin => ()],
+                         [init => 1 | 4 | (17 << 3)], [upd => 5], [fin => ()], [one => 100]);
+            add('digest', "hmac-$digests[$d]-key$kl", chr(2 * $d + 1) . chr($kl)
+                . bytes($kl, $kl) . chr(@steps - 1)
+                . join('', map { my ($op, @a) = @$_; $st{$op}->(@a) } @steps) . bytes(80, 5));
+        }
     }
 }
 
 # ------------------------------------------------------------------ gost
 # alg, f1..f4, key(32), iv(8; Kuznyechik 16), prelude length, set spelling or
-# encoding (3 bytes), key-mesh value, odd value, length, pieces, pieces'
-# lengths, copy position, message (see pick_case in gost.c).
+# encoding (3 bytes), key-mesh value (ACPKM: N and T bytes), odd value,
+# length, pieces, pieces' lengths, copy position, message (see pick_case in
+# gost.c).
 {
-    # Kuznyechik's after the others, whose inputs keep their first byte
+    # Newer algorithms after the others, whose inputs keep their first byte
     my @algs = qw(gost89 gost89-cnt gost89-cnt-12 gost89-cbc gost89-ecb magma-ecb
                   magma-cbc magma-ctr gost-mac gost-mac-12 kuznyechik-ecb kuznyechik-cbc
-                  kuznyechik-cfb kuznyechik-ofb kuznyechik-ctr);
+                  kuznyechik-cfb kuznyechik-ofb kuznyechik-ctr magma-ofb magma-cfb
+                  magma-ctr-acpkm kuznyechik-ctr-acpkm magma-mac kuznyechik-mac
+                  magma-ctr-acpkm-omac kuznyechik-ctr-acpkm-omac);
     my %kind = ('gost89' => 'stream', 'gost89-cnt' => 'stream', 'gost89-cnt-12' => 'stream',
                 'gost89-cbc' => 'block', 'gost89-ecb' => 'block', 'magma-ecb' => 'block',
                 'magma-cbc' => 'block', 'magma-ctr' => 'stream', 'gost-mac' => 'mac',
                 'gost-mac-12' => 'mac', 'kuznyechik-ecb' => 'block',
                 'kuznyechik-cbc' => 'block', 'kuznyechik-cfb' => 'stream',
-                'kuznyechik-ofb' => 'stream', 'kuznyechik-ctr' => 'stream');
+                'kuznyechik-ofb' => 'stream', 'kuznyechik-ctr' => 'stream',
+                'magma-ofb' => 'stream', 'magma-cfb' => 'stream',
+                'magma-ctr-acpkm' => 'stream', 'kuznyechik-ctr-acpkm' => 'stream',
+                'magma-mac' => 'mac', 'kuznyechik-mac' => 'mac',
+                'magma-ctr-acpkm-omac' => 'mac', 'kuznyechik-ctr-acpkm-omac' => 'mac');
     my @odd = qw(none num keylen ivlen key-mesh padding size key);
     my %oddno = map { $odd[$_] => $_ } 0 .. $#odd;
 
     # o: enc, roundtrip, nopad, inplace, prelude, same_iv, reinit_key;
     # set (0..5 or undef), way (1..4), spell (3 bytes), mesh (undef or value),
+    # ACPKM: sec (N and T bytes, see pick_case), mesh_after; z (IV blocks),
     # odd name and value, macsize, len, pieces, copy_at.
     my $case = sub {
         my ($a, %o) = @_;
@@ -144,7 +163,9 @@ sub add { my ($h, $name, $data) = @_; push @{ $corpus{$h} }, [ $name, $data ] }
         $f1 |= 0x80 if $plen >= 40;
         my $set = $magma ? undef : $o{set};
         my $way = $o{way} // 1;
-        my $f2 = find_byte(sub {
+        my $acpkm = $alg =~ /acpkm/;
+        my $f2 = $acpkm ? chr(6 | ($o{sec} ? 0x40 : 0) | ($o{mesh_after} ? 0x80 : 0))
+            : find_byte(sub {
             my $b = shift;
             return 0 if defined $set ? $b % 7 != $set : $b % 7 < 6;
             return 0 if defined $set && 1 + ($b >> 3) % ($mac ? 2 : 4) != $way;
@@ -154,8 +175,9 @@ sub add { my ($h, $name, $data) = @_; push @{ $corpus{$h} }, [ $name, $data ] }
         });
         my $oddn = $oddno{ $o{odd} // 'none' };
         my $macsize = $o{macsize} // 4;
-        my $f3 = chr($oddn);
-        my $f4 = chr(($macsize - 1) | ($o{size_at_init} ? 8 : 0)
+        my $f3 = chr($oddn | (($o{z} // 1) - 1) << 4);
+        my $wide = $alg =~ /^kuznyechik/;
+        my $f4 = chr(($wide ? $macsize / 2 - 1 : $macsize - 1) | ($o{size_at_init} ? 8 : 0)
                      | ($o{key_as_param} ? 16 : 0) | ($o{set_before_init} ? 32 : 0)
                      | ($o{oneshot} ? 64 : 0));
         my $s = chr($a) . chr($f1) . $f2 . $f3 . $f4 . bytes(32, $a + 1) . bytes(8, $a + 2);
@@ -163,6 +185,7 @@ sub add { my ($h, $name, $data) = @_; push @{ $corpus{$h} }, [ $name, $data ] }
         $s .= $plen >= 40 ? u16($plen) : chr($plen);
         $s .= $o{spell} // "\0\0\0" if defined $set;
         $s .= chr($o{mesh}) if defined $o{mesh} && $o{mesh};
+        $s .= join '', map { chr } @{ $o{sec} } if $o{sec};
         $s .= chr($o{odd_val} // 0);
         my $len = $o{len} // 40;
         $s .= len16($len);
@@ -177,14 +200,18 @@ sub add { my ($h, $name, $data) = @_; push @{ $corpus{$h} }, [ $name, $data ] }
         my ($a, @o) = @_;
         add('gost', sprintf('%s-%02d', $algs[$a], $n{$a}++), $case->($a, @o));
     };
-    my @kuz = grep { $algs[$_] =~ /^kuznyechik/ } 0 .. $#algs;
+    my @newer = grep { $algs[$_] =~ /^magma-(?:ofb|cfb)|acpkm|^(?:magma|kuznyechik)-mac/ }
+        0 .. $#algs;
+    my %is_newer = map { $_ => 1 } @newer;
+    my @kuz = grep { $algs[$_] =~ /^kuznyechik/ && !$is_newer{$_} } 0 .. $#algs;
     my %is_kuz = map { $_ => 1 } @kuz;
-    my @ciphers = grep { $kind{$algs[$_]} ne 'mac' && !$is_kuz{$_} } 0 .. $#algs;
+    my @ciphers = grep { $kind{$algs[$_]} ne 'mac' && !$is_kuz{$_} && !$is_newer{$_} }
+        0 .. $#algs;
     my @gost89 = grep { $algs[$_] =~ /^gost89/ } @ciphers;
     my @meshed = grep { $kind{$algs[$_]} eq 'stream' && $algs[$_] !~ /^magma/ } @ciphers;
     # Every algorithm: plain, empty, across meshing periods in pieces with
     # a copy, and after a stretch of other data and a re-init.
-    for my $a (grep { !$is_kuz{$_} } 0 .. $#algs) {
+    for my $a (grep { !$is_kuz{$_} && !$is_newer{$_} } 0 .. $#algs) {
         $add->($a, len => 100);
         $add->($a, len => 0);
         $add->($a, len => 2100, pieces => [1000, 30, 1070], copy_at => 1);
@@ -262,6 +289,66 @@ sub add { my ($h, $name, $data) = @_; push @{ $corpus{$h} }, [ $name, $data ] }
         $add->($a, odd => 'ivlen', odd_val => 8, len => 48);
         $add->($a, odd => 'key-mesh', odd_val => 1, len => 48);
         $add->($a, nopad => 1, len => 48);
+    }
+    # The newer algorithms: as the others, and their own parameters.
+    my %idx = map { $algs[$_] => $_ } 0 .. $#algs;
+    for my $a (grep { $kind{$algs[$_]} ne 'mac' } @newer) {
+        $add->($a, len => 100);
+        $add->($a, len => 0);
+        $add->($a, len => 5000, pieces => [1000, 30, 3000],
+               copy_at => 1);
+        $add->($a, len => 300, prelude => 1, reinit_key => 1, prelude_len => 1500);
+        $add->($a, len => 300, prelude => 1, same_iv => 1, prelude_len => 20);
+        $add->($a, enc => 0, roundtrip => 1, len => 50, pieces => [3, 5]);
+        $add->($a, len => 64, inplace => 1, pieces => [1, 15, 17]);
+        $add->($a, oneshot => 1, len => 2064, pieces => [3, 1030, 17], copy_at => 2);
+        $add->($a, odd => 'num', odd_val => 5, len => 48);
+        $add->($a, odd => 'ivlen', odd_val => 16, len => 48);
+    }
+    # GOST R 34.13-2015's register of z = 2..4 blocks, and ivlen after it
+    for my $name (qw(magma-cbc magma-ofb magma-cfb kuznyechik-cbc kuznyechik-cfb
+                     kuznyechik-ofb)) {
+        my $a = $idx{$name};
+        my $block = $kind{$name} eq 'block';
+        for my $z (2 .. 4) {
+            $add->($a, z => $z, len => 300 + $z, nopad => $block && $z == 3,
+                   pieces => [7, 64, 33], copy_at => 2);
+            $add->($a, z => $z, enc => 0, roundtrip => 1, len => 200, pieces => [17],
+                   prelude => $z == 2, same_iv => 1, prelude_len => 30);
+        }
+        $add->($a, z => 2, odd => 'ivlen', odd_val => $name =~ /^magma/ ? 16 : 32,
+               len => 40);
+        $add->($a, z => 3, odd => 'ivlen', odd_val => 20, len => 40);
+    }
+    # ACPKM sections: 2 blocks, 48 blocks after the init, a raw 5 (refused),
+    # key-mesh after the init as the odd parameter, the default crossed
+    for my $name (qw(magma-ctr-acpkm kuznyechik-ctr-acpkm)) {
+        my $a = $idx{$name};
+        $add->($a, sec => [1, 0], len => 1000, pieces => [13, 500], copy_at => 1);
+        $add->($a, sec => [47, 0], mesh_after => 1, len => 3000, prelude => 1,
+               prelude_len => 700);
+        $add->($a, sec => [0x85, 0], len => 40);
+        $add->($a, odd => 'key-mesh', odd_val => 64, len => 600, pieces => [100]);
+        $add->($a, len => 9000, pieces => [4095, 2], enc => 0);
+    }
+    # OMAC: sizes, key as a parameter, pieces, copies, re-inits; OMAC-ACPKM
+    # with N and T (T a multiple of key and block, then of the block only)
+    for my $name (qw(magma-mac kuznyechik-mac magma-ctr-acpkm-omac
+                     kuznyechik-ctr-acpkm-omac)) {
+        my $a = $idx{$name};
+        my $bs = $name =~ /^kuznyechik/ ? 16 : 8;
+        $add->($a, len => 100, macsize => $bs);
+        $add->($a, len => 0, macsize => 2);
+        $add->($a, len => $bs, macsize => $bs, size_at_init => 1, key_as_param => 1);
+        $add->($a, len => 2100, pieces => [1000, 30], copy_at => 1, macsize => 8);
+        $add->($a, len => 300, prelude => 1, reinit_key => 1, prelude_len => 100);
+        $add->($a, odd => 'size', odd_val => $bs + 1);
+        $add->($a, odd => 'key', odd_val => 16);
+        next if $name !~ /acpkm/;
+        $add->($a, sec => [1, 1], len => 500, pieces => [17], macsize => $bs);
+        $add->($a, sec => [9, 3], len => 3000, size_at_init => 1, macsize => $bs);
+        $add->($a, sec => [3, 0x81], len => 700, copy_at => 0);
+        $add->($a, sec => [0x83, 0], len => 70);
     }
 }
 

@@ -1,16 +1,22 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * libFuzzer harness: smgost's SM3, as a digest and under OpenSSL's HMAC,
- * against OpenSSL's default provider.  The input is a small program of EVP
+ * libFuzzer harness: smgost's digests SM3, md_gost12_256, md_gost12_512
+ * (Streebog) and md_gost94 (GOST R 34.11-94), each as a digest and under
+ * OpenSSL's HMAC, against OpenSSL's default provider (SM3) or gost-engine's
+ * gostprov (the GOST digests; HMAC the default provider's over gostprov's
+ * digest).  gostprov's md_gost94 of an empty message is wrong (an extra
+ * zero block): a GOST R 34.11-94 digest of no bytes is not compared, the
+ * program goes on with smgost alone.  The input is a small program of EVP
  * calls (init, re-init with or without a new HMAC key of any length,
- * update with any length, final, the XOF final SM3 must refuse, context
+ * update with any length, final, the XOF final it must refuse, context
  * copies, the one-shot EVP_Digest) that runs step by step on one context
  * of each side; after every step both must agree on success and output.
  * A finalised context is not fed again (smgost refuses that by design,
- * the default provider's SM3 does not): the program goes on with smgost
+ * the references do not): the program goes on with smgost
  * alone, with no comparison but under the sanitizers.
  *
- * Input: kind byte (digest or HMAC), key length and key, step count, the
+ * Input: kind byte (bit 0: digest or HMAC; the rest: the digest, see
+ * digests[]), key length and key, step count, the
  * steps, and the rest is the message stream (fuzz.h).
  */
 #include "fuzz.h"
@@ -18,8 +24,19 @@
 #include <openssl/core_names.h>
 
 static OSSL_LIB_CTX *ours_lc, *ref_lc;
-static EVP_MD *ours_md, *ref_md;
 static EVP_MAC *hmac_ours, *hmac_ref;
+
+/* Existing inputs keep their digest: SM3 first. */
+static const struct {
+    const char *name;
+    int gost94;                 /* gostprov's empty message is wrong */
+} digests[] = {
+    { "SM3", 0 }, { "md_gost12_256", 0 }, { "md_gost12_512", 0 },
+    { "md_gost94", 1 },
+};
+static EVP_MD *ours_mds[FZ_NELEM(digests)], *ref_mds[FZ_NELEM(digests)];
+static EVP_MD *ours_md, *ref_md;      /* this input's */
+static size_t which;                   /* digests[] */
 
 enum op { OP_INIT, OP_UPDATE, OP_FINAL, OP_XOF, OP_COPY, OP_ONESHOT, NOPS };
 static const char *const op_names[NOPS] = {
@@ -32,24 +49,36 @@ static const char *const op_names[NOPS] = {
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+    size_t i;
+
     (void)argc, (void)argv;
     ours_lc = fz_smgost_libctx();
-    ref_lc = fz_ref_libctx(0);
-    ours_md = EVP_MD_fetch(ours_lc, "SM3", FZ_PROPQ);
-    ref_md = EVP_MD_fetch(ref_lc, "SM3", NULL);
+    ref_lc = fz_ref_libctx(1);
     hmac_ours = EVP_MAC_fetch(ours_lc, "HMAC", NULL);
     hmac_ref = EVP_MAC_fetch(ref_lc, "HMAC", NULL);
-    if (ours_md == NULL || ref_md == NULL || hmac_ours == NULL
-        || hmac_ref == NULL) {
+    if (hmac_ours == NULL || hmac_ref == NULL) {
         ERR_print_errors_fp(stderr);
-        fprintf(stderr, "fuzz: cannot fetch SM3 or HMAC\n");
+        fprintf(stderr, "fuzz: cannot fetch HMAC\n");
         exit(1);
     }
-    if (EVP_MD_get_size(ours_md) != EVP_MD_get_size(ref_md)
-        || EVP_MD_get_block_size(ours_md) != EVP_MD_get_block_size(ref_md)
-        || EVP_MD_get_flags(ours_md) != EVP_MD_get_flags(ref_md))
-        fz_fail("SM3's size, block size or flags differ from the default "
-                "provider's");
+    for (i = 0; i < FZ_NELEM(digests); i++) {
+        EVP_MD *o = EVP_MD_fetch(ours_lc, digests[i].name, FZ_PROPQ);
+        EVP_MD *r = EVP_MD_fetch(ref_lc, digests[i].name, NULL);
+
+        if (o == NULL || r == NULL) {
+            ERR_print_errors_fp(stderr);
+            fprintf(stderr, "fuzz: cannot fetch %s\n", digests[i].name);
+            exit(1);
+        }
+        /* gostprov's flags are its own: sizes only for the GOST ones. */
+        if (EVP_MD_get_size(o) != EVP_MD_get_size(r)
+            || EVP_MD_get_block_size(o) != EVP_MD_get_block_size(r)
+            || (i == 0 && EVP_MD_get_flags(o) != EVP_MD_get_flags(r)))
+            fz_fail("%s's size, block size or flags differ from the "
+                    "reference's", digests[i].name);
+        ours_mds[i] = o;
+        ref_mds[i] = r;
+    }
     return 0;
 }
 
@@ -93,15 +122,16 @@ static int mac_step(SIDE *s, const STEP *st)
     EVP_MAC_CTX *c;
     size_t n = 0;
 
+    /* HMAC fetches the digest with these properties: ours, or the
+     * reference's (which has no property string). */
+    p[n++] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST,
+                                              (char *)digests[which].name, 0);
+    if (s->ours)
+        p[n++] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_PROPERTIES,
+                                                  FZ_PROPQ, 0);
+    p[n] = OSSL_PARAM_construct_end();
     switch (st->op) {
     case OP_INIT:
-        /* HMAC fetches SM3 with these properties: ours or the default. */
-        p[n++] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST,
-                                                  "SM3", 0);
-        if (s->ours)
-            p[n++] = OSSL_PARAM_construct_utf8_string(
-                OSSL_MAC_PARAM_PROPERTIES, FZ_PROPQ, 0);
-        p[n] = OSSL_PARAM_construct_end();
         return EVP_MAC_init(s->mac, st->flags & 1 ? st->key : NULL,
                             st->flags & 1 ? st->keylen : 0,
                             st->flags & 2 ? p : NULL);
@@ -117,9 +147,10 @@ static int mac_step(SIDE *s, const STEP *st)
         s->mac = c;
         return 1;
     default:
-        return EVP_Q_mac(s->ours ? ours_lc : ref_lc, "HMAC", NULL, "SM3",
-                         NULL, st->key, st->keylen, st->data, st->len,
-                         s->out, sizeof(s->out), &s->outl) != NULL;
+        /* the digest (and ours: its properties) as parameters */
+        return EVP_Q_mac(s->ours ? ours_lc : ref_lc, "HMAC", NULL, NULL, p,
+                         st->key, st->keylen, st->data, st->len, s->out,
+                         sizeof(s->out), &s->outl) != NULL;
     }
 }
 
@@ -171,10 +202,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     SIDE ours, ref;
     STEP steps[MAX_STEPS];
     unsigned char key[MAX_KEY];
-    int hmac = fz_u8(&in) & 1, started = 0, finalised = 0, solo = 0;
+    unsigned kind = fz_u8(&in);
+    int hmac = kind & 1, started = 0, finalised = 0, solo = 0;
+    size_t fed = 0;             /* bytes since the last init */
     size_t keylen = fz_u8(&in) % (MAX_KEY + 1), nsteps, i;
 
     fz_bytes(&in, key, keylen);
+    which = (kind >> 1) % FZ_NELEM(digests);
+    ours_md = ours_mds[which];
+    ref_md = ref_mds[which];
     nsteps = 1 + fz_u8(&in) % MAX_STEPS;
     for (i = 0; i < nsteps; i++) {
         STEP *st = &steps[i];
@@ -216,12 +252,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ro = run_step(&ours, st);
         if (solo)
             continue;
-        snprintf(what, sizeof(what), "%s, step %zu (%s, flags %#x, length "
-                 "%zu, key %zu bytes)", hmac ? "HMAC-SM3" : "SM3", i,
-                 op_names[st->op], st->flags, st->len, st->keylen);
+        snprintf(what, sizeof(what), "%s%s, step %zu (%s, flags %#x, length "
+                 "%zu, key %zu bytes)", hmac ? "HMAC-" : "",
+                 digests[which].name, i, op_names[st->op], st->flags, st->len,
+                 st->keylen);
+        /* gostprov's GOST R 34.11-94 of no bytes is wrong: not compared. */
+        if (digests[which].gost94 && !hmac
+            && ((st->op == OP_ONESHOT && st->len == 0)
+                || ((st->op == OP_FINAL || st->op == OP_XOF) && fed == 0))) {
+            solo = 1;
+            continue;
+        }
         if (fed_after_final) {
             if (ro && !hmac)
-                fz_fail("%s: smgost's SM3 took data after final", what);
+                fz_fail("%s: smgost's digest took data after final", what);
             solo = 1;
             continue;
         }
@@ -230,14 +274,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fz_fail("%s: smgost %s, the default provider %s", what,
                     ro ? "succeeded" : "failed", rr ? "succeeded" : "failed");
         if (!hmac && st->op == OP_XOF && ro)
-            fz_fail("%s: SM3 is not an XOF", what);
+            fz_fail("%s: not an XOF", what);
         if (!ro) {
             solo = 1;
             continue;
         }
         fz_same(what, ours.out, ours.outl, ref.out, ref.outl);
+        if (st->op == OP_UPDATE)
+            fed += st->len;
         if (st->op == OP_INIT)
-            started = 1, finalised = 0;
+            started = 1, finalised = 0, fed = 0;
         else if (st->op == OP_FINAL || st->op == OP_XOF)
             finalised = started;
     }
