@@ -12,12 +12,12 @@
  * copies, the one-shot EVP_Digest) that runs step by step on one context
  * of each side; after every step both must agree on success and output.
  * A finalised context is not fed again (smgost refuses that by design,
- * the references do not): the program goes on with smgost
- * alone, with no comparison but under the sanitizers.
+ * the references do not): the program goes on with smgost alone, with no
+ * comparison but under the sanitizers.
  *
  * Input: kind byte (bit 0: digest or HMAC; the rest: the digest, see
- * digests[]), key length and key, step count, the
- * steps, and the rest is the message stream (fuzz.h).
+ * digests[]), key length and key, step count, the steps, and the rest is
+ * the message stream (fuzz.h).
  */
 #include "fuzz.h"
 
