@@ -101,7 +101,8 @@ my $T1_OFF = 1024;      # transpose stages
 my $T2_OFF = 1536;
 my $ROWS_OFF = 2048;    # row i: blocks i and 16 + i of the batch
 my $MISC_OFF = 2560;    # chaining values, the one-block core's keys
-my $FRAME = 2816;
+my $KB_OFF = 2816;      # the round keys' bytes, each broadcast to 32
+my $FRAME = $KB_OFF + 160 * 32;
 sub U { return ($U_OFF + 32 * $_[0]) . '(%r10)'; }
 sub T1 { return ($T1_OFF + 32 * $_[0]) . '(%r10)'; }
 sub T2 { return ($T2_OFF + 32 * $_[0]) . '(%r10)'; }
@@ -215,11 +216,28 @@ sub row_in {
 }
 sub row_out { my ($i, $r) = @_; return "\tvmovdqa\t$r," . ROW($i) . "\n"; }
 
-# $dst = $src ^ round key byte k of (%r11), broadcast ($tmp its
-# broadcast)
+# $dst = $src ^ byte k of the round key whose broadcast bytes %r11
+# points at ($src a register)
 sub keyed {
-    my ($k, $src, $dst, $tmp) = @_;
-    return "\tvpbroadcastb\t$k(%r11),$tmp\n\tvpxor\t$src,$tmp,$dst\n";
+    my ($k, $src, $dst) = @_;
+    return "\tvpxor\t" . (32 * $k) . "(%r11),$src,$dst\n";
+}
+
+# The parallel modes broadcast every round key byte once a call, into the
+# frame (a VPBROADCASTB per byte and round would take the shuffle ports
+# the S-boxes need), and wipe them at the end.
+sub key_broadcast {
+    my $s = "";
+    for my $i (0 .. 159) {
+        $s .= "\tvpbroadcastb\t$i(%rdi),%ymm0\n\tvmovdqa\t%ymm0,"
+            . ($KB_OFF + 32 * $i) . "(%r10)\n";
+    }
+    return $s;
+}
+sub key_wipe {
+    my $s = "\tvpxor\t%xmm0,%xmm0,%xmm0\n";
+    $s .= "\tvmovdqa\t%ymm0," . ($KB_OFF + 32 * $_) . "(%r10)\n" for 0 .. 159;
+    return $s;
 }
 
 # Encryption: S (K_1) before the loop, then eight rounds of L with the
@@ -231,16 +249,16 @@ sub core {
     my $gfni = $tier eq 'gfni_avx2';
     my $name = ".Lkuz_${tier}_core_$dir";
     my $s = local_function_begin($name);
-    my ($x, $y, $kb) = map { R('y', $_) } 0, 1, 4;
+    my ($x, $y) = map { R('y', $_) } 0, 1;
     my $in_rows = transpose16(\&row_in, sub {
         my ($k, $r) = @_;
-        return ($dir eq 'dec' ? keyed($k, $r, $r, $kb) : "")
+        return ($dir eq 'dec' ? keyed($k, $r, $r) : "")
             . "\tvmovdqa\t$r," . U(31 - $k) . "\n";
     });
     my $out_rows = transpose16(sub {
         my ($k, $r) = @_;
         return "\tvmovdqa\t" . U(31 - $k) . ",$r\n" if $dir eq 'dec';
-        return keyed($k, U(31 - $k), $r, $kb);
+        return "\tvmovdqa\t" . U(31 - $k) . ",$r\n" . keyed($k, $r, $r);
     }, \&row_out);
     my $l_pass = sub {
         my ($with_s) = @_;
@@ -251,28 +269,29 @@ sub core {
             if ($dir eq 'enc') {
                 $r .= lfsr_step($gfni, $t, $t, 16 + $t, \%win, $wreg);
                 next unless $with_s;
-                $r .= keyed(15 - $t, $wreg, $x, $x) . sbox('y', $gfni, '', $x)
+                $r .= keyed(15 - $t, $wreg, $x) . sbox('y', $gfni, '', $x)
                     . "\tvmovdqa\t$y," . U($t) . "\n";
             } else {
                 $r .= lfsr_step($gfni, $t, 16 + $t, $t, \%win, $wreg)
                     . sbox_inv('y', $gfni, '', $wreg)
-                    . keyed(15 - $t, $y, $y, $x) . "\tvmovdqa\t$y," . U(16 + $t) . "\n";
+                    . keyed(15 - $t, $y, $y) . "\tvmovdqa\t$y," . U(16 + $t) . "\n";
             }
         }
         return $r;
     };
     if ($dir eq 'enc') {
-        $s .= "\tmov\t%rdi,%r11\n" . $in_rows . load_consts('y');
+        $s .= "\tlea\t$KB_OFF(%r10),%r11\n" . $in_rows . load_consts('y');
         for my $k (0 .. 15) {
-            $s .= keyed($k, U(31 - $k), $x, $x) . sbox('y', $gfni, '', $x)
+            $s .= "\tvmovdqa\t" . U(31 - $k) . ",$x\n" . keyed($k, $x, $x)
+                . sbox('y', $gfni, '', $x)
                 . "\tvmovdqa\t$y," . U(15 - $k) . "\n";
         }
-        $s .= "\tadd\t\$16,%r11\n\tmov\t\$8,%r9d\n.p2align\t4\n${name}_round:\n"
-            . $l_pass->(1) . "\tadd\t\$16,%r11\n\tdec\t%r9d\n\tjnz\t${name}_round\n"
+        $s .= "\tadd\t\$512,%r11\n\tmov\t\$8,%r9d\n.p2align\t4\n${name}_round:\n"
+            . $l_pass->(1) . "\tadd\t\$512,%r11\n\tdec\t%r9d\n\tjnz\t${name}_round\n"
             . $l_pass->(0) . $out_rows;
     } else {
-        $s .= "\tlea\t144(%rdi),%r11\n" . $in_rows . load_consts('y')
-            . "\tmov\t\$9,%r9d\n.p2align\t4\n${name}_round:\n\tsub\t\$16,%r11\n"
+        $s .= "\tlea\t" . ($KB_OFF + 9 * 512) . "(%r10),%r11\n" . $in_rows . load_consts('y')
+            . "\tmov\t\$9,%r9d\n.p2align\t4\n${name}_round:\n\tsub\t\$512,%r11\n"
             . $l_pass->(1) . "\tdec\t%r9d\n\tjnz\t${name}_round\n" . $out_rows;
     }
     return $s . "\tret\n" . local_function_end($name);
@@ -412,12 +431,69 @@ sub row_offset {
 EOT
 }
 
+# A whole batch: row i is blocks i and 16 + i
+sub fast_gather {
+    my ($mode, $prev) = @_;
+    my $s = "";
+    if ($mode eq 'ctr') {
+        for my $j (0 .. 31) {
+            my $o = $ROWS_OFF + 32 * ($j % 16) + 16 * int($j / 16);
+            $s .= <<"EOT";
+	mov	%r12,%r11
+	bswap	%r11
+	vmovq	%r11,%xmm0
+	mov	%r13,%r11
+	bswap	%r11
+	vpinsrq	\$1,%r11,%xmm0,%xmm0
+	vmovdqa	%xmm0,$o(%r10)
+	add	\$1,%r13
+	adc	\$0,%r12
+EOT
+        }
+        return $s;
+    }
+    for my $i (0 .. 15) {
+        # CFB decryption: block j's input is ciphertext j-1
+        my ($lo, $hi) = $mode eq 'cfb_dec' ? ($i - 1, $i + 15) : ($i, $i + 16);
+        $s .= $lo < 0 ? "\tvmovdqa\t$prev,%xmm0\n" : "\tvmovdqu\t" . (16 * $lo) . "(%rsi),%xmm0\n";
+        $s .= "\tvinserti128\t\$1," . (16 * $hi) . "(%rsi),%ymm0,%ymm0\n"
+            . "\tvmovdqa\t%ymm0," . ROW($i) . "\n";
+    }
+    $s .= "\tvmovdqu\t496(%rsi),%xmm0\n\tvmovdqa\t%xmm0,$prev\n" if $mode eq 'cfb_dec';
+    return $s;
+}
+
+# CBC decryption: ciphertext 15 is read before row 15 writes it, and the
+# last one is the next chaining value
+sub fast_scatter {
+    my ($mode, $prev) = @_;
+    my $s = "";
+    $s .= "\tvmovdqu\t240(%rsi),%xmm2\n\tvmovdqu\t496(%rsi),%xmm3\n" if $mode eq 'cbc_dec';
+    for my $i ($mode eq 'cbc_dec' ? reverse(0 .. 15) : (0 .. 15)) {
+        $s .= "\tvmovdqa\t" . ROW($i) . ",%ymm0\n";
+        if ($mode eq 'cbc_dec') {
+            $s .= $i ? "\tvmovdqu\t" . (16 * ($i - 1)) . "(%rsi),%xmm1\n"
+                     . "\tvinserti128\t\$1," . (16 * ($i + 15)) . "(%rsi),%ymm1,%ymm1\n"
+                     : "\tvmovdqa\t$prev,%xmm1\n\tvinserti128\t\$1,%xmm2,%ymm1,%ymm1\n";
+            $s .= "\tvpxor\t%ymm1,%ymm0,%ymm0\n";
+        } elsif ($mode ne 'ecb') {
+            $s .= "\tvmovdqu\t" . (16 * $i) . "(%rsi),%xmm1\n"
+                . "\tvinserti128\t\$1," . (16 * ($i + 16)) . "(%rsi),%ymm1,%ymm1\n"
+                . "\tvpxor\t%ymm1,%ymm0,%ymm0\n";
+        }
+        $s .= "\tvmovdqu\t%xmm0," . (16 * $i) . "(%rdx)\n"
+            . "\tvextracti128\t\$1,%ymm0," . (16 * ($i + 16)) . "(%rdx)\n";
+    }
+    $s .= "\tvmovdqa\t%xmm3,$prev\n" if $mode eq 'cbc_dec';
+    return $s;
+}
+
 sub parallel {
     my ($tier, $mode) = @_;
     my $fn = "kuznyechik_${tier}_$mode";
     my $L = ".L${fn}";
     my $s = function_begin($fn) . "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n"
-        . frame_align_begin($FRAME, 32, @SAVED) . "\tmov\t%rsp,%r10\n";
+        . frame_align_begin($FRAME, 32, @SAVED) . "\tmov\t%rsp,%r10\n" . key_broadcast();
     my $core_enc = ".Lkuz_${tier}_core_enc";
     my $core = $mode eq 'cbc_dec' ? ".Lkuz_${tier}_core_dec" : $core_enc;
     my $prev = MISC(0);
@@ -426,12 +502,18 @@ sub parallel {
     } elsif ($mode ne 'ecb') {
         $s .= "\tvmovdqu\t(%r8),%xmm0\n\tvmovdqa\t%xmm0,$prev\n";
     }
-    # %rbx: blocks in this batch
-    $s .= <<"EOT";
+    # %rbx: blocks in this batch; a whole one (32) takes the unrolled
+    # gather and scatter
+    $s .= <<"EOT" . fast_gather($mode, $prev) . <<"EOT";
 ${L}_batch:
 	mov	\$32,%ebx
 	cmp	%rbx,%rcx
 	cmovb	%rcx,%rbx
+	cmp	\$32,%rbx
+	jne	${L}_gather0
+EOT
+	jmp	${L}_gathered
+${L}_gather0:
 	xor	%eax,%eax
 ${L}_gather:
 @{[ row_offset() ]}
@@ -464,13 +546,16 @@ EOT
 	inc	%rax
 	cmp	%rbx,%rax
 	jb	${L}_gather
+${L}_gathered:
 EOT
     if ($mode eq 'ecb') {
-        $s .= "\tcmpl\t\$0,160(%rdi)\n\tjne\t${L}_dec\n\tcall\t$core_enc\n\tjmp\t${L}_scatter0\n"
-            . "${L}_dec:\n\tcall\t.Lkuz_${tier}_core_dec\n${L}_scatter0:\n";
+        $s .= "\tcmpl\t\$0,160(%rdi)\n\tjne\t${L}_dec\n\tcall\t$core_enc\n\tjmp\t${L}_cored\n"
+            . "${L}_dec:\n\tcall\t.Lkuz_${tier}_core_dec\n${L}_cored:\n";
     } else {
         $s .= "\tcall\t$core\n";
     }
+    $s .= "\tcmp\t\$32,%rbx\n\tjne\t${L}_scatter0\n" . fast_scatter($mode, $prev)
+        . "\tjmp\t${L}_scattered\n${L}_scatter0:\n";
     if ($mode eq 'cbc_dec') {
         # last to first, so that ciphertext j-1 is read before block j-1
         # is written in place; the last ciphertext is the next chaining
@@ -507,6 +592,7 @@ EOT
 EOT
     }
     $s .= <<"EOT";
+${L}_scattered:
 	mov	%rbx,%rax
 	shl	\$4,%rax
 	add	%rax,%rsi
@@ -519,7 +605,7 @@ EOT
     } elsif ($mode ne 'ecb') {
         $s .= "\tvmovdqa\t$prev,%xmm0\n\tvmovdqu\t%xmm0,(%r8)\n";
     }
-    $s .= "\tvzeroupper\n" . frame_align_end(@SAVED) . "${L}_ret:\n\tret\n"
+    $s .= key_wipe() . "\tvzeroupper\n" . frame_align_end(@SAVED) . "${L}_ret:\n\tret\n"
         . function_end($fn);
     return $s;
 }
