@@ -50,9 +50,24 @@
 #    matrix, each diagonal rotated into place by a VPSHUFB.
 #
 # Measured on the 2-core AMD EPYC family 25 model 17 (Zen 4 class) KVM
-# guest, cycles/byte: see the table below (filled from make bench).
+# guest, shared with other jobs (load average ~9; no PMU): 16 KiB in-place
+# calls, best of 300, TSC ticks (2.6 GHz) per byte:
 #
-#   (to be measured)
+#   kernel                 CTR    CBC-dec  CBC-enc (one block a time)
+#   gfni-avx2              3.96   3.56     19.4
+#   avx2                   6.93   6.17     43.8
+#
+# openssl speed -evp, 16 KiB, MB/s, alternating with gostprov 3.0.1:
+#
+#                          CTR    ECB    CBC-dec  OFB
+#   gostprov               101    115     75       78
+#   gfni-avx2 (no-avx512)  637    524    613      129
+#   avx2 (no-gfni)         352    333    385       47
+#
+# The round is bound by loads (removing the VGF2P8AFFINEQB matrices'
+# memory operands alone takes the L pass from 2.43 to 1.71 ticks/byte):
+# with 16 ymm registers the slots, tables and matrices cannot all stay in
+# registers.
 
 use strict;
 use warnings;
