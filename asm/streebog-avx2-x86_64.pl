@@ -93,8 +93,8 @@ for my $k (1 .. 12) {
 # ---------------------------------------------------------------------------
 # The frame (at %rsp, 32-byte aligned): the hash value, h ^ m, the key
 # chain Kc, the state chain Y, S(Y) ^ S(Kc), each in T layout.
-my %F = (h => 0, hm => 64, y => 128, sy => 192);
-my $FRAME = 256;
+my %F = (h => 0, hm => 64);
+my $FRAME = 128;
 sub F { my ($v, $half) = @_; return ($F{$v} + 32 * $half) . '(%rsp)'; }
 sub Y { return "%ymm$_[0]"; }
 
@@ -114,11 +114,10 @@ EOT
 }
 
 # L(P(x)) of x = (register $a, register $b) in T layout, ^ $extra (a
-# label, a frame vector or none), into registers $o0 and $o1.  Clobbers
-# 0..7, $a, $b and three of 12..15, 0, 1 (pi's constants: consts() before the
-# next S).
+# label, a frame vector or none), into registers $o0 and $o1, with three
+# temporaries; clobbers 0..7, $a and $b.
 sub lp {
-    my ($a, $b, $o0, $o1, $extra) = @_;
+    my ($a, $b, $o0, $o1, $extra, @tmp) = @_;
     my $r = transpose($a, $b);
     # the permuted transposed registers: [n][k]
     my @v = ([ 2, 4, 5, 6 ], [ 3, 7, $a, $b ]);
@@ -128,7 +127,7 @@ sub lp {
             . "\tvpermq\t\$0x4e,$src," . Y($v[$n][2]) . "\n"
             . "\tvpermq\t\$0x1b,$src," . Y($v[$n][3]) . "\n";
     }
-    my ($t1, $t2, $t3) = map { Y($_) } grep { $_ != $o0 && $_ != $o1 } 12 .. 15, 0, 1;
+    my ($t1, $t2, $t3) = map { Y($_) } @tmp;
     for my $o (0, 1) {
         my $acc = Y($o ? $o1 : $o0);
         my $aff = sub {
@@ -164,36 +163,33 @@ sub consts {
 }
 
 # One compression: the frame's h = g_N(h, m), with kc = h ^ N in
-# registers 8, 9, hm = h ^ m in the frame and m in the frame's y (all in
-# T layout).  RFC 6986 7, 8: K_1 = LPS(h ^ N), K_{i+1} = LPS(K_i ^ C_i),
+# registers 8, 9, m in 10, 11 and hm = h ^ m in the frame (all in T
+# layout).  RFC 6986 7, 8: K_1 = LPS(h ^ N), K_{i+1} = LPS(K_i ^ C_i),
 # X_1 = m, X_{i+1} = LPS(X_i ^ K_i), E = X_13 ^ K_13; here Kc_i = K_i ^
-# C_i (registers 8, 9 between rounds), Y_i = X_i ^ K_i (the frame's y).
+# C_i and Y_i = X_i ^ K_i, in registers 8, 9 and 10, 11 between rounds,
+# so that neither chain goes through memory; pi's constants take 13 and
+# 15, and 12, 14 with 0..7 are the rest.
+my @LP_TMP = (13, 15, 0);
 sub block {
-    my $r = consts() . s_reg(8, 10) . s_reg(9, 11) . lp(10, 11, 8, 9);
+    my $r = consts() . s_reg(8, 12) . s_reg(9, 14) . lp(12, 14, 8, 9, undef, @LP_TMP);
     # Y_1 = m ^ K_1, Kc_1 = K_1 ^ C_1
     for my $half (0, 1) {
-        my $x = Y(8 + $half);
-        $r .= "\tvpxor\t" . F('y', $half) . ",$x,%ymm0\n"
-            . "\tvmovdqa\t%ymm0," . F('y', $half) . "\n"
-            . "\tvpxor\t.Lstb_c1+" . (32 * $half) . "(%rip),$x,$x\n";
+        my ($k, $y) = map { Y($_ + $half) } 8, 10;
+        $r .= "\tvpxor\t$k,$y,$y\n"
+            . "\tvpxor\t.Lstb_c1+" . (32 * $half) . "(%rip),$k,$k\n";
     }
     for my $i (1 .. 12) {
-        $r .= consts() . s_reg(8, 10) . s_reg(9, 11);
-        for my $half (0, 1) {
-            $r .= "\tvmovdqa\t" . F('y', $half) . ",%ymm8\n" . s_reg(8, 12)
-                . "\tvpxor\t" . Y(10 + $half) . ",%ymm12,%ymm12\n"
-                . "\tvmovdqa\t%ymm12," . F('sy', $half) . "\n";
-        }
-        my $load_sy = "\tvmovdqa\t" . F('sy', 0) . ",%ymm10\n\tvmovdqa\t"
-            . F('sy', 1) . ",%ymm11\n";
+        # S(Kc) into 12, 14; S(Y) ^ S(Kc) into 8, 9
+        $r .= consts() . s_reg(8, 12) . s_reg(9, 14);
+        $r .= sbox('y', 1, '', '%ymm10') . "\tvpxor\t%ymm12,%ymm1,%ymm8\n";
+        $r .= sbox('y', 1, '', '%ymm11') . "\tvpxor\t%ymm14,%ymm1,%ymm9\n";
         if ($i < 12) {
-            $r .= lp(10, 11, 8, 9, '.Lstb_c' . ($i + 1));
-            $r .= $load_sy . lp(10, 11, 12, 14);
-            $r .= "\tvmovdqa\t%ymm12," . F('y', 0) . "\n\tvmovdqa\t%ymm14," . F('y', 1) . "\n";
+            $r .= lp(8, 9, 10, 11, undef, @LP_TMP);
+            $r .= lp(12, 14, 8, 9, '.Lstb_c' . ($i + 1), @LP_TMP);
         } else {
             # h' = X_13 ^ K_13 ^ h ^ m = L(P(S(Y_12) ^ S(Kc_12))) ^ (h ^ m)
-            $r .= $load_sy . lp(10, 11, 12, 14, 'hm');
-            $r .= "\tvmovdqa\t%ymm12," . F('h', 0) . "\n\tvmovdqa\t%ymm14," . F('h', 1) . "\n";
+            $r .= lp(8, 9, 10, 11, 'hm', @LP_TMP);
+            $r .= "\tvmovdqa\t%ymm10," . F('h', 0) . "\n\tvmovdqa\t%ymm11," . F('h', 1) . "\n";
         }
     }
     return $r;
@@ -208,14 +204,14 @@ sub load_t {
     return "\tvmovdqu\t$addr,%ymm8\n\tvmovdqu\t" . ($o + 32) . "$base,%ymm9\n" . transpose(8, 9);
 }
 
-# From N at $n and m at $m in memory: y = m and hm = h ^ m in the frame,
-# kc = h ^ N in registers 8, 9
+# From N at $n and m at $m in memory: hm = h ^ m in the frame, m in
+# registers 10, 11, kc = h ^ N in 8, 9
 sub block_inputs {
     my ($n, $m) = @_;
     my $r = load_t($m);
     for my $half (0, 1) {
         my $x = Y(2 + $half);
-        $r .= "\tvmovdqa\t$x," . F('y', $half) . "\n\tvpxor\t" . F('h', $half)
+        $r .= "\tvmovdqa\t$x," . Y(10 + $half) . "\n\tvpxor\t" . F('h', $half)
             . ",$x,%ymm0\n\tvmovdqa\t%ymm0," . F('hm', $half) . "\n";
     }
     $r .= load_t($n);
