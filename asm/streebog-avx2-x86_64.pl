@@ -166,30 +166,38 @@ sub consts {
 # registers 8, 9, m in 10, 11 and hm = h ^ m in the frame (all in T
 # layout).  RFC 6986 7, 8: K_1 = LPS(h ^ N), K_{i+1} = LPS(K_i ^ C_i),
 # X_1 = m, X_{i+1} = LPS(X_i ^ K_i), E = X_13 ^ K_13; here Kc_i = K_i ^
-# C_i and Y_i = X_i ^ K_i, in registers 8, 9 and 10, 11 between rounds,
-# so that neither chain goes through memory; pi's constants take 13 and
-# 15, and 12, 14 with 0..7 are the rest.
+# C_i and Y_i = X_i ^ K_i.  Both chains stay in registers: three pairs
+# of 8..12, 14 hold Kc, Y and S(Kc), their roles turning each round so
+# that the key chain's L comes first without a move; pi's constants take
+# 13 and 15.
 my @LP_TMP = (13, 15, 0);
 sub block {
-    my $r = consts() . s_reg(8, 12) . s_reg(9, 14) . lp(12, 14, 8, 9, undef, @LP_TMP);
+    my ($k, $y, $f) = ([ 8, 9 ], [ 10, 11 ], [ 12, 14 ]);
+    my $r = consts() . s_reg($k->[0], $f->[0]) . s_reg($k->[1], $f->[1])
+        . lp(@$f, @$k, undef, @LP_TMP);
     # Y_1 = m ^ K_1, Kc_1 = K_1 ^ C_1
     for my $half (0, 1) {
-        my ($k, $y) = map { Y($_ + $half) } 8, 10;
-        $r .= "\tvpxor\t$k,$y,$y\n"
-            . "\tvpxor\t.Lstb_c1+" . (32 * $half) . "(%rip),$k,$k\n";
+        my ($kr, $yr) = map { Y($_->[$half]) } $k, $y;
+        $r .= "\tvpxor\t$kr,$yr,$yr\n"
+            . "\tvpxor\t.Lstb_c1+" . (32 * $half) . "(%rip),$kr,$kr\n";
     }
     for my $i (1 .. 12) {
-        # S(Kc) into 12, 14; S(Y) ^ S(Kc) into 8, 9
-        $r .= consts() . s_reg(8, 12) . s_reg(9, 14);
-        $r .= sbox('y', 1, '', '%ymm10') . "\tvpxor\t%ymm12,%ymm1,%ymm8\n";
-        $r .= sbox('y', 1, '', '%ymm11') . "\tvpxor\t%ymm14,%ymm1,%ymm9\n";
+        # S(Kc) into f; S(Y) ^ S(Kc) into k
+        $r .= consts() . s_reg($k->[0], $f->[0]) . s_reg($k->[1], $f->[1]);
+        for my $half (0, 1) {
+            $r .= sbox('y', 1, '', Y($y->[$half])) . "\tvpxor\t" . Y($f->[$half])
+                . ",%ymm1," . Y($k->[$half]) . "\n";
+        }
         if ($i < 12) {
-            $r .= lp(8, 9, 10, 11, undef, @LP_TMP);
-            $r .= lp(12, 14, 8, 9, '.Lstb_c' . ($i + 1), @LP_TMP);
+            # Kc_{i+1} into y's pair, Y_{i+1} into f's
+            $r .= lp(@$f, @$y, '.Lstb_c' . ($i + 1), @LP_TMP);
+            $r .= lp(@$k, @$f, undef, @LP_TMP);
+            ($k, $y, $f) = ($y, $f, $k);
         } else {
             # h' = X_13 ^ K_13 ^ h ^ m = L(P(S(Y_12) ^ S(Kc_12))) ^ (h ^ m)
-            $r .= lp(8, 9, 10, 11, 'hm', @LP_TMP);
-            $r .= "\tvmovdqa\t%ymm10," . F('h', 0) . "\n\tvmovdqa\t%ymm11," . F('h', 1) . "\n";
+            $r .= lp(@$k, @$y, 'hm', @LP_TMP);
+            $r .= "\tvmovdqa\t" . Y($y->[0]) . "," . F('h', 0) . "\n\tvmovdqa\t"
+                . Y($y->[1]) . "," . F('h', 1) . "\n";
         }
     }
     return $r;
