@@ -17,13 +17,14 @@
 #
 # Why this form.  A 512-bit vector is two ymm registers held in a layout
 # "T" where qword c (register c >> 2, qword c & 3) holds byte c of every
-# word, word w's byte at position g(w) of the qword, g = (0 2 4 6 1 3 5
-# 7)^-1 below.  Then one round LPS is:
+# word, word w's byte at position G[w] of the qword, G = (0, 2, 4, 6, 1,
+# 3, 5, 7) below (what the transpose's unpacks give).  Then one round LPS
+# is:
 #  - S: Biryukov-Perrin-Udovenko's decomposition of pi (GFNI affine maps
 #    at its two linear ends), each ymm on its own;
 #  - P, as an 8x8 byte transpose of the two registers in six operations
 #    (VPUNPCK{L,H}BW, VPUNPCK{L,H}WD, two VPERMD): it turns the T layout
-#    into words (qwords) holding what L reads, at qword positions g;
+#    into words (qwords) holding what L reads, at qword positions G;
 #  - L: output qword c' of the T layout is the XOR over the word index j
 #    of M(c', j) applied to word j's qword, M(c', j) an 8x8 bit block of
 #    L (one matrix per qword: VGF2P8AFFINEQB).  The eight words reach
@@ -33,14 +34,28 @@
 #    so the transpose is the only data movement a round.
 # The key schedule and the state share the key chain's S output, as the
 # AVX-512 kernel does: Y_i = X_i ^ K_i, Y_{i+1} = L(P(S(Y_i) ^ S(Kc_i))).
-# The chains live in a 32-byte aligned stack frame between the rounds
-# (sixteen ymm registers hold pi's temporaries and one chain's L), which
-# is cleared before returning.
+# Both chains stay in registers between rounds (pi's temporaries take
+# eight, one L ten, and the roles of three register pairs turn each round
+# so that the key chain's L is issued first): on this core the block is
+# bound by the latency of the two chains, and each store and reload of a
+# chain between rounds cost about 15% (231 -> 273 -> 281 MB/s as they went;
+# issuing the key chain's L before the state's S, with S(Kc) through the
+# frame, lost 14%).  The frame keeps h and h ^ m, cleared before return.
 #
 # Measured on the 2-vCPU AMD EPYC family 25 model 17 (Zen 4) KVM guest,
-# make bench (-a streebog -t 30), md_gost12_512, MB/s:
+# TSC 2.6 GHz, busy with other jobs; make bench BENCH_ARGS='-a streebog
+# -l no-avx512,no-gfni,c -t 30', MB/s, init+update+final per call
+# (no-gfni runs streebog-c: the AVX2 tier without GFNI is not written):
 #
-#   (see the table below)
+#   md_gost12_512  bytes  gfni-avx2      streebog-c     gostprov  gcrypt 1.10
+#                  16     19.6 (1.93x)   12.9 (1.27x)   10.2      13.1
+#                  1024   224.2 (1.92x)  134.4 (1.15x)  116.7     134.1
+#                  16384  281.5 (2.01x)  158.6 (1.13x)  140.1     157.8
+#   md_gost12_256  16384  282.0 (2.01x)  158.7 (1.13x)  140.1     158.0
+#
+# that is, at 16 KiB, TSC ticks a byte (2.6 GHz): streebog-gfni-avx2 9.2,
+# streebog-c 16.4, gostprov 18.6.  The loop is 2540 instructions a
+# 64-byte block (40 a byte), of which 484 VGF2P8AFFINEQB and 400 VPSHUFB.
 
 use strict;
 use warnings;
@@ -91,8 +106,8 @@ for my $k (1 .. 12) {
 }
 
 # ---------------------------------------------------------------------------
-# The frame (at %rsp, 32-byte aligned): the hash value, h ^ m, the key
-# chain Kc, the state chain Y, S(Y) ^ S(Kc), each in T layout.
+# The frame (at %rsp, 32-byte aligned): the hash value and h ^ m, in T
+# layout.
 my %F = (h => 0, hm => 64);
 my $FRAME = 128;
 sub F { my ($v, $half) = @_; return ($F{$v} + 32 * $half) . '(%rsp)'; }
