@@ -1058,11 +1058,12 @@ static void omac_acpkm_keymesh(const char *name, size_t bs)
 
     for (k = 0; k < NELEM(keys); k++) {
         for (i = 0; i < NELEM(acpkm_bad_sections); i++) {
-            EVP_MAC_CTX *ctx = m != NULL ? EVP_MAC_CTX_new(m) : NULL;
+            EVP_MAC_CTX *ctx;
             OSSL_PARAM p[2];
 
             if (acpkm_bad_sections[i] % bs == 0 && acpkm_bad_sections[i] != 0)
                 continue;
+            ctx = m != NULL ? EVP_MAC_CTX_new(m) : NULL;
             p[0] = OSSL_PARAM_construct_size_t(keys[k],
                                                &acpkm_bad_sections[i]);
             p[1] = OSSL_PARAM_construct_end();
