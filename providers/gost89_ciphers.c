@@ -31,6 +31,7 @@
 #include <openssl/crypto.h>
 #include <openssl/params.h>
 #include "acpkm.h"
+#include "aead.h"
 #include "err.h"
 #include "gost89.h"
 #include "modes.h"
@@ -516,6 +517,34 @@ static const SMG_CIPHER_ALG magma_cfb =
     { &magma_family, SMG_MODE_CFB, 8, 1, &magma };
 static const SMG_CIPHER_ALG magma_ctr_acpkm =
     { &magma_acpkm_family, SMG_MODE_CTR, 4, 1, &magma };
+/*
+ * magma-mgm's family: the AEAD layer's context (src/aead.h) holds the
+ * schedule alone, so its key setup is Magma's schedule (TC26 Z,
+ * big-endian) without GOST89_CIPHER_CTX's meshing state.
+ */
+static int magma_aead_set_key(SMG_CIPHER_CTX *ctx, const unsigned char *key)
+{
+    ctx->kernel = gost89_kernel(smg_prov_constant_time(ctx->provctx));
+    if (!gost89_set_key(key, magma.paramset, magma.big_endian,
+                        (GOST89_KEY *)ctx->ks_enc,
+                        (GOST89_KEY *)ctx->ks_dec)) {
+        SMG_RAISE(ctx->provctx, SMG_R_OUT_OF_MEMORY);
+        return 0;
+    }
+    return 1;
+}
+
+static const SMG_CIPHER_FAMILY magma_aead_family = {
+    .block_size = GOST89_BLOCK_SIZE,
+    .key_len = GOST89_KEY_SIZE,
+    .ctx_size = sizeof(SMG_CIPHER_CTX),
+    .set_key = magma_aead_set_key,
+};
+
+/* MGM (RFC 9058): an 8-byte nonce, as gostprov's magma-mgm. */
+static const SMG_AEAD_ALG magma_mgm =
+    { { &magma_aead_family, SMG_MODE_CTR, 8, 1, &magma }, &smg_aead_mgm,
+      NULL };
 
 SMG_CIPHER_DISPATCH(smg_gost89, gost89_cfb);
 SMG_CIPHER_DISPATCH(smg_gost89_cnt, gost89_cnt);
@@ -528,3 +557,4 @@ SMG_CIPHER_DISPATCH(smg_magma_ctr, magma_ctr);
 SMG_CIPHER_DISPATCH(smg_magma_ofb, magma_ofb);
 SMG_CIPHER_DISPATCH(smg_magma_cfb, magma_cfb);
 SMG_CIPHER_DISPATCH(smg_magma_ctr_acpkm, magma_ctr_acpkm);
+SMG_AEAD_DISPATCH(smg_magma_mgm, magma_mgm);

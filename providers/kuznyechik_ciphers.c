@@ -20,6 +20,7 @@
 #include <openssl/crypto.h>
 #include "kuznyechik.h"
 #include "acpkm.h"
+#include "aead.h"
 #include "err.h"
 #include "modes.h"
 #include "prov.h"
@@ -187,3 +188,10 @@ SMG_CIPHER_DISPATCH(smg_kuznyechik_cfb, kuznyechik_cfb);
 SMG_CIPHER_DISPATCH(smg_kuznyechik_ofb, kuznyechik_ofb);
 SMG_CIPHER_DISPATCH(smg_kuznyechik_ctr, kuznyechik_ctr);
 SMG_CIPHER_DISPATCH(smg_kuznyechik_ctr_acpkm, kuznyechik_ctr_acpkm);
+
+/* MGM (RFC 9058): a 16-byte nonce, as gostprov's kuznyechik-mgm. */
+static const SMG_AEAD_ALG kuznyechik_mgm =
+    { { &kuznyechik_family, SMG_MODE_CTR, 16, 1, NULL }, &smg_aead_mgm,
+      NULL };
+
+SMG_AEAD_DISPATCH(smg_kuznyechik_mgm, kuznyechik_mgm);

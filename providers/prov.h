@@ -31,6 +31,7 @@ extern const OSSL_DISPATCH smg_magma_ctr_functions[];
 extern const OSSL_DISPATCH smg_magma_ofb_functions[];
 extern const OSSL_DISPATCH smg_magma_cfb_functions[];
 extern const OSSL_DISPATCH smg_magma_ctr_acpkm_functions[];
+extern const OSSL_DISPATCH smg_magma_mgm_functions[];
 /* providers/kuznyechik_ciphers.c */
 extern const OSSL_DISPATCH smg_kuznyechik_ecb_functions[];
 extern const OSSL_DISPATCH smg_kuznyechik_cbc_functions[];
@@ -38,6 +39,7 @@ extern const OSSL_DISPATCH smg_kuznyechik_cfb_functions[];
 extern const OSSL_DISPATCH smg_kuznyechik_ofb_functions[];
 extern const OSSL_DISPATCH smg_kuznyechik_ctr_functions[];
 extern const OSSL_DISPATCH smg_kuznyechik_ctr_acpkm_functions[];
+extern const OSSL_DISPATCH smg_kuznyechik_mgm_functions[];
 /*
  * The `paramset` parameter of the GOST ciphers and MACs: a set's name or
  * OID; raises and returns 0, leaving *ps as it was, for anything else.

@@ -74,6 +74,10 @@ static const OSSL_ALGORITHM smg_ciphers[] = {
     { "kuznyechik-ctr-acpkm:1.2.643.7.1.1.5.2.1", SMG_PROPS,
       smg_kuznyechik_ctr_acpkm_functions,
       "Kuznyechik in CTR-ACPKM mode (R 1323565.1.017-2018)" },
+    { "magma-mgm", SMG_PROPS, smg_magma_mgm_functions,
+      "Magma in MGM mode (RFC 9058)" },
+    { "kuznyechik-mgm", SMG_PROPS, smg_kuznyechik_mgm_functions,
+      "Kuznyechik in MGM mode (RFC 9058)" },
     { NULL, NULL, NULL, NULL }
 };
 

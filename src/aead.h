@@ -140,7 +140,8 @@ typedef struct smg_aead_mode {
                      const OSSL_PARAM *p);
 } SMG_AEAD_MODE;
 
-extern const SMG_AEAD_MODE smg_aead_gcm, smg_aead_ccm, smg_aead_xts;
+extern const SMG_AEAD_MODE smg_aead_gcm, smg_aead_ccm, smg_aead_xts,
+    smg_aead_mgm;
 
 /*
  * GCM's key setup (src/aead_gcm.c): the family's set_key that also makes

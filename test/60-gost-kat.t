@@ -27,7 +27,7 @@ my $macs = qr/^gost-mac/;
 my $kuz = qr/^kuznyechik-/;
 my $omacs = qr/^(?:magma|kuznyechik)-(?:mac|ctr-acpkm-omac)$/;
 
-plan tests => 27;
+plan tests => 31;
 program_ok('evp_kat', ['names', 'gost89'], 'names, aliases, OIDs, lengths and modes');
 program_ok('evp_kat', ['allsets', data_file('evpciph_gost89.txt')],
            'every parameter set, chosen every way, read back');
@@ -52,6 +52,10 @@ kat_file_ok('evpciph_gost2015.txt', $kuz, 'GOST R 34.13-2015 A.1.3-A.1.5 (two-bl
             . 'and R 1323565.1.017-2018 Kuznyechik CTR-ACPKM vectors, fed every way');
 kat_file_ok('evpciph_gost2015.txt', $kuz, 'the Kuznyechik vectors with constant-time = yes',
             env => $ct_env);
+kat_file_ok('evpaead_mgm.txt', qr/^(?:kuznyechik|magma)-mgm$/,
+            'MGM: RFC 9058 A.1 and A.2, every chunking, in place, a wrong tag');
+kat_file_ok('evpaead_mgm.txt', qr/^(?:kuznyechik|magma)-mgm$/,
+            'MGM with constant-time = yes', env => $ct_env);
 kat_file_ok('evpmac_gost2015.txt', $omacs, 'GOST R 34.13-2015 OMAC and R 1323565.1.017-2018 '
             . 'OMAC-ACPKM vectors, fed every way');
 kat_file_ok('evpmac_gost2015.txt', $omacs, 'the OMAC vectors with constant-time = yes',

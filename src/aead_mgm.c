@@ -1,0 +1,409 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * MGM, the Multilinear Galois Mode (RFC 9058; R 1323565.1.026-2019), over
+ * the AEAD layer's shared part (src/aead.h), for 128-bit blocks
+ * (Kuznyechik) and 64-bit blocks (Magma) alike: n = the block size.
+ *
+ * The nonce is n bytes, as gostprov takes it; its top bit is cleared
+ * (gostprov does the same), so that Y_1 = E(0 || nonce') and
+ * Z_1 = E(1 || nonce').  Y counts in its right half mod 2^(n/2), Z in its
+ * left half; the keystream is E(Y_i), the hash keys H_i = E(Z_i); the tag
+ * is E(sum H_i (x) A_i), over the AAD blocks, the ciphertext blocks (each
+ * last one zero-padded) and the block len(A) || len(C) in bits, in
+ * GF(2^128) mod x^128 + x^7 + x^2 + x + 1 or GF(2^64) mod
+ * x^64 + x^4 + x^3 + x + 1 (RFC 9058, 4), blocks as big-endian integers.
+ *
+ * AAD comes by updates with a NULL output before the data.  The tag: an
+ * encryption's is read after the final (1 to n bytes); a decryption's is
+ * set before the final, the whole block (as gostprov requires).  A tag
+ * that differs fails the final as GCM's does (src/aead_gcm.c).  A re-init
+ * with a new nonce starts a new message.
+ *
+ * The product is a constant-time one in C: no branch and no lookup on H or
+ * the data, each bit of the multiplier taken through a mask.
+ */
+#include <string.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include "aead.h"
+#include "byteorder.h"
+#include "err.h"
+
+/*
+ * The sum's running state in the context: c->ctr is Y_i, c->j0 is Z_i,
+ * c->xi the sum, c->part the pending AAD or ciphertext block (ares / mres
+ * bytes), c->ks the keystream of a partial data block; len_set marks a
+ * message whose Y_1 and Z_1 are made, data_done that the data began.
+ */
+
+/* a (x) b into r in GF(2^64) mod x^64 + x^4 + x^3 + x + 1, constant time */
+static uint64_t gf64_mul(uint64_t a, uint64_t b)
+{
+    uint64_t r = 0;
+    int i;
+
+    for (i = 63; i >= 0; i--) {
+        r = (r << 1) ^ (0x1B & (0 - (r >> 63)));
+        r ^= a & (0 - ((b >> i) & 1));
+    }
+    return r;
+}
+
+/* a (x) b in GF(2^128) mod x^128 + x^7 + x^2 + x + 1, constant time;
+ * hi, lo the big-endian halves */
+static void gf128_mul(uint64_t r[2], const uint64_t a[2], const uint64_t b[2])
+{
+    uint64_t hi = 0, lo = 0, top, m;
+    int i;
+
+    for (i = 127; i >= 0; i--) {
+        top = hi >> 63;
+        hi = (hi << 1) | (lo >> 63);
+        lo = (lo << 1) ^ (0x87 & (0 - top));
+        m = 0 - ((b[i >= 64 ? 0 : 1] >> (i & 63)) & 1);
+        hi ^= a[0] & m;
+        lo ^= a[1] & m;
+    }
+    r[0] = hi;
+    r[1] = lo;
+}
+
+/* The half of a counter block that counts, as a big-endian integer mod
+ * 2^(8 * half). */
+static void count_half(unsigned char *p, size_t half)
+{
+    if (half == 8)
+        store_be64(p, load_be64(p) + 1);
+    else
+        store_be32(p, load_be32(p) + 1);
+}
+
+/* sum ^= E(Z) (x) blk; Z's left half counts on */
+static void mgm_hash(SMG_AEAD_CTX *c, const unsigned char *blk)
+{
+    size_t bs = c->base.bs;
+    unsigned char h[SMG_MAX_BLOCK];
+
+    c->base.kernel->ecb(c->base.ks_enc, c->j0, h, 1);
+    count_half(c->j0, bs / 2);
+    if (bs == 16) {
+        uint64_t a[2], b[2], r[2];
+
+        a[0] = load_be64(h);
+        a[1] = load_be64(h + 8);
+        b[0] = load_be64(blk);
+        b[1] = load_be64(blk + 8);
+        gf128_mul(r, a, b);
+        store_be64(c->xi, load_be64(c->xi) ^ r[0]);
+        store_be64(c->xi + 8, load_be64(c->xi + 8) ^ r[1]);
+        a[0] = a[1] = r[0] = r[1] = 0;
+    } else {
+        store_be64(c->xi, load_be64(c->xi)
+                          ^ gf64_mul(load_be64(h), load_be64(blk)));
+    }
+    OPENSSL_cleanse(h, sizeof(h));
+}
+
+/* A new message: Y_1 and Z_1 wait for the first update (the key may come
+ * after the nonce). */
+static void mgm_reset(SMG_AEAD_CTX *c)
+{
+    c->len_set = c->data_done = c->tag_set = 0;
+    c->ares = c->mres = 0;
+    c->aad_len = c->data_len = 0;
+    c->base.finalised = 0;
+    memset(c->xi, 0, sizeof(c->xi));
+}
+
+static int mgm_ready(SMG_AEAD_CTX *c)
+{
+    size_t bs = c->base.bs;
+
+    if (!c->base.iv_set || c->base.finalised) {
+        smg_aead_fail(c, "iv not set: %s", c->base.finalised
+                      ? "the message is finished: init with a new nonce"
+                      : "no nonce");
+        return 0;
+    }
+    if (!c->len_set) {
+        memcpy(c->ctr, c->iv, bs);
+        c->ctr[0] &= 0x7f;
+        memcpy(c->j0, c->iv, bs);
+        c->j0[0] |= 0x80;
+        c->base.kernel->ecb(c->base.ks_enc, c->ctr, c->ctr, 1);
+        c->base.kernel->ecb(c->base.ks_enc, c->j0, c->j0, 1);
+        c->len_set = 1;
+    }
+    return 1;
+}
+
+static int mgm_aad(SMG_AEAD_CTX *c, const unsigned char *in, size_t inl)
+{
+    size_t bs = c->base.bs, take;
+
+    if (c->data_done) {
+        smg_aead_fail(c, "aad after the data");
+        return 0;
+    }
+    if ((c->aad_len + inl) < c->aad_len
+        || c->aad_len + inl > (bs == 8 ? UINT32_MAX / 8 : UINT64_MAX / 8)) {
+        smg_aead_fail(c, "aad too long");
+        return 0;
+    }
+    c->aad_len += inl;
+    while (inl > 0) {
+        if (c->ares == bs) {
+            mgm_hash(c, c->part);
+            c->ares = 0;
+        }
+        take = bs - c->ares < inl ? bs - c->ares : inl;
+        memcpy(c->part + c->ares, in, take);
+        c->ares += take;
+        in += take;
+        inl -= take;
+    }
+    return 1;
+}
+
+/* The AAD's last block, zero-padded, before the data or the lengths. */
+static void mgm_aad_end(SMG_AEAD_CTX *c)
+{
+    if (c->ares > 0) {
+        memset(c->part + c->ares, 0, c->base.bs - c->ares);
+        mgm_hash(c, c->part);
+        c->ares = 0;
+    }
+}
+
+static int mgm_data(SMG_AEAD_CTX *c, const unsigned char *in,
+                    unsigned char *out, size_t inl)
+{
+    size_t bs = c->base.bs;
+    unsigned char b;
+
+    if (c->data_len + inl < c->data_len
+        || c->data_len + inl > (bs == 8 ? UINT32_MAX / 8 : UINT64_MAX / 8)) {
+        smg_aead_fail(c, "data too long");
+        return 0;
+    }
+    if (!c->data_done) {
+        mgm_aad_end(c);
+        c->data_done = 1;
+    }
+    c->data_len += inl;
+    for (; inl > 0; inl--, in++, out++) {
+        if (c->mres == bs) {
+            mgm_hash(c, c->part);
+            c->mres = 0;
+        }
+        if (c->mres == 0) {
+            c->base.kernel->ecb(c->base.ks_enc, c->ctr, c->ks, 1);
+            count_half(c->ctr + bs / 2, bs / 2);
+        }
+        b = *in;
+        *out = b ^ c->ks[c->mres];
+        c->part[c->mres++] = c->base.enc ? *out : b;
+    }
+    return 1;
+}
+
+static int mgm_update(SMG_AEAD_CTX *c, unsigned char *out, size_t *outl,
+                      const unsigned char *in, size_t inl)
+{
+    if (!mgm_ready(c))
+        return 0;
+    if (out == NULL)
+        return in == NULL || mgm_aad(c, in, inl);
+    if (!mgm_data(c, in, out, inl))
+        return 0;
+    *outl = inl;
+    return 1;
+}
+
+/* The tag of the message: the last blocks, the lengths block, E(sum). */
+static void mgm_tag(SMG_AEAD_CTX *c, unsigned char *tag)
+{
+    size_t bs = c->base.bs;
+    unsigned char len[SMG_MAX_BLOCK];
+
+    mgm_aad_end(c);
+    if (c->mres > 0) {
+        memset(c->part + c->mres, 0, bs - c->mres);
+        mgm_hash(c, c->part);
+        c->mres = 0;
+    }
+    if (bs == 16) {
+        store_be64(len, c->aad_len * 8);
+        store_be64(len + 8, c->data_len * 8);
+    } else {
+        store_be32(len, (uint32_t)(c->aad_len * 8));
+        store_be32(len + 4, (uint32_t)(c->data_len * 8));
+    }
+    mgm_hash(c, len);
+    c->base.kernel->ecb(c->base.ks_enc, c->xi, tag, 1);
+    OPENSSL_cleanse(c->part, sizeof(c->part));
+    OPENSSL_cleanse(c->ks, sizeof(c->ks));
+    OPENSSL_cleanse(c->xi, sizeof(c->xi));
+}
+
+static int mgm_final(SMG_AEAD_CTX *c)
+{
+    unsigned char tag[SMG_MAX_BLOCK];
+    int ok = 1;
+
+    if (!c->base.enc && !c->tag_set)
+        return smg_aead_tag_not_set(c);
+    if (!mgm_ready(c))
+        return 0;
+    c->base.finalised = 1;
+    if (c->base.enc) {
+        mgm_tag(c, c->tag);
+        c->tag_set = 1;
+        return 1;
+    }
+    mgm_tag(c, tag);
+    if (smg_aead_tag_mismatch(tag, c->tag, c->base.bs)) {
+        smg_aead_fail(c, "tag mismatch");
+        ok = 0;
+    }
+    OPENSSL_cleanse(tag, sizeof(tag));
+    return ok;
+}
+
+static int mgm_set_key(SMG_CIPHER_CTX *ctx, const unsigned char *key)
+{
+    return ctx->alg->family->set_key(ctx, key);
+}
+
+static int mgm_iv_len_ok(const SMG_CIPHER_CTX *ctx, size_t ivlen,
+                         size_t *want)
+{
+    *want = ctx->bs;
+    return ivlen == ctx->bs;
+}
+
+/* A nonce given starts a new message. */
+static void mgm_take_iv(SMG_CIPHER_CTX *ctx, const unsigned char *iv,
+                        size_t ivlen)
+{
+    SMG_AEAD_CTX *c = (SMG_AEAD_CTX *)ctx;
+
+    if (iv == NULL)
+        return;
+    memcpy(c->iv, iv, ivlen);
+    mgm_reset(c);
+}
+
+static size_t mgm_nonce_len(const SMG_AEAD_CTX *c)
+{
+    return c->base.bs;
+}
+
+static void mgm_init_ctx(SMG_AEAD_CTX *c)
+{
+    c->ivlen = c->base.bs;
+}
+
+/* An encryption's tag after its final, 1 to n bytes (its first ones). */
+static int mgm_get_tag(SMG_AEAD_CTX *c, OSSL_PARAM *p)
+{
+    if (!c->base.enc || !c->tag_set || !c->base.finalised) {
+        SMG_RAISE(c->base.provctx, SMG_PROV(TAG_NOT_SET));
+        return 0;
+    }
+    if (p->data_type != OSSL_PARAM_OCTET_STRING)
+        return smg_aead_get_fail(c, p);
+    if (p->data_size == 0 || p->data_size > c->base.bs) {
+        SMG_RAISE_DATA(c->base.provctx, SMG_PROV(INVALID_TAG_LENGTH),
+                       "%zu bytes, not 1 to %zu", p->data_size, c->base.bs);
+        return 0;
+    }
+    return OSSL_PARAM_set_octet_string(p, c->tag, p->data_size);
+}
+
+static int mgm_get_param(SMG_AEAD_CTX *c, enum smg_aead_get_param which,
+                         OSSL_PARAM *p)
+{
+    switch (which) {
+    case SMG_AEAD_GET_TAGLEN:
+        return OSSL_PARAM_set_size_t(p, c->base.bs)
+               || smg_aead_get_fail(c, p);
+    case SMG_AEAD_GET_IV:
+    case SMG_AEAD_GET_UPDATED_IV:
+        return smg_aead_get_iv(c, p, c->base.bs, c->base.bs);
+    case SMG_AEAD_GET_TAG:
+        return mgm_get_tag(c, p);
+    default:
+        return 1;
+    }
+}
+
+/* A decryption's tag: the whole block, as gostprov requires. */
+static int mgm_set_tag(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
+{
+    if (p->data_type != OSSL_PARAM_OCTET_STRING)
+        return smg_aead_set_fail(c, p);
+    if (p->data_size != c->base.bs) {
+        SMG_RAISE_DATA(c->base.provctx, SMG_PROV(INVALID_TAG_LENGTH),
+                       "%zu bytes, not the %zu of a block", p->data_size,
+                       c->base.bs);
+        return 0;
+    }
+    if (c->base.enc) {
+        SMG_RAISE(c->base.provctx, SMG_PROV(TAG_NOT_NEEDED));
+        return 0;
+    }
+    if (p->data == NULL)
+        return smg_aead_set_fail(c, p);
+    memcpy(c->tag, p->data, c->base.bs);
+    c->tag_set = 1;
+    return 1;
+}
+
+/* ivlen: only the block's length. */
+static int mgm_set_ivlen(SMG_AEAD_CTX *c, const OSSL_PARAM *p)
+{
+    size_t n;
+
+    if (!OSSL_PARAM_get_size_t(p, &n))
+        return smg_aead_set_fail(c, p);
+    if (n != c->base.bs) {
+        SMG_RAISE_DATA(c->base.provctx, SMG_PROV(INVALID_IV_LENGTH),
+                       "a %zu-byte nonce, not %zu", n, c->base.bs);
+        return 0;
+    }
+    return 1;
+}
+
+static int mgm_set_param(SMG_AEAD_CTX *c, enum smg_aead_set_param which,
+                         const OSSL_PARAM *p)
+{
+    switch (which) {
+    case SMG_AEAD_SET_TAG:
+        return mgm_set_tag(c, p);
+    case SMG_AEAD_SET_IVLEN:
+        return mgm_set_ivlen(c, p);
+    default:
+        return 1;
+    }
+}
+
+const SMG_AEAD_MODE smg_aead_mgm = {
+    /* OpenSSL has no MGM mode number; gostprov reports a stream mode */
+    .evp_mode = EVP_CIPH_STREAM_CIPHER,
+    .aead = 1,
+    .key_parts = 1,
+    .gettable = smg_aead_gettable,
+    .settable = smg_aead_settable,
+    .init_ctx = mgm_init_ctx,
+    .init = { .iv_len_ok = mgm_iv_len_ok, .take_iv = mgm_take_iv,
+              .key_len = smg_aead_key_len, .set_key = mgm_set_key,
+              .set_ctx_params = smg_aead_set_ctx_params },
+    .iv_len = mgm_nonce_len,
+    .update = mgm_update,
+    .final = mgm_final,
+    .get_param = mgm_get_param,
+    .set_param = mgm_set_param,
+};
