@@ -31,6 +31,10 @@
 #include "byteorder.h"
 #include "err.h"
 
+/* Blocks of one ECB call over counters: a byte-sliced vector kernel runs
+ * at full width over 32 (twice that for the data's Y and Z). */
+#define CHUNK 32
+
 /*
  * The sum's running state in the context: c->ctr is Y_i, c->j0 is Z_i,
  * c->xi the sum, c->part the pending AAD or ciphertext block (ares / mres
@@ -80,15 +84,11 @@ static void count_half(unsigned char *p, size_t half)
         store_be32(p, load_be32(p) + 1);
 }
 
-/* sum ^= E(Z) (x) blk; Z's left half counts on */
-static void mgm_hash(SMG_AEAD_CTX *c, const unsigned char *blk)
+/* sum ^= h (x) blk, one block of bs bytes */
+static void mgm_mul_add(SMG_AEAD_CTX *c, const unsigned char *h,
+                        const unsigned char *blk)
 {
-    size_t bs = c->base.bs;
-    unsigned char h[SMG_MAX_BLOCK];
-
-    c->base.kernel->ecb(c->base.ks_enc, c->j0, h, 1);
-    count_half(c->j0, bs / 2);
-    if (bs == 16) {
+    if (c->base.bs == 16) {
         uint64_t a[2], b[2], r[2];
 
         a[0] = load_be64(h);
@@ -103,7 +103,36 @@ static void mgm_hash(SMG_AEAD_CTX *c, const unsigned char *blk)
         store_be64(c->xi, load_be64(c->xi)
                           ^ gf64_mul(load_be64(h), load_be64(blk)));
     }
-    OPENSSL_cleanse(h, sizeof(h));
+}
+
+/*
+ * The counter blocks of the next n blocks into buf: Y's (keystream) when
+ * y, else Z's (hash keys); the counter runs on.
+ */
+static void mgm_counters(SMG_AEAD_CTX *c, int y, unsigned char *buf,
+                         size_t n)
+{
+    size_t bs = c->base.bs, i;
+    unsigned char *ctr = y ? c->ctr : c->j0;
+
+    for (i = 0; i < n; i++, buf += bs) {
+        memcpy(buf, ctr, bs);
+        count_half(y ? ctr + bs / 2 : ctr, bs / 2);
+    }
+}
+
+/* sum ^= H_i (x) block_i over n <= CHUNK whole blocks: the H_i from one
+ * ECB call over the Z_i */
+static void mgm_hash(SMG_AEAD_CTX *c, const unsigned char *blk, size_t n)
+{
+    size_t bs = c->base.bs, i;
+    unsigned char h[CHUNK * SMG_MAX_BLOCK] = { 0 };
+
+    mgm_counters(c, 0, h, n);
+    c->base.kernel->ecb(c->base.ks_enc, h, h, n);
+    for (i = 0; i < n; i++)
+        mgm_mul_add(c, h + i * bs, blk + i * bs);
+    OPENSSL_cleanse(h, n * bs);
 }
 
 /* A new message: Y_1 and Z_1 wait for the first update (the key may come
@@ -141,7 +170,7 @@ static int mgm_ready(SMG_AEAD_CTX *c)
 
 static int mgm_aad(SMG_AEAD_CTX *c, const unsigned char *in, size_t inl)
 {
-    size_t bs = c->base.bs, take;
+    size_t bs = c->base.bs, take, n;
 
     if (c->data_done) {
         smg_aead_fail(c, "aad after the data");
@@ -154,15 +183,22 @@ static int mgm_aad(SMG_AEAD_CTX *c, const unsigned char *in, size_t inl)
     }
     c->aad_len += inl;
     while (inl > 0) {
-        if (c->ares == bs) {
-            mgm_hash(c, c->part);
-            c->ares = 0;
+        if (c->ares == 0 && inl >= bs) {
+            n = inl / bs < CHUNK ? inl / bs : CHUNK;
+            mgm_hash(c, in, n);
+            in += n * bs;
+            inl -= n * bs;
+            continue;
         }
         take = bs - c->ares < inl ? bs - c->ares : inl;
         memcpy(c->part + c->ares, in, take);
         c->ares += take;
         in += take;
         inl -= take;
+        if (c->ares == bs) {
+            mgm_hash(c, c->part, 1);
+            c->ares = 0;
+        }
     }
     return 1;
 }
@@ -172,15 +208,40 @@ static void mgm_aad_end(SMG_AEAD_CTX *c)
 {
     if (c->ares > 0) {
         memset(c->part + c->ares, 0, c->base.bs - c->ares);
-        mgm_hash(c, c->part);
+        mgm_hash(c, c->part, 1);
         c->ares = 0;
     }
+}
+
+/*
+ * n <= CHUNK whole data blocks: Y_i and Z_i in one ECB call, the
+ * ciphertext hashed (a decryption's before an in-place output replaces
+ * it).
+ */
+static void mgm_blocks(SMG_AEAD_CTX *c, const unsigned char *in,
+                       unsigned char *out, size_t n)
+{
+    size_t bs = c->base.bs, i;
+    unsigned char e[2 * CHUNK * SMG_MAX_BLOCK] = { 0 };
+    unsigned char *h = e + n * bs;
+
+    mgm_counters(c, 1, e, n);
+    mgm_counters(c, 0, h, n);
+    c->base.kernel->ecb(c->base.ks_enc, e, e, 2 * n);
+    if (!c->base.enc)
+        for (i = 0; i < n; i++)
+            mgm_mul_add(c, h + i * bs, in + i * bs);
+    smg_xor_block(out, in, e, n * bs);
+    if (c->base.enc)
+        for (i = 0; i < n; i++)
+            mgm_mul_add(c, h + i * bs, out + i * bs);
+    OPENSSL_cleanse(e, 2 * n * bs);
 }
 
 static int mgm_data(SMG_AEAD_CTX *c, const unsigned char *in,
                     unsigned char *out, size_t inl)
 {
-    size_t bs = c->base.bs;
+    size_t bs = c->base.bs, n;
     unsigned char b;
 
     if (c->data_len + inl < c->data_len
@@ -193,18 +254,28 @@ static int mgm_data(SMG_AEAD_CTX *c, const unsigned char *in,
         c->data_done = 1;
     }
     c->data_len += inl;
-    for (; inl > 0; inl--, in++, out++) {
-        if (c->mres == bs) {
-            mgm_hash(c, c->part);
-            c->mres = 0;
+    while (inl > 0) {
+        if (c->mres == 0 && inl >= bs) {
+            n = inl / bs < CHUNK ? inl / bs : CHUNK;
+            mgm_blocks(c, in, out, n);
+            in += n * bs;
+            out += n * bs;
+            inl -= n * bs;
+            continue;
         }
         if (c->mres == 0) {
-            c->base.kernel->ecb(c->base.ks_enc, c->ctr, c->ks, 1);
-            count_half(c->ctr + bs / 2, bs / 2);
+            mgm_counters(c, 1, c->ks, 1);
+            c->base.kernel->ecb(c->base.ks_enc, c->ks, c->ks, 1);
         }
-        b = *in;
+        b = *in++;
         *out = b ^ c->ks[c->mres];
         c->part[c->mres++] = c->base.enc ? *out : b;
+        out++;
+        inl--;
+        if (c->mres == bs) {
+            mgm_hash(c, c->part, 1);
+            c->mres = 0;
+        }
     }
     return 1;
 }
@@ -231,7 +302,7 @@ static void mgm_tag(SMG_AEAD_CTX *c, unsigned char *tag)
     mgm_aad_end(c);
     if (c->mres > 0) {
         memset(c->part + c->mres, 0, bs - c->mres);
-        mgm_hash(c, c->part);
+        mgm_hash(c, c->part, 1);
         c->mres = 0;
     }
     if (bs == 16) {
@@ -241,7 +312,7 @@ static void mgm_tag(SMG_AEAD_CTX *c, unsigned char *tag)
         store_be32(len, (uint32_t)(c->aad_len * 8));
         store_be32(len + 4, (uint32_t)(c->data_len * 8));
     }
-    mgm_hash(c, len);
+    mgm_hash(c, len, 1);
     c->base.kernel->ecb(c->base.ks_enc, c->xi, tag, 1);
     OPENSSL_cleanse(c->part, sizeof(c->part));
     OPENSSL_cleanse(c->ks, sizeof(c->ks));
