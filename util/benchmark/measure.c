@@ -99,6 +99,9 @@ static const struct alg rows[] = {
     { "kuznyechik-ofb", F_KUZ, K_CIPHER, 0, NULL, "kuznyechik-ofb", 0, 0 },
     { "kuznyechik-ctr-acpkm", F_KUZ, K_CIPHER, 0, NULL,
       "kuznyechik-ctr-acpkm", 0, 0 },
+    /* MGM (RFC 9058): gostprov 3.0.2 and later have it */
+    { "kuznyechik-mgm", F_KUZ, K_AEAD, 0, NULL, "kuznyechik-mgm", 0, 0 },
+    { "kuznyechik-mgm", F_KUZ, K_AEAD, 1, NULL, "kuznyechik-mgm", 0, 0 },
     { "kuznyechik-mac", F_KUZ, K_MAC, 0, NULL, "kuznyechik-mac", 0, 0 },
     { "kuznyechik-ctr-acpkm-omac", F_KUZ, K_MAC, 0, NULL,
       "kuznyechik-ctr-acpkm-omac", 0, 0 },
