@@ -236,9 +236,9 @@ static inline void lps_table(uint64_t y[8], const uint64_t x[8])
 /*
  * h = g_N(h, m) = E(LPS(h ^ N), m) ^ h ^ m (RFC 6986 7), E's twelve rounds
  * LPSX[K_i] with the key schedule K_{i+1} = LPS(K_i ^ C_i) beside them,
- * then X[K_13].  Always inlined: clang otherwise keeps it a function of
- * its own, called through a register from the kernel's blocks, and the
- * static check (test/80-ct.t) then finds no lookup in streebog_c_blocks.
+ * then X[K_13].  Always inlined, as blocks_with: clang otherwise keeps
+ * them functions of their own, and the static check (test/80-ct.t) then
+ * finds no lookup in streebog_c_blocks.
  */
 static inline __attribute__((always_inline))
 void g_table(uint64_t h[8], const uint64_t N[8], const uint64_t m[8])
@@ -309,9 +309,11 @@ static inline void add_block_length(uint64_t N[8])
     }
 }
 
-/* Inline, so that each kernel's g is a direct call. */
-static inline void blocks_with(g_words_fn g, STREEBOG_CHAIN *c,
-                               const unsigned char *in, size_t nblocks)
+/* Always inlined, so that each kernel's g is a direct call (clang made it
+ * a function of its own, calling g through a register). */
+static inline __attribute__((always_inline))
+void blocks_with(g_words_fn g, STREEBOG_CHAIN *c, const unsigned char *in,
+                 size_t nblocks)
 {
     uint64_t m[8];
 
