@@ -18,7 +18,7 @@
 #include "sm3.h"
 #include "sm4.h"
 
-#define SMGOST_NAME "smgost: SM4, SM3 and GOST 28147-89 provider"
+#define SMGOST_NAME "smgost: SM4, SM3 and GOST provider"
 #define SMGOST_VERSION "0.1.0"
 
 static const OSSL_ALGORITHM smg_ciphers[] = {
