@@ -236,6 +236,10 @@ static int aead_update(SMG_AEAD_CTX *c, unsigned char *out, size_t *outl,
     *outl = 0;
     if (!check_key(c))
         return 0;
+    /* CCM's length update is the one with no input at all; OpenSSL's GCM
+     * takes a NULL input as its final, which smgost does not follow */
+    if (in == NULL && inl != 0 && (out != NULL || !c->mode->length_update))
+        return smg_aead_fail(c, "%zu bytes from a NULL input", inl);
     if (in != NULL && !smg_length_ok(&c->base, in, out != NULL ? out : in,
                                      inl))
         return 0;

@@ -116,6 +116,9 @@ typedef struct smg_aead_mode {
     SMG_INIT_STEPS init;
     /* The IV or nonce length: the ivlen param. */
     size_t (*iv_len)(const SMG_AEAD_CTX *c);
+    /* Whether an update with neither input nor output gives the message
+     * length (CCM's); without, a NULL input of some bytes is refused. */
+    int length_update;
     /* An update, key and buffers checked: AAD when out is NULL (CCM's
      * length when in is NULL too), else data; *outl is 0 at entry. */
     int (*update)(SMG_AEAD_CTX *c, unsigned char *out, size_t *outl,

@@ -518,6 +518,7 @@ const SMG_AEAD_MODE smg_aead_ccm = {
               .key_len = smg_aead_key_len, .set_key = ccm_set_key,
               .set_ctx_params = smg_aead_set_ctx_params },
     .iv_len = ccm_nonce_len,
+    .length_update = 1,
     .update = ccm_update,
     .final = ccm_final,
     .tls_tag_len = ccm_tls_tag_len,

@@ -18,6 +18,7 @@ my @groups = (
     [outsize => 'output buffers too small'],
     [lengths => 'lengths near SIZE_MAX'],
     [sm3     => 'SM3 misuse'],
+    [null    => 'updates of a NULL input, every SM4 mode ("cipher operation failed")'],
 );
 plan tests => 1 + scalar @groups;
 # A correct run takes well under a second even under qemu; a provider that

@@ -26,6 +26,7 @@ my @groups = (
     [macsize  => 'MAC sizes 0, 9 and beyond ("invalid mac size")'],
     [early    => 'parameters and calls before any init'],
     [gost94   => 'md_gost94 misuse: update and final after final, final into 31 bytes'],
+    [null     => 'updates of a NULL input, every GOST cipher and MGM ("cipher operation failed")'],
 );
 plan tests => scalar @groups;
 program_ok('bad_input', ['gost89', $_->[0]], $_->[1]) for @groups;

@@ -14,6 +14,7 @@
  *   sm final        partial final blocks with padding off, corrupt padding
  *   sm outsize      output buffers too small for update, final and cipher
  *   sm lengths      input lengths near SIZE_MAX
+ *   sm null         updates of a NULL input, in every SM4 mode
  *   sm sm3          digest misuse, through EVP (where libcrypto 3.2 and
  *                   later refuse first, with their own reason) and straight
  *                   at smgost (final and update without init, final into
@@ -41,6 +42,7 @@
  *   gost89 early    parameters set, and calls made, before any init: no
  *                   crash, and the parameters hold for the init that follows
  *   gost89 gost94   md_gost94's digest misuse, as sm sm3's
+ *   gost89 null     updates of a NULL input, every GOST cipher and MGM
  *
  * Most cases use EVP as applications do.  EVP always offers the provider
  * enough output room and the cipher's own key and IV lengths, and always
@@ -70,6 +72,8 @@ static const char *const sm4_names[] = {
 
 static const unsigned char sm4_key[] = "0123456789abcdef";
 static const unsigned char sm4_iv[] = "fedcba9876543210";
+/* An IV as long as any SM4 mode's (GCM's 12, CCM's 7, the others' 16). */
+static unsigned char sm4_iv_buf[16];
 
 /* A context of cipher name, keyed for encryption (enc) or decryption. */
 static EVP_CIPHER_CTX *sm4_keyed(const char *name, int enc)
@@ -215,6 +219,64 @@ static void bad_final(EVP_CIPHER_CTX *ctx, const char *what,
              what);
     TU_CHECK_ERR(lib, reason);
     TU_CHECK(outl <= 0, "%s: final reported %d bytes", what, outl);
+}
+
+/*
+ * An update with a NULL input of 16 bytes, to a NULL output or not (CCM:
+ * that is its message length), after an init of name with key and iv:
+ * refused (OpenSSL's own block and stream modes read through the NULL;
+ * its GCM takes it as the final), nothing reported.
+ */
+static void null_input(const char *name, const unsigned char *key,
+                       const unsigned char *iv)
+{
+    EVP_CIPHER *c = tu_fetch_cipher_or_die(libctx, name, tu_target_propq());
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    unsigned char out[64];
+    char what[80];
+    int enc, outl;
+
+    for (enc = 0; enc <= 1; enc++) {
+        snprintf(what, sizeof(what), "%s %s of a NULL input", name,
+                 enc ? "encryption" : "decryption");
+        if (!TU_CHECK(ctx != NULL
+                      && EVP_CipherInit_ex2(ctx, c, key, iv, enc, NULL),
+                      "%s: init", what))
+            break;
+        bad_update(ctx, what, NULL, 16, TU_LIB_PROV,
+                   "cipher operation failed");
+        if (strcmp(name, "SM4-CCM") != 0) {
+            ERR_clear_error();
+            outl = -1;
+            TU_CHECK(!EVP_CipherUpdate(ctx, NULL, &outl, NULL, 16)
+                     && outl <= 0, "%s, to a NULL output: accepted (%d "
+                     "bytes)", what, outl);
+            TU_CHECK_ERR(TU_LIB_PROV, "cipher operation failed");
+        }
+        /* the context goes on: a message after the refusals (CCM's
+         * decryption would want its tag first) */
+        TU_CHECK(!enc || (EVP_CipherInit_ex2(ctx, NULL, NULL, iv, enc, NULL)
+                          && EVP_CipherUpdate(ctx, out, &outl, out, 16)),
+                 "%s: no message after the refusals", what);
+    }
+    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_free(c);
+}
+
+static void group_null(void)
+{
+    static const char *const names[] = {
+        "SM4-ECB", "SM4-CBC", "SM4-OFB", "SM4-CFB", "SM4-CTR", "SM4-GCM",
+        "SM4-CCM", "SM4-XTS"
+    };
+    static const unsigned char xts_key[] = "0123456789abcdefFEDCBA9876543210";
+    size_t i;
+
+    memset(sm4_iv_buf, 0x5a, sizeof(sm4_iv_buf));
+    for (i = 0; i < NELEM(names); i++)
+        null_input(names[i], strcmp(names[i], "SM4-XTS") == 0 ? xts_key
+                                                              : sm4_key,
+                   strcmp(names[i], "SM4-ECB") == 0 ? NULL : sm4_iv_buf);
 }
 
 static void group_state(void)
@@ -1167,6 +1229,18 @@ static void run_num(void)
 
 /* ---------------------------------------------------------------- nokey */
 
+/* null_input (above) for every GOST cipher and MGM */
+static void run_null(void)
+{
+    static const char *const mgm_names[] = { "kuznyechik-mgm", "magma-mgm" };
+    size_t i;
+
+    for (i = 0; i < NELEM(all_names); i++)
+        null_input(all_names[i], gost89_key, iv_of(all_names[i]));
+    for (i = 0; i < NELEM(mgm_names); i++)
+        null_input(mgm_names[i], gost89_key, gost89_iv);
+}
+
 static void run_nokey(void)
 {
     size_t i;
@@ -1621,14 +1695,14 @@ int main(int argc, char **argv)
         { "keyiv", group_keyiv }, { "params", group_params },
         { "state", group_state }, { "final", group_final },
         { "outsize", group_outsize }, { "lengths", group_lengths },
-        { "sm3", group_sm3 },
+        { "sm3", group_sm3 }, { "null", group_null },
     };
     static const TU_GROUP gost89_groups[] = {
         { "paramset", run_paramset }, { "algid", run_algid },
         { "keymesh", run_keymesh }, { "num", run_num },
         { "nokey", run_nokey }, { "lengths", run_lengths },
         { "macsize", run_macsize }, { "early", run_early },
-        { "gost94", run_gost94 },
+        { "gost94", run_gost94 }, { "null", run_null },
     };
     static const TU_GROUP streebog_groups[] = {
         { "digest", group_streebog },
