@@ -283,11 +283,11 @@ static int mgm_data(SMG_AEAD_CTX *c, const unsigned char *in,
 static int mgm_update(SMG_AEAD_CTX *c, unsigned char *out, size_t *outl,
                       const unsigned char *in, size_t inl)
 {
+    if (inl == 0)
+        return 1;
     if (!mgm_ready(c))
         return 0;
-    if (out == NULL)
-        return in == NULL || mgm_aad(c, in, inl);
-    if (!mgm_data(c, in, out, inl))
+    if (out == NULL ? !mgm_aad(c, in, inl) : !mgm_data(c, in, out, inl))
         return 0;
     *outl = inl;
     return 1;
@@ -456,18 +456,42 @@ static int mgm_set_param(SMG_AEAD_CTX *c, enum smg_aead_set_param which,
         return mgm_set_tag(c, p);
     case SMG_AEAD_SET_IVLEN:
         return mgm_set_ivlen(c, p);
+    case SMG_AEAD_SET_TLS_AAD:
+    case SMG_AEAD_SET_TLS_IV_FIXED:
+    case SMG_AEAD_SET_TLS_IV_INV:
+        /* TLS 1.3's GOST suites (RFC 9367) run MGM as a plain AEAD; a TLS
+         * 1.2 record asked of it must not pass as data */
+        SMG_RAISE_DATA(c->base.provctx, SMG_PROV(INVALID_AAD),
+                       "MGM has no TLS 1.2 records");
+        return 0;
     default:
         return 1;
     }
 }
+
+static const OSSL_PARAM mgm_gettable[] = {
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, NULL),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
+    OSSL_PARAM_END
+};
+
+static const OSSL_PARAM mgm_settable[] = {
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, NULL),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
+    OSSL_PARAM_END
+};
 
 const SMG_AEAD_MODE smg_aead_mgm = {
     /* OpenSSL has no MGM mode number; gostprov reports a stream mode */
     .evp_mode = EVP_CIPH_STREAM_CIPHER,
     .aead = 1,
     .key_parts = 1,
-    .gettable = smg_aead_gettable,
-    .settable = smg_aead_settable,
+    .gettable = mgm_gettable,
+    .settable = mgm_settable,
     .init_ctx = mgm_init_ctx,
     .init = { .iv_len_ok = mgm_iv_len_ok, .take_iv = mgm_take_iv,
               .key_len = smg_aead_key_len, .set_key = mgm_set_key,

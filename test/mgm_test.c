@@ -382,6 +382,25 @@ static void group_bad(void)
                  && !EVP_EncryptUpdate(ctx, NULL, &outl, buf, 5),
                  "%s: aad after the data", alg->mgm);
         ERR_clear_error();
+        /* an AAD update reports its length, as gostprov's and OpenSSL's
+         * GCM do; an empty data update does not end the AAD */
+        outl = -1;
+        TU_CHECK(EVP_EncryptInit_ex2(ctx, c, key, nonce, NULL)
+                 && EVP_EncryptUpdate(ctx, NULL, &outl, buf, 5) && outl == 5
+                 && EVP_EncryptUpdate(ctx, buf, &outl, buf, 0)
+                 && EVP_EncryptUpdate(ctx, NULL, &outl, buf, 7) && outl == 7,
+                 "%s: aad updates (%d)", alg->mgm, outl);
+        /* a TLS 1.2 record header: MGM has none */
+        TU_CHECK(EVP_EncryptInit_ex2(ctx, c, key, nonce, NULL)
+                 && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_TLS1_AAD, 13,
+                                        buf) <= 0,
+                 "%s: a TLS record header taken", alg->mgm);
+        TU_CHECK_ERR(TU_LIB_PROV, "invalid aad");
+        TU_CHECK(EVP_CIPHER_CTX_settable_params(ctx) != NULL
+                 && OSSL_PARAM_locate_const(
+                        EVP_CIPHER_CTX_settable_params(ctx),
+                        OSSL_CIPHER_PARAM_AEAD_TLS1_AAD) == NULL,
+                 "%s: tlsaad listed as settable", alg->mgm);
         /* a tag longer than the block, or read before the final */
         TU_CHECK(EVP_EncryptInit_ex2(ctx, c, key, nonce, NULL)
                  && EVP_EncryptUpdate(ctx, buf, &outl, buf, 5)
