@@ -4,9 +4,10 @@
  * block size, as one shared part (src/aead.c: the context, the AAD, data
  * and tag state machine, the TLS records and the params) over one table of
  * mode operations per mode, each mode a file: GCM (src/aead_gcm.c), CCM
- * (src/aead_ccm.c) and XTS (src/aead_xts.c), which is here for its two
- * keys and its one-unit updates.  The behaviour, names and parameter
- * tables are those of OpenSSL 3.5's default provider.  Kernels see whole
+ * (src/aead_ccm.c), XTS (src/aead_xts.c), which is here for its two keys
+ * and its one-unit updates, and MGM (src/aead_mgm.c, 8- and 16-byte
+ * blocks).  The behaviour, names and parameter tables are those of OpenSSL
+ * 3.5's default provider, MGM's those of gost-engine's gostprov.  Kernels see whole
  * blocks only, through the block table's table of their mode (src/kernel.h);
  * the mode files compose what a table leaves NULL.  An algorithm is an
  * SMG_CIPHER_ALG (its family, IV length, ...) with its mode's table.

@@ -351,6 +351,10 @@ static void gost94_step(GOST94_STATE *s, const uint64_t m[4],
     mix_hm(p, s->h, m);
     s->encrypt4(s->tab, (const uint32_t (*)[4])kw, s->h, enc);
     mix_s(s->h, p, enc);
+    /* the keys' other forms (HMAC's inner state makes them secret) */
+    OPENSSL_cleanse(u, sizeof(u));
+    OPENSSL_cleanse(v, sizeof(v));
+    OPENSSL_cleanse(w, sizeof(w));
 }
 
 /* ---- Streaming (RFC 5831 section 7) ---- */

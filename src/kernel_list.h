@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The lists of kernel tables and the registry of the families that own
- * them.  Each family (SM4, SM3, GOST 28147-89, Kuznyechik) keeps one list
- * of every table this build has, x86-64's or aarch64's then the portable
+ * them.  Each family (SM4, SM3, GOST 28147-89, Kuznyechik, Streebog) keeps
+ * one list of every table this build has, x86-64's or aarch64's then the portable
  * one, with what a CPU must have to run each; its chooser, the provider's
  * kernel report (which make bench reads its columns from), the
  * constant-time check and the tests read that list, so that a new table is
@@ -64,7 +64,8 @@ extern const SMG_KERNEL_FAMILY sm4_kernel_family, sm3_kernel_family,
 const void *smg_kernel_choose(const SMG_KERNEL_FAMILY *f, int constant_time);
 
 /*
- * "sm4=<table> sm3=<table> gost=<table> kuznyechik=<table>": each
+ * "sm4=<table> sm3=<table> gost=<table> kuznyechik=<table>
+ * streebog=<table>": each
  * family's name and that of its table in chosen (indexed by smg_family),
  * into buf.
  */

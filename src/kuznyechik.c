@@ -876,8 +876,9 @@ void kuznyechik_encrypt_block(const KUZNYECHIK_KEY *ks,
 /* ---- The kernel list and the choice ---- */
 
 /*
- * The assembly tiers (constant-time throughout) go first, each under its
- * header's guard; then the constant-time C kernel, taken only with
+ * The assembly tiers go first, each under its header's guard (constant-time
+ * throughout but kuznyechik-neon, whose serial modes are the table
+ * kernel's); then the constant-time C kernel, taken only with
  * constant-time = yes, and the table kernel, which every CPU runs.
  */
 static const SMG_KERNEL_ENTRY kuznyechik_kernels[] = {

@@ -22,7 +22,7 @@
  * reads the RFC's hex as bytes in the printed order).  decrypt (0 or 1)
  * says which way "ecb" goes (src/kernel.h: ecb both encrypts and decrypts
  * by the schedule given); vector kernels read only rk and decrypt;
- * whatever else a kernel wants precomputed follows, private to that kernel.
+ * the table C kernel's own decryption schedule follows.
  */
 typedef struct kuznyechik_key {
     unsigned char rk[10][16];

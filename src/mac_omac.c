@@ -16,8 +16,8 @@
  * the message ends there, takes K^i_1 as K1.  K^1 || K^1_1 || K^2 || K^2_1
  * ... is ACPKM-Master: CTR-ACPKM under the MAC key from the counter
  * 1^{n/2} || 0^{n/2}, re-keyed every T bytes (`cipher-key-mesh`), over
- * zeros, k + n bytes per section (as gost-engine's gost_omac_acpkm.c draws
- * it).  The chain runs on across sections.
+ * zeros, k + n bytes per section (R 1323565.1.017-2018 4.2; RFC 8645
+ * 6.3.1, ACPKM-Master, and 6.3.6, OMAC-ACPKM-Master).  The chain runs on across sections.
  */
 #include <string.h>
 #include <openssl/core_names.h>

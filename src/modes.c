@@ -123,20 +123,27 @@ static void block_restart(SMG_CIPHER_CTX *ctx)
     OPENSSL_cleanse(ctx->buf, sizeof(ctx->buf));
 }
 
-/* Whether the algorithm takes an IV of z = ivlen / bs blocks. */
-static int register_len_ok(const SMG_CIPHER_CTX *ctx, size_t ivlen)
+/* Whether the algorithm's IV is a register of 1 to max_iv_blocks blocks
+ * (GOST R 34.13-2015's CBC, CFB and OFB, where the family takes them). */
+static int takes_register(const SMG_CIPHER_CTX *ctx)
 {
     smg_mode m = ctx->alg->mode;
 
     return (m == SMG_MODE_CBC || m == SMG_MODE_CFB || m == SMG_MODE_OFB)
-           && ivlen >= ctx->bs && ivlen % ctx->bs == 0
+           && ctx->alg->family->max_iv_blocks > 1;
+}
+
+/* Whether the algorithm takes an IV of z = ivlen / bs blocks. */
+static int register_len_ok(const SMG_CIPHER_CTX *ctx, size_t ivlen)
+{
+    return takes_register(ctx) && ivlen >= ctx->bs && ivlen % ctx->bs == 0
            && ivlen / ctx->bs <= ctx->alg->family->max_iv_blocks;
 }
 
 static int block_iv_len_ok(const SMG_CIPHER_CTX *ctx, size_t ivlen,
                            size_t *want)
 {
-    *want = ctx->alg->family->max_iv_blocks > 1 ? 0 : ctx->alg->iv_len;
+    *want = takes_register(ctx) ? 0 : ctx->alg->iv_len;
     return ivlen == ctx->alg->iv_len || register_len_ok(ctx, ivlen);
 }
 
@@ -880,7 +887,7 @@ static int set_iv_len(SMG_CIPHER_CTX *ctx, const OSSL_PARAM *p)
 {
     size_t v;
 
-    if (ctx->alg->family->max_iv_blocks <= 1)
+    if (!takes_register(ctx))
         return check_fixed_size(ctx, p, ctx->alg->iv_len,
                                 SMG_PROV(INVALID_IV_LENGTH));
     if (!OSSL_PARAM_get_size_t(p, &v)) {

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The one block-cipher mode layer: every cipher smgost offers (SM4 with
- * 16-byte blocks, GOST 28147-89 and Magma with 8-byte blocks) is an
- * SMG_CIPHER_ALG handled by the functions below, which implement the
- * OSSL_FUNC_cipher_* dispatch entries.  The layer owns buffering, PKCS#7
+ * The one block-cipher mode layer: every cipher smgost offers (SM4 and
+ * Kuznyechik with 16-byte blocks, GOST 28147-89 and Magma with 8-byte
+ * blocks) is an SMG_CIPHER_ALG handled by the functions below, which
+ * implement the OSSL_FUNC_cipher_* dispatch entries.  The layer owns
+ * buffering, PKCS#7
  * padding, IV and counter bookkeeping, partial blocks carried across
  * updates (`num`), key meshing boundaries and the generic parameters; the
  * kernels (src/kernel.h) only see whole blocks.  A family (SM4, GOST)
