@@ -18,11 +18,11 @@ my @groups = (
     [sm4   => 'SM4 ciphers: ctx new, init, update, final, copy, re-init; '
               . 'SM4-GCM, CCM and XTS each way, with the AAD, CCM\'s length and the tag'],
     [gost  => 'GOST 28147-89 ciphers: the same steps'],
-    [magma => 'Magma ciphers (magma-ctr-acpkm included): the same steps'],
-    [kuznyechik => 'Kuznyechik ciphers (kuznyechik-ctr-acpkm included): the same steps'],
+    [magma => 'Magma ciphers (magma-ctr-acpkm, magma-mgm each way included): the same steps'],
+    [kuznyechik => 'Kuznyechik ciphers (kuznyechik-ctr-acpkm, kuznyechik-mgm each way '
+                   . 'included): the same steps'],
     [sm3   => 'SM3: the same steps and the one-shot digest'],
     [gost94 => 'md_gost94: the same steps and the one-shot digest'],
-    [mac   => 'gost-mac, gost-mac-12, HMAC-SM3: the same steps, one-shot'],
     [mac   => 'gost-mac, gost-mac-12, the OMAC and OMAC-ACPKM MACs, HMAC-SM3: '
               . 'the same steps, one-shot'],
     [streebog => 'md_gost12_256, md_gost12_512 and HMAC over each: the same steps, one-shot'],

@@ -15,7 +15,8 @@ use Test::More;
 
 my @groups = (
     [sm4   => 'SM4 ciphers: init, copy, re-init, re-key, reset, free'],
-    [aead  => 'SM4-GCM (GHASH key and tables included), SM4-CCM, SM4-XTS (both key halves)'],
+    [aead  => 'SM4-GCM (GHASH key and tables included), SM4-CCM, SM4-XTS (both key halves), '
+              . 'kuznyechik-mgm, magma-mgm'],
     [gost  => 'GOST 28147-89 ciphers, meshed schedules included'],
     [magma => 'Magma ciphers, magma-ctr-acpkm\'s section keys included'],
     [kuznyechik => 'Kuznyechik ciphers (round keys and the table kernel\'s decryption keys; '

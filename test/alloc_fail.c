@@ -74,8 +74,8 @@ typedef struct {
 #define HMAC_ENTRY(d, g)                                                     \
     { .kind = K_HMAC, .name = "HMAC", .label = "HMAC-" d, .group = g,        \
       .keylen = 32, .digest = d }
-#define AEAD_ENTRY(n, l, kl, m, d, tl)                                       \
-    { .kind = K_CIPHER, .name = n, .label = l, .group = "sm4", .keylen = kl, \
+#define AEAD_ENTRY(n, l, g, kl, m, d, tl)                                    \
+    { .kind = K_CIPHER, .name = n, .label = l, .group = g, .keylen = kl,     \
       .mode = m, .dec = d, .taglen = tl }
 static ALG algs[] = {
     ALG_ENTRY(K_CIPHER, "SM4-ECB", "sm4", 16),
@@ -93,12 +93,12 @@ static ALG algs[] = {
      * message is two units of one tweak, cut where the copies are made.
      * A decrypting entry takes the result of the encrypting one before it.
      */
-    AEAD_ENTRY("SM4-GCM", "SM4-GCM", 16, M_GCM, 0, 16),
-    AEAD_ENTRY("SM4-GCM", "SM4-GCM decrypt", 16, M_GCM, 1, 16),
-    AEAD_ENTRY("SM4-CCM", "SM4-CCM", 16, M_CCM, 0, 12),
-    AEAD_ENTRY("SM4-CCM", "SM4-CCM decrypt", 16, M_CCM, 1, 12),
-    AEAD_ENTRY("SM4-XTS", "SM4-XTS", 32, M_XTS, 0, 0),
-    AEAD_ENTRY("SM4-XTS", "SM4-XTS decrypt", 32, M_XTS, 1, 0),
+    AEAD_ENTRY("SM4-GCM", "SM4-GCM", "sm4", 16, M_GCM, 0, 16),
+    AEAD_ENTRY("SM4-GCM", "SM4-GCM decrypt", "sm4", 16, M_GCM, 1, 16),
+    AEAD_ENTRY("SM4-CCM", "SM4-CCM", "sm4", 16, M_CCM, 0, 12),
+    AEAD_ENTRY("SM4-CCM", "SM4-CCM decrypt", "sm4", 16, M_CCM, 1, 12),
+    AEAD_ENTRY("SM4-XTS", "SM4-XTS", "sm4", 32, M_XTS, 0, 0),
+    AEAD_ENTRY("SM4-XTS", "SM4-XTS decrypt", "sm4", 32, M_XTS, 1, 0),
     ALG_ENTRY(K_CIPHER, "gost89", "gost", 32),
     ALG_ENTRY(K_CIPHER, "gost89-cnt", "gost", 32),
     ALG_ENTRY(K_CIPHER, "gost89-cnt-12", "gost", 32),
@@ -110,12 +110,19 @@ static ALG algs[] = {
     ALG_ENTRY(K_CIPHER, "magma-ofb", "magma", 32),
     ALG_ENTRY(K_CIPHER, "magma-cfb", "magma", 32),
     ALG_ENTRY(K_CIPHER, "magma-ctr-acpkm", "magma", 32),
+    /* MGM takes its message as GCM does: AAD, data, the tag after it */
+    AEAD_ENTRY("magma-mgm", "magma-mgm", "magma", 32, M_GCM, 0, 8),
+    AEAD_ENTRY("magma-mgm", "magma-mgm decrypt", "magma", 32, M_GCM, 1, 8),
     ALG_ENTRY(K_CIPHER, "kuznyechik-ecb", "kuznyechik", 32),
     ALG_ENTRY(K_CIPHER, "kuznyechik-cbc", "kuznyechik", 32),
     ALG_ENTRY(K_CIPHER, "kuznyechik-cfb", "kuznyechik", 32),
     ALG_ENTRY(K_CIPHER, "kuznyechik-ofb", "kuznyechik", 32),
     ALG_ENTRY(K_CIPHER, "kuznyechik-ctr", "kuznyechik", 32),
     ALG_ENTRY(K_CIPHER, "kuznyechik-ctr-acpkm", "kuznyechik", 32),
+    AEAD_ENTRY("kuznyechik-mgm", "kuznyechik-mgm", "kuznyechik", 32, M_GCM,
+               0, 16),
+    AEAD_ENTRY("kuznyechik-mgm", "kuznyechik-mgm decrypt", "kuznyechik", 32,
+               M_GCM, 1, 16),
     ALG_ENTRY(K_DIGEST, "SM3", "sm3", 0),
     ALG_ENTRY(K_DIGEST, "md_gost94", "gost94", 0),
     ALG_ENTRY(K_MAC, "gost-mac", "mac", 32),

@@ -780,13 +780,21 @@ static void add_ghash_tables(const KEY *k, const unsigned char h[16])
 }
 
 /* SM4-GCM, CCM, XTS: the schedules (XTS: of both key halves), GCM's H and
- * its GHASH tables. */
+ * its GHASH tables; MGM: its cipher's schedule. */
 static void add_aead(const KEY *k, const char *name)
 {
     KEY half = *k;
     SM4_KEY enc, dec;
     unsigned char h[16] = { 0 };
 
+    if (strcmp(name, "kuznyechik-mgm") == 0) {
+        add_kuznyechik(k);
+        return;
+    }
+    if (strcmp(name, "magma-mgm") == 0) {
+        add_gost(k);
+        return;
+    }
     add_sm4(k);
     if (strcmp(name, "SM4-XTS") == 0) {
         memcpy(half.key, k->key + SM4_KEY_SIZE, SM4_KEY_SIZE);
@@ -804,6 +812,7 @@ static void add_aead(const KEY *k, const char *name)
 static int aead_run(EVP_CIPHER_CTX *ctx, const char *name, unsigned char *out)
 {
     int xts = strcmp(name, "SM4-XTS") == 0, ccm = strcmp(name, "SM4-CCM") == 0;
+    int taglen = ccm ? 12 : strcmp(name, "magma-mgm") == 0 ? 8 : 16;
     unsigned char tag[16];
     int l, l2;
 
@@ -812,7 +821,7 @@ static int aead_run(EVP_CIPHER_CTX *ctx, const char *name, unsigned char *out)
            && EVP_CipherUpdate(ctx, out, &l, msg, MSG_LEN)
            && EVP_CipherFinal_ex(ctx, out + l, &l2)
            && (xts || EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG,
-                                          ccm ? 12 : 16, tag) > 0);
+                                          taglen, tag) > 0);
 }
 
 /*
@@ -824,7 +833,8 @@ static void aead_scenario(const char *name)
 {
     EVP_CIPHER *ci = EVP_CIPHER_fetch(lib, name, PROPQ);
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
-    size_t keylen = strcmp(name, "SM4-XTS") == 0 ? 32 : 16;
+    size_t keylen = strncmp(name, "SM4-", 4) != 0 ? GOST89_KEY_SIZE
+                    : strcmp(name, "SM4-XTS") == 0 ? 32 : 16;
     KEY k1 = new_key(&rng, keylen), k2;
     unsigned char iv[16], *out = tu_malloc(MAX_OUT);
 
@@ -1101,6 +1111,8 @@ int main(int argc, char **argv)
         aead_scenario("SM4-GCM");
         aead_scenario("SM4-CCM");
         aead_scenario("SM4-XTS");
+        aead_scenario("kuznyechik-mgm");
+        aead_scenario("magma-mgm");
     } else if (strcmp(group, "mac") == 0) {
         mac_scenario("gost-mac", NULL);
         mac_scenario("gost-mac-12", NULL);

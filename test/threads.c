@@ -55,6 +55,7 @@ static const struct alg {
     { K_CIPHER, "SM4-ECB" }, { K_CIPHER, "SM4-CBC" }, { K_CIPHER, "SM4-CFB" },
     { K_CIPHER, "SM4-OFB" }, { K_CIPHER, "SM4-CTR" },
     { K_AEAD, "SM4-GCM" }, { K_AEAD, "SM4-CCM" }, { K_AEAD, "SM4-XTS" },
+    { K_AEAD, "kuznyechik-mgm" }, { K_AEAD, "magma-mgm" },
     { K_CIPHER, "gost89" }, { K_CIPHER, "gost89-cnt" },
     { K_CIPHER, "gost89-cnt-12" }, { K_CIPHER, "gost89-cbc" },
     { K_CIPHER, "gost89-ecb" }, { K_CIPHER, "magma-ecb" },
@@ -278,10 +279,11 @@ static int run_mac(OSSL_LIB_CTX *lib, const char *want_prov, const CASE *c,
 }
 
 /*
- * SM4-GCM, CCM or XTS: one message with the first 16 key bytes as AAD (not
- * XTS), the output followed by the tag (16 bytes GCM, CCM's default 12).
- * GCM's data goes in random chunks with context copies between them; CCM
- * and XTS take it in one update, after a copy sometimes.
+ * SM4-GCM, CCM, XTS or MGM: one message with the first 16 key bytes as AAD
+ * (not XTS), the output followed by the tag (16 bytes GCM, CCM's default
+ * 12, MGM's block).  GCM's and MGM's data goes in random chunks with
+ * context copies between them; CCM and XTS take it in one update, after a
+ * copy sometimes.
  */
 static int run_aead(OSSL_LIB_CTX *lib, const char *want_prov, const CASE *c,
                     int enc, const unsigned char *in, size_t inlen,
@@ -289,9 +291,10 @@ static int run_aead(OSSL_LIB_CTX *lib, const char *want_prov, const CASE *c,
 {
     EVP_CIPHER *ci = EVP_CIPHER_fetch(lib, c->alg->name, PROPQ);
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new(), *dup;
-    int gcm = strcmp(c->alg->name, "SM4-GCM") == 0;
+    int mgm = strstr(c->alg->name, "-mgm") != NULL;
+    int chunked = strcmp(c->alg->name, "SM4-GCM") == 0 || mgm;
     int xts = strcmp(c->alg->name, "SM4-XTS") == 0;
-    size_t taglen = xts ? 0 : gcm ? 16 : 12, off = 0, k;
+    size_t taglen = xts ? 0 : mgm ? c->ivlen : chunked ? 16 : 12, off = 0, k;
     int l, ok = ci != NULL && ctx != NULL
         && strcmp(prov_of_cipher(ci), want_prov) == 0 && inlen >= taglen;
 
@@ -301,10 +304,10 @@ static int run_aead(OSSL_LIB_CTX *lib, const char *want_prov, const CASE *c,
          && (enc || xts
              || EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, (int)taglen,
                                     (void *)(in + inlen)) > 0)
-         && (gcm || xts || EVP_CipherUpdate(ctx, NULL, &l, NULL, (int)inlen))
+         && (chunked || xts || EVP_CipherUpdate(ctx, NULL, &l, NULL, (int)inlen))
          && (xts || EVP_CipherUpdate(ctx, NULL, &l, c->key, 16));
     do {
-        k = gcm ? chunk(rng, inlen - off) : inlen;
+        k = chunked ? chunk(rng, inlen - off) : inlen;
         if (ok && coin(rng, 4)) {
             ok = (dup = EVP_CIPHER_CTX_new()) != NULL
                  && EVP_CIPHER_CTX_copy(dup, ctx);
