@@ -387,28 +387,44 @@ static void kuz_c_cbc_enc(const void *ks, const unsigned char *in,
     store64(iv, v);
 }
 
-static void kuz_c_cbc_dec(const void *ks, const unsigned char *in,
-                          unsigned char *out, size_t nblocks,
-                          unsigned char *iv)
+/* CBC and CFB decryption: the blocks before them are known, TAB_WAY at
+ * once (CBC: D(c_i) ^ c_{i-1}; CFB: E(c_{i-1}) ^ c_i). */
+static void tab_chain_dec(const KUZNYECHIK_KEY *ks, int cfb,
+                          const unsigned char *in, unsigned char *out,
+                          size_t nblocks, unsigned char *iv)
 {
     KUZ_BLOCK64 v = load64(iv), c, x[TAB_WAY], cs[TAB_WAY];
     int j;
 
     for (; nblocks >= TAB_WAY; nblocks -= TAB_WAY, in += 16 * TAB_WAY,
          out += 16 * TAB_WAY) {
+        for (j = 0; j < TAB_WAY; j++) {
+            cs[j] = load64(in + 16 * j);
+            x[j] = cfb ? (j > 0 ? cs[j - 1] : v) : cs[j];
+        }
+        if (cfb)
+            tab_encrypt_way(ks, x);
+        else
+            tab_decrypt_way(ks, x);
         for (j = 0; j < TAB_WAY; j++)
-            x[j] = cs[j] = load64(in + 16 * j);
-        tab_decrypt_way(ks, x);
-        for (j = 0; j < TAB_WAY; j++)
-            store64(out + 16 * j, xor_blocks(x[j], j > 0 ? cs[j - 1] : v));
+            store64(out + 16 * j,
+                    xor_blocks(x[j], cfb ? cs[j] : j > 0 ? cs[j - 1] : v));
         v = cs[TAB_WAY - 1];
     }
     for (; nblocks > 0; nblocks--, in += 16, out += 16) {
         c = load64(in);
-        store64(out, xor_blocks(tab_decrypt(ks, c), v));
+        store64(out, cfb ? xor_blocks(tab_encrypt(ks, v), c)
+                         : xor_blocks(tab_decrypt(ks, c), v));
         v = c;
     }
     store64(iv, v);
+}
+
+static void kuz_c_cbc_dec(const void *ks, const unsigned char *in,
+                          unsigned char *out, size_t nblocks,
+                          unsigned char *iv)
+{
+    tab_chain_dec(ks, 0, in, out, nblocks, iv);
 }
 
 static void kuz_c_cfb_enc(const void *ks, const unsigned char *in,
@@ -428,26 +444,7 @@ static void kuz_c_cfb_dec(const void *ks, const unsigned char *in,
                           unsigned char *out, size_t nblocks,
                           unsigned char *iv)
 {
-    KUZ_BLOCK64 v = load64(iv), c, x[TAB_WAY], cs[TAB_WAY];
-    int j;
-
-    for (; nblocks >= TAB_WAY; nblocks -= TAB_WAY, in += 16 * TAB_WAY,
-         out += 16 * TAB_WAY) {
-        for (j = 0; j < TAB_WAY; j++) {
-            cs[j] = load64(in + 16 * j);
-            x[j] = j > 0 ? cs[j - 1] : v;
-        }
-        tab_encrypt_way(ks, x);
-        for (j = 0; j < TAB_WAY; j++)
-            store64(out + 16 * j, xor_blocks(x[j], cs[j]));
-        v = cs[TAB_WAY - 1];
-    }
-    for (; nblocks > 0; nblocks--, in += 16, out += 16) {
-        c = load64(in);
-        store64(out, xor_blocks(tab_encrypt(ks, v), c));
-        v = c;
-    }
-    store64(iv, v);
+    tab_chain_dec(ks, 1, in, out, nblocks, iv);
 }
 
 static void kuz_c_ofb(const void *ks, const unsigned char *in,
