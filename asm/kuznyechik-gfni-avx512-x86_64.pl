@@ -110,6 +110,17 @@ sub rodata {
             $s .= ".Lkuz_l2_$dir$m:\n" . join '', map { my $j = $_; bytes_line(map { kuz_to_aes($LMAT{$dir}[$_][$j]) } 0 .. 15) } $m, $m + 8;
         }
     }
+    # the serial modes' core in the split layout (see serial_core): pair m
+    # of VPERMB controls (x_m over the low qword of each lane, x_{m+8}
+    # over the high one) and of columns (lane 0 rows 0..7, lane 1 rows
+    # 8..15; column m in the low qwords, m + 8 in the high ones)
+    for my $m (0 .. 7) {
+        $s .= ".Lkuz_splitctl_$m:\n" . bytes_line((($m) x 8, ($m + 16) x 8) x 2);
+        $s .= ".Lkuz_splitcol_$m:\n";
+        for my $rows ([0 .. 7], [8 .. 15]) {
+            $s .= bytes_line(map { my $j = $_; map { kuz_to_aes($KUZ_L[$_][$j]) } @$rows } $m, $m + 8);
+        }
+    }
     # VPSHUFB controls spreading byte j over its lane
     $s .= ".Lkuz_spread$_:\n" . bytes_line(($_) x 16) x 4 for 0 .. 15;
     $s .= sprintf(".Lkuz_aes_map:\n.quad\t0x%016x\n.Lkuz_aes_unmap:\n.quad\t0x%016x\n",
@@ -253,13 +264,16 @@ sub core4 {
 # and a ternlog with the round key, which leaves the full sum in both.
 # The rounds rename their registers instead of moving the result.
 # Decryption: L^-1 the same way, then pi^-1 and the round key.
+# $src says where the operands are: spread($m) and col($m) the L step's
+# pair m of shuffle controls and columns, key($i) K_i (ymm, both lanes),
+# free the temps; with first, K_1 (K_10 decrypting) is added on entry;
+# with split, the block is in the split layout (see serial_core).
 sub core_serial {
-    my ($dir) = @_;
-    my $name = ".Lkuz_core1_$dir";
+    my ($dir, $name, $src) = @_;
     my $s = local_function_begin($name);
     my $x = 0;
-    my @free = (1 .. 19);
-    $s .= "\tvpxorq\t" . R('y', key_reg($dir eq 'e' ? 1 : 10)) . ",%ymm0,%ymm0\n";
+    my @free = @{ $src->{free} };
+    $s .= "\tvpxorq\t" . $src->{key}->($dir eq 'e' ? 1 : 10) . ",%ymm0,%ymm0\n" if $src->{first};
     for my $r (0 .. 8) {
         if ($dir eq 'e') {
             my $y = shift @free;
@@ -269,8 +283,9 @@ sub core_serial {
         }
         my @p = splice @free, 0, 8;
         for my $m (0 .. 7) {
-            $s .= "\tvpshufb\t.Lkuz_spread2_$m(%rip),%ymm$x,%ymm$p[$m]\n"
-                . "\tvgf2p8mulb\t.Lkuz_l2_$dir$m(%rip),%ymm$p[$m],%ymm$p[$m]\n";
+            $s .= ($src->{split} ? "\tvpermb\t%ymm$x," . $src->{spread}->($m) . ",%ymm$p[$m]\n"
+                                 : "\tvpshufb\t" . $src->{spread}->($m) . ",%ymm$x,%ymm$p[$m]\n")
+                . "\tvgf2p8mulb\t" . $src->{col}->($m) . ",%ymm$p[$m],%ymm$p[$m]\n";
         }
         my @t = map { "%ymm$_" } @p;
         while (@t > 1) {
@@ -290,17 +305,18 @@ sub core_serial {
         }
         my ($sum) = $t[0] =~ /(\d+)/;
         my $sw = shift @free;
-        $s .= "\tvshufi64x2\t\$1,%ymm$sum,%ymm$sum,%ymm$sw\n";
+        $s .= $src->{split} ? "\tvpshufd\t\$0x4e,%ymm$sum,%ymm$sw\n"
+                            : "\tvshufi64x2\t\$1,%ymm$sum,%ymm$sum,%ymm$sw\n";
         push @free, $x;
         if ($dir eq 'e') {
             # the lanes' sums and the round key
-            $s .= "\tvpternlogq\t\$0x96," . R('y', key_reg($r + 2)) . ",%ymm$sw,%ymm$sum\n";
+            $s .= "\tvpternlogq\t\$0x96," . $src->{key}->($r + 2) . ",%ymm$sw,%ymm$sum\n";
             $x = $sum;
         } else {
             $s .= "\tvpxorq\t%ymm$sw,%ymm$sum,%ymm$sum\n";
             my $y = shift @free;
             $s .= join '', @{ sbox('d', $sum, $y, 1) };
-            $s .= "\tvpxorq\t" . R('y', key_reg(9 - $r)) . ",%ymm$y,%ymm$y\n";
+            $s .= "\tvpxorq\t" . $src->{key}->(9 - $r) . ",%ymm$y,%ymm$y\n";
             push @free, $sum;
             @p = grep { $_ != $sum } @p;
             $x = $y;
@@ -311,7 +327,21 @@ sub core_serial {
     return $s . "\tret\n" . local_function_end($name);
 }
 
-my $code = rodata() . core4('e') . core4('d') . core_serial('e') . core_serial('d');
+# core1: the lane cores' registers (keys in zmm22..31, the L step's
+# constants memory operands), for the calls and remainders of 1..4 blocks.
+sub core1 {
+    my ($dir) = @_;
+    return core_serial($dir, ".Lkuz_core1_$dir", {
+        spread => sub { ".Lkuz_spread2_$_[0](%rip)" },
+        col    => sub { ".Lkuz_l2_$dir$_[0](%rip)" },
+        key    => sub { R('y', key_reg($_[0])) },
+        first  => 1,
+        free   => [ 1 .. 19 ],
+    });
+}
+
+my $code = rodata() . core4('e') . core4('d') . core1('e') . core1('d');
+
 
 # ---------------------------------------------------------------------------
 # The byte-sliced core: 64 blocks, zmm j holding byte j of each (the
@@ -826,26 +856,73 @@ EOT
 $code .= chain_dec('cbc') . chain_dec('cfb');
 
 # ---------------------------------------------------------------------------
-# Serial modes, one block at a time through core1, the chaining value kept
-# in the field image in xmm0 from block to block.
+# Serial modes (CBC and CFB encryption, OFB; OMAC is CBC's), one block at a
+# time through core_serial, for latency, in the split layout: lane 0 holds
+# bytes 0..7 of the block in both qwords, lane 1 bytes 8..15.  Each of the
+# L step's 8 products takes column m for the block's byte m in the low
+# qwords and column m + 8 for byte m + 8 in the high ones, gathered across
+# the lanes by a VPERMB (4 cycles where the VPSHUFB of core1 takes 2), so
+# that the two halves of the sum are added by a VPSHUFD inside the lanes
+# (1 cycle where core1's lane swap takes 3): one cycle a round less,
+# measured.  The constants live in registers (VPERMB controls ymm12..19,
+# columns ymm22..29), K_2..K_9 in the frame at (%rax), so that a round
+# loads only the S-box's quarters 1 and 3 and its key.  The chaining value
+# is kept in the field image and the split layout with K_1 already added
+# (ymm0); the last round adds ymm30 = K_10 + K_1 (+ the plaintext block,
+# CFB) in its ternlog, so that the core's output is the next block's
+# input: CFB and OFB then wait for no XOR between blocks, CBC for one
+# (its plaintext).  K_1 stays in ymm31 for the outputs.  Layouts are
+# changed by VPERMQ, off the chain: to split 0x50, back 0x88.
+my $SFRAME = 8 * 32 + 32 + 8;
+sub serial_core {
+    return core_serial('e', ".Lkuz_core1s_e", {
+        spread => sub { "%ymm" . (12 + $_[0]) },
+        col    => sub { "%ymm" . (22 + $_[0]) },
+        key    => sub { $_[0] == 10 ? "%ymm30" : 32 * ($_[0] - 2) . "(%rax)" },
+        free   => [ 1 .. 11 ],
+        split  => 1,
+    });
+}
+$code .= serial_core();
+
+# block ($at) into ymm $r, in the field image and the split layout
+sub split_in {
+    my ($at, $r) = @_;
+    return "\tvbroadcasti32x4\t$at,%ymm$r\n" . map_in('y', $r) . "\tvpermq\t\$0x50,%ymm$r,%ymm$r\n";
+}
+
+# ymm $r (split layout, keyed by K_1) to the plain block in xmm $o
+sub split_out {
+    my ($r, $o) = @_;
+    return "\tvpxorq\t%ymm31,%ymm$r,%ymm$o\n\tvpermq\t\$0x88,%ymm$o,%ymm$o\n" . map_out('x', $o);
+}
+
 sub serial {
     my ($mode) = @_;
     my $name = "kuznyechik_gfni_avx512_$mode";
     my $s = function_begin($name) . "\ttest\t%rcx,%rcx\n\tjz\t.Lkuz_${mode}_none\n"
-        . setup_keys('e') . "\tvbroadcasti32x4\t(%r8),%ymm0\n" . map_in('y', 0)
+        . frame_alloc($SFRAME) . "\tmov\t%rsp,%rax\n";
+    # K_1 (ymm31), K_2..K_9 to the frame, K_10 + K_1 after them
+    for my $i (1 .. 10) {
+        my $k = $i == 1 ? 31 : 4;
+        $s .= split_in(16 * ($i - 1) . "(%rdi)", $k);
+        $s .= "\tvmovdqu64\t%ymm4," . 32 * ($i - 2) . "(%rax)\n" if $i > 1 && $i < 10;
+    }
+    $s .= "\tvpxorq\t%ymm31,%ymm4,%ymm30\n\tvmovdqu64\t%ymm30,256(%rax)\n";
+    $s .= "\tvmovdqu64\t.Lkuz_splitctl_$_(%rip),%ymm" . (12 + $_) . "\n" for 0 .. 7;
+    $s .= "\tvmovdqu64\t.Lkuz_splitcol_$_(%rip),%ymm" . (22 + $_) . "\n" for 0 .. 7;
+    $s .= "\tvmovdqa64\t.Lkuz_pi_e0(%rip)," . R('z', $TQ0) . "\n"
+        . "\tvmovdqa64\t.Lkuz_pi_e2(%rip)," . R('z', $TQ2) . "\n"
+        . split_in('(%r8)', 0) . "\tvpxorq\t%ymm31,%ymm0,%ymm0\n"
         . ".Lkuz_${mode}_loop:\n";
     if ($mode eq 'cbc_enc') {
-        $s .= "\tvbroadcasti32x4\t(%rsi),%ymm4\n" . map_in('y', 4) . "\tvpxorq\t%ymm4,%ymm0,%ymm0\n"
-            . "\tcall\t.Lkuz_core1_e\n"
-            . "\tvgf2p8affineqb\t\$0,.Lkuz_aes_unmap(%rip){1to2},%xmm0,%xmm4\n";
+        $s .= split_in('(%rsi)', 4) . "\tvpxorq\t%ymm4,%ymm0,%ymm0\n"
+            . "\tcall\t.Lkuz_core1s_e\n" . split_out(0, 4);
     } elsif ($mode eq 'cfb_enc') {
-        $s .= "\tcall\t.Lkuz_core1_e\n"
-            . "\tvbroadcasti32x4\t(%rsi),%ymm4\n" . map_in('y', 4) . "\tvpxorq\t%ymm4,%ymm0,%ymm0\n"
-            . "\tvgf2p8affineqb\t\$0,.Lkuz_aes_unmap(%rip){1to2},%xmm0,%xmm4\n";
+        $s .= split_in('(%rsi)', 4) . "\tvpxorq\t256(%rax),%ymm4,%ymm30\n"
+            . "\tcall\t.Lkuz_core1s_e\n" . split_out(0, 4);
     } else {
-        $s .= "\tcall\t.Lkuz_core1_e\n"
-            . "\tvgf2p8affineqb\t\$0,.Lkuz_aes_unmap(%rip){1to2},%xmm0,%xmm4\n"
-            . "\tvpxorq\t(%rsi),%xmm4,%xmm4\n";
+        $s .= "\tcall\t.Lkuz_core1s_e\n" . split_out(0, 4) . "\tvpxorq\t(%rsi),%xmm4,%xmm4\n";
     }
     $s .= <<"EOT";
 	vmovdqu	%xmm4,(%rdx)
@@ -854,7 +931,7 @@ sub serial {
 	dec	%rcx
 	jnz	.Lkuz_${mode}_loop
 EOT
-    $s .= map_out('x', 0) . "\tvmovdqu\t%xmm0,(%r8)\n\tvzeroupper\n";
+    $s .= split_out(0, 0) . "\tvmovdqu\t%xmm0,(%r8)\n\tvzeroupper\n" . frame_free($SFRAME);
     return $s . ".Lkuz_${mode}_none:\n\tret\n" . function_end($name);
 }
 $code .= serial('cbc_enc') . serial('cfb_enc') . serial('ofb');
