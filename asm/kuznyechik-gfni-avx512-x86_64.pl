@@ -163,16 +163,19 @@ sub map_out {
 # The S-box on every byte of zmm $x, result in zmm $y ($x is lost): the
 # low half of the table by VPERMT2B into a copy of quarter 0 (index kept),
 # the high half by VPERMI2B into the index register, the high result
-# taken where the index's top bit was set.
+# taken where the index's top bit was set.  The lookups are zmm-wide (the
+# table's halves are), the mask and the blend only $w-wide (default zmm):
+# the serial cores' ymm blend measured 1-2% faster a block.
 sub sbox {
-    my ($dir, $x, $y, $k) = @_;
+    my ($dir, $x, $y, $k, $w) = @_;
+    $w //= 'z';
     my ($X, $Y) = (R('z', $x), R('z', $y));
     return [
         "\tvmovdqa64\t" . R('z', $TQ0) . ",$Y\n",
         "\tvpermt2b\t.Lkuz_pi_${dir}1(%rip),$X,$Y\n",
-        "\tvpmovb2m\t$X,%k$k\n",
+        "\tvpmovb2m\t" . R($w, $x) . ",%k$k\n",
         "\tvpermi2b\t.Lkuz_pi_${dir}3(%rip)," . R('z', $TQ2) . ",$X\n",
-        "\tvmovdqu8\t$X,$Y\{%k$k\}\n",
+        "\tvmovdqu8\t" . R($w, $x) . "," . R($w, $y) . "\{%k$k\}\n",
     ];
 }
 
@@ -277,7 +280,7 @@ sub core_serial {
     for my $r (0 .. 8) {
         if ($dir eq 'e') {
             my $y = shift @free;
-            $s .= join '', @{ sbox('e', $x, $y, 1) };
+            $s .= join '', @{ sbox('e', $x, $y, 1, 'y') };
             push @free, $x;
             $x = $y;
         }
@@ -315,7 +318,7 @@ sub core_serial {
         } else {
             $s .= "\tvpxorq\t%ymm$sw,%ymm$sum,%ymm$sum\n";
             my $y = shift @free;
-            $s .= join '', @{ sbox('d', $sum, $y, 1) };
+            $s .= join '', @{ sbox('d', $sum, $y, 1, 'y') };
             $s .= "\tvpxorq\t" . $src->{key}->(9 - $r) . ",%ymm$y,%ymm$y\n";
             push @free, $sum;
             @p = grep { $_ != $sum } @p;
