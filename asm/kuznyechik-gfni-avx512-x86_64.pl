@@ -31,8 +31,10 @@
 #    by a VPSHUFB.  Four zmm (16 blocks) a pass with interleaved running
 #    sums take what the byte-sliced passes leave from 5 blocks on; the
 #    serial modes, and calls or remainders of 1..4 blocks, take one block
-#    at a time through the serial core (core_serial), whose two lanes each
-#    take half the columns, for latency.
+#    at a time through a one-block core (core_serial), whose two lanes each
+#    take half the columns, for latency; the serial modes' own core keeps
+#    the block in a split layout whose two halves of L add inside the
+#    lanes (serial_core).
 # Decryption is X[K_10], then L^-1, pi^-1 and X[K_i] for i = 9 .. 1 in
 # both forms.  The round keys are mapped or spread as each call needs
 # them (ten VGF2P8AFFINEQB; the byte-sliced passes' key table, 30
@@ -51,18 +53,27 @@
 #   16384  CTR       1727  16.2x          157  1.47x     107
 #   16384  CBC-dec   1858  19.0x          136  1.39x      98
 #   16384  CFB-dec   1852  17.9x          153  1.48x     104
-#   16384  CBC-enc    238   2.24x         147  1.39x     106
-#   16384  CFB-enc    237   2.41x         151  1.53x      98
-#   16384  OFB        239   2.37x         154  1.52x     101
+#   16384  CBC-enc    254   2.36x         151  1.41x     108  *
+#   16384  CFB-enc    255   2.56x         151  1.52x     100  *
+#   16384  OFB        254   2.51x         155  1.53x     101  *
+#   16     CBC-enc    223   2.35x         128  1.35x      95  *
 #   16     ECB        249   2.00x         179  1.44x     124
 #   16     CTR        189   2.09x         132  1.46x      91
 #
-# and in TSC ticks (2.6 GHz) a byte, 16 KiB in place, best of 200 calls:
-# ECB 1.36 (decryption 1.38), CTR 1.47, CBC-dec 1.39, CBC-enc 10.5, OFB
-# 10.3; about 1.42 core cycles a tick.  A serial round is ~26 cycles: pi
-# ~8.6 (VPERMT2B/VPERMI2B zmm latency; a ymm form of four 64-entry
-# lookups and two levels of blends measured slower), the lane swap ~3,
-# the rest the 8 shuffles, 8 multiplies and the fold.
+# (* another run: -a kuznyechik-cbc,kuznyechik-cfb,kuznyechik-ofb,
+# kuznyechik-mac -s 16,16384 -l native,c -t 150, 2026-12-08, where the
+# build before serial_core ran CBC-enc 240, CFB-enc 239 and OFB 240 MB/s
+# at 16 KiB: 2.23x, 2.40x, 2.37x), and in TSC ticks (2.6 GHz) a byte,
+# 16 KiB in place, best of 200 calls: ECB 1.36 (decryption 1.38), CTR
+# 1.47, CBC-dec 1.39, CBC-enc 10.2, CFB-enc 10.1, OFB 10.2 (10.8 before
+# serial_core); about 1.42 core cycles a tick.  A serial round is ~25
+# cycles, measured by taking each step out: pi ~8 (the VPERMT2B/VPERMI2B
+# zmm lookups' latency; a ymm form of four 64-entry lookups and two
+# levels of selects, a VPBLENDVB or a ternlog select in place of the
+# masked move, and a VPCMPGTB or VPTESTMB mask all measured the same or
+# slower), L ~16 (8 gathers and 8 multiplies sharing three pipes, the
+# tree and the fold).  The xmm form of L (16 shuffles, 16 multiplies, no
+# fold) measured 10% slower, a zmm form has a longer fold.
 
 use strict;
 use warnings;
