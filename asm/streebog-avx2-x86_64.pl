@@ -71,6 +71,9 @@ pi_setup('.Lstb_', 'streebog-avx2');
 pi_tables(1);
 my $IDENTITY = sub { return $_[0]; };
 linear_ends('', $IDENTITY, $IDENTITY, 1);
+# the AVX2 tier's packed alpha and alpha^-1 by nibble tables
+nibble_tables('alpha', \&pi_alpha);
+nibble_tables('alphainv', inverse_of(\&pi_alpha));
 
 # ---------------------------------------------------------------------------
 # The layout.  The transpose below takes byte j of qword q to qword j,
@@ -264,35 +267,271 @@ sub h_out {
     return $r . "\tvzeroall\n";
 }
 
-my $code = rodata_begin() . $rodata . text_begin();
+# ===========================================================================
+# The AVX2 tier without GFNI: streebog_avx2_blocks and streebog_avx2_g.
+#
+# Layouts: the two chains share four ymm registers, each 128-bit lane
+# holding the same index of both (qword 0 the key chain's, qword 1 the
+# state's), so that every VPSHUFB table lookup serves both:
+#   W (words): register k, lane h holds word 2k+h, bytes in memory order;
+#   B (bytes): register q, lane h holds byte 4h+q of words 0..7 (word j
+#              at byte j of the chain's qword).
+# S is pi's core on the nibbles of alpha(x) (gost2015_pi_x86_64.pm), the
+# chains held as alpha(x) between rounds so that the split into nibbles is
+# a shift and two masks.  P and L: source register k of W is pre-P word
+# 2k+h in lane h, that is byte 2k+h of every post-P word, so output
+# register q of B is the XOR over k and the lane swap sw of M(4h'+q,
+# 2k+(h'^sw)) applied bytewise; with pi's output map (omega) before it and
+# alpha after it merged into two 16-entry tables per lane, indexed by
+# pi's core outputs l'' and s: 64 VPSHUFB a round.  Then a byte transpose
+# (three unpack levels and VPERMD) takes B back to W.
 
-# void streebog_gfni_avx2_blocks(STREEBOG_CHAIN *c, const unsigned char
-#                                 *in, size_t nblocks)
-$code .= function_begin("streebog_gfni_avx2_blocks");
-$code .= "\ttest\t%rdx,%rdx\n\tjz\t.Lstb_blocks_ret\n" . frame_align_begin($FRAME, 32);
-$code .= h_in() . ".p2align\t5\n.Lstb_blocks_loop:\n";
-$code .= block_inputs('64(%rdi)', '(%rsi)');
-# N += 512, Sigma += m (mod 2^512), branch-free
-$code .= "\taddq\t\$512,64(%rdi)\n";
-$code .= "\tadcq\t\$0," . (64 + 8 * $_) . "(%rdi)\n" for 1 .. 7;
-for my $w (0 .. 7) {
-    $code .= "\tmov\t" . (8 * $w) . "(%rsi),%rax\n"
-        . "\t" . ($w ? "adc" : "add") . "\t%rax," . (128 + 8 * $w) . "(%rdi)\n";
+my $rodata2 = "";
+
+sub parity8 { my ($x) = @_; $x ^= $x >> 4; $x ^= $x >> 2; $x ^= $x >> 1; return $x & 1; }
+sub m_apply {
+    my ($rows, $x) = @_;
+    my $y = 0;
+    $y |= parity8($rows->[$_] & $x) << $_ for 0 .. 7;
+    return $y;
 }
-$code .= block();
-$code .= <<"EOT";
+# L's tables: output register q, source register k, lanes swapped sw,
+# index l'' (h) or s (s)
+for my $q (0 .. 3) {
+    for my $k (0 .. 3) {
+        for my $sw (0, 1) {
+            for my $part ([ 'h', \&pi_out_h ], [ 's', \&pi_out_sig ]) {
+                my ($name, $f) = @$part;
+                my @b;
+                for my $h (0, 1) {
+                    my @rows = l_block(4 * $h + $q, 2 * $k + ($h ^ $sw));
+                    push @b, map { pi_alpha(m_apply(\@rows, $f->($_))) } 0 .. 15;
+                }
+                $rodata2 .= ".p2align\t5\n.Lstb_l$q$k$sw$name:\n" . byte_lines(@b);
+            }
+        }
+    }
+}
+# alpha(C_i) in W layout, the state's qwords zero
+for my $k (1 .. 12) {
+    my @c = c_bytes($k);
+    my @b;
+    for my $w (0 .. 7) {
+        push @b, (map { pi_alpha($_) } @c[8 * $w .. 8 * $w + 7]), (0) x 8;
+    }
+    $rodata2 .= ".p2align\t5\n.Lstb_ac$k:\n" . byte_lines(@b);
+}
+
+# The frame: h and h ^ m in memory order, the sources of a round (W
+# layout, alpha(x)), and alpha(C_1) beside alpha(m) for the first
+my %F2 = (h => 0, hm => 64, x => 128, z => 256);
+my $FRAME2 = 384;
+sub F2 { my ($v, $i) = @_; return ($F2{$v} + 32 * $i) . '(%rsp)'; }
+
+my @ACC = (8, 9, 10, 11);
+
+# alpha of register $src into register $dst (packed), clobbering 1, 2, 7
+sub alpha_reg {
+    my ($tbl, $src, $dst) = @_;
+    my ($x, $d, $n) = (Y($src), Y($dst), Y($NIB));
+    return <<"EOT";
+	vpsrlw	\$4,$x,%ymm1
+	vpand	$n,%ymm1,%ymm1
+	vpand	$n,$x,%ymm2
+	vmovdqa	.Lstb_${tbl}_h(%rip),%ymm7
+	vpshufb	%ymm1,%ymm7,$d
+	vmovdqa	.Lstb_${tbl}_l(%rip),%ymm7
+	vpshufb	%ymm2,%ymm7,%ymm7
+	vpxor	%ymm7,$d,$d
+EOT
+}
+
+# pi's core of register $src (alpha(x)): l'' into 0, s into 6
+sub core_of {
+    my ($src) = @_;
+    my ($x, $n) = (Y($src), Y($NIB));
+    return "\tvpsrlw\t\$4,$x,%ymm1\n\tvpand\t$n,%ymm1,%ymm1\n\tvpand\t$n,$x,%ymm2\n"
+        . sbox_core('y');
+}
+
+# L's lookups for source register k from its l'', s in 0, 6 and their
+# lanes swapped in 1, 2: into the accumulators (set by the first source)
+sub l_lookups {
+    my ($k) = @_;
+    my $r = "";
+    for my $q (0 .. 3) {
+        my $acc = Y($ACC[$q]);
+        for my $sw (0, 1) {
+            my ($ih, $is, $ta, $tb) = map { Y($_) } $sw ? (1, 2, 5, 7) : (0, 6, 3, 4);
+            $r .= "\tvmovdqa\t.Lstb_l$q$k${sw}h(%rip),$ta\n\tvpshufb\t$ih,$ta,$ta\n"
+                . "\tvmovdqa\t.Lstb_l$q$k${sw}s(%rip),$tb\n\tvpshufb\t$is,$tb,$tb\n";
+            if ($k == 0 && $sw == 0) {
+                $r .= "\tvpxor\t$tb,$ta,$acc\n";
+            } else {
+                $r .= "\tvpxor\t$tb,$ta,$ta\n\tvpxor\t$ta,$acc,$acc\n";
+            }
+        }
+    }
+    return $r;
+}
+
+# B (the accumulators) to W, into registers 4..7; clobbers 0..3, 12
+sub transpose_bw {
+    my ($r0, $r1, $r2, $r3) = map { Y($_) } @ACC;
+    my $s = <<"EOT";
+	vpunpcklbw	$r1,$r0,%ymm0
+	vpunpckhbw	$r1,$r0,%ymm1
+	vpunpcklbw	$r3,$r2,%ymm2
+	vpunpckhbw	$r3,$r2,%ymm3
+	vpunpcklwd	%ymm2,%ymm0,%ymm4
+	vpunpckhwd	%ymm2,%ymm0,%ymm5
+	vpunpcklwd	%ymm3,%ymm1,%ymm6
+	vpunpckhwd	%ymm3,%ymm1,%ymm7
+	vpunpckldq	%ymm6,%ymm4,%ymm0
+	vpunpckhdq	%ymm6,%ymm4,%ymm1
+	vpunpckldq	%ymm7,%ymm5,%ymm2
+	vpunpckhdq	%ymm7,%ymm5,%ymm3
+	vmovdqa	.Lstb_perm(%rip),%ymm12
+EOT
+    $s .= "\tvpermd\t%ymm$_,%ymm12,%ymm" . (4 + $_) . "\n" for 0 .. 3;
+    return $s;
+}
+
+# One compression of the frame's h by m at $m(%$mr), N at $n(%$nr):
+# what reads N (to the sources of round 1 in the frame), then the rounds
+sub block2_inputs {
+    my ($n, $nr, $m, $mr) = @_;
+    my $r = "";
+    # h ^ m; alpha(m) beside alpha(C_1) in W layout
+    for my $half (0, 1) {
+        my $o = 32 * $half;
+        $r .= "\tvmovdqu\t" . ($m + $o) . "(%$mr),%ymm8\n\tvpxor\t" . F2('h', $half) . ",%ymm8,%ymm0\n"
+            . "\tvmovdqa\t%ymm0," . F2('hm', $half) . "\n" . alpha_reg('alpha', 8, 9);
+        for my $k (2 * $half, 2 * $half + 1) {
+            $r .= "\tvpermq\t\$" . ($k & 1 ? '0xfa' : '0x50') . ",%ymm9,%ymm0\n"
+                . "\tvpblendd\t\$0x33,.Lstb_ac1+" . (32 * $k) . "(%rip),%ymm0,%ymm0\n"
+                . "\tvmovdqa\t%ymm0," . F2('z', $k) . "\n";
+        }
+    }
+    # K_1 = LPS(h ^ N): S on the words, in memory order, its outputs
+    # (l'', s) to the frame; both chains take them
+    for my $half (0, 1) {
+        my $o = 32 * $half;
+        $r .= "\tvmovdqu\t" . ($n + $o) . "(%$nr),%ymm8\n\tvpxor\t" . F2('h', $half) . ",%ymm8,%ymm8\n"
+            . alpha_reg('alpha', 8, 8) . core_of(8)
+            . "\tvmovdqa\t%ymm0," . F2('x', 2 * $half) . "\n\tvmovdqa\t%ymm6,"
+            . F2('x', 2 * $half + 1) . "\n";
+    }
+    return $r;
+}
+
+sub block2_rounds {
+    my $r = "";
+    for my $k (0 .. 3) {
+        my ($hsrc, $ssrc) = map { F2('x', 2 * ($k >> 1) + $_) } 0, 1;
+        my ($imm, $swp) = $k & 1 ? ('0xfa', '0xaf') : ('0x50', '0x05');
+        $r .= "\tvpermq\t\$$imm,$hsrc,%ymm0\n\tvpermq\t\$$imm,$ssrc,%ymm6\n"
+            . "\tvpermq\t\$$swp,$hsrc,%ymm1\n\tvpermq\t\$$swp,$ssrc,%ymm2\n" . l_lookups($k);
+    }
+    $r .= transpose_bw();
+    for my $k (0 .. 3) {
+        my $w = Y(4 + $k);
+        $r .= "\tvpxor\t" . F2('z', $k) . ",$w,$w\n\tvmovdqa\t$w," . F2('x', $k) . "\n";
+    }
+    # rounds 1..12 from Kc_i ^ Y_i in W layout: B = (alpha K_{i+1}, alpha
+    # X_{i+1}); Kc_{i+1} = K_{i+1} ^ C_{i+1}, Y_{i+1} = X_{i+1} ^ K_{i+1}
+    for my $i (1 .. 12) {
+        for my $k (0 .. 3) {
+            $r .= "\tvmovdqa\t" . F2('x', $k) . ",%ymm2\n" . core_of(2)
+                . "\tvpermq\t\$0x4e,%ymm0,%ymm1\n\tvpermq\t\$0x4e,%ymm6,%ymm2\n" . l_lookups($k);
+        }
+        last if $i == 12;
+        $r .= transpose_bw();
+        for my $k (0 .. 3) {
+            my $w = Y(4 + $k);
+            $r .= "\tvpslldq\t\$8,$w,%ymm0\n\tvpxor\t%ymm0,$w,$w\n"
+                . "\tvpxor\t.Lstb_ac" . ($i + 1) . "+" . (32 * $k) . "(%rip),$w,$w\n"
+                . "\tvmovdqa\t$w," . F2('x', $k) . "\n";
+        }
+    }
+    # E = X_13 ^ K_13 in both chains' qwords, to W, to memory order;
+    # h = alpha^-1(E) ^ h ^ m
+    for my $q (@ACC) {
+        $r .= "\tvpshufd\t\$0x4e," . Y($q) . ",%ymm0\n\tvpxor\t%ymm0," . Y($q) . "," . Y($q) . "\n";
+    }
+    $r .= transpose_bw();
+    for my $half (0, 1) {
+        my ($a, $b) = map { Y(4 + 2 * $half + $_) } 0, 1;
+        my $x = Y(8 + $half);
+        $r .= "\tvpunpcklqdq\t$b,$a,$x\n\tvpermq\t\$0xd8,$x,$x\n";
+    }
+    for my $half (0, 1) {
+        my $x = Y(8 + $half);
+        $r .= alpha_reg('alphainv', 8 + $half, 8 + $half) . "\tvpxor\t" . F2('hm', $half)
+            . ",$x,$x\n\tvmovdqa\t$x," . F2('h', $half) . "\n";
+    }
+    return $r;
+}
+
+sub h_in2 {
+    return "\tvmovdqu\t(%rdi),%ymm0\n\tvmovdqu\t32(%rdi),%ymm1\n"
+        . "\tvmovdqa\t%ymm0," . F2('h', 0) . "\n\tvmovdqa\t%ymm1," . F2('h', 1) . "\n"
+        . load_consts('y');
+}
+sub h_out2 {
+    my $r = "\tvmovdqa\t" . F2('h', 0) . ",%ymm0\n\tvmovdqa\t" . F2('h', 1) . ",%ymm1\n"
+        . "\tvmovdqu\t%ymm0,(%rdi)\n\tvmovdqu\t%ymm1,32(%rdi)\n\tvpxor\t%ymm0,%ymm0,%ymm0\n";
+    $r .= "\tvmovdqa\t%ymm0," . (32 * $_) . "(%rsp)\n" for 0 .. $FRAME2 / 32 - 1;
+    return $r . "\tvzeroall\n";
+}
+
+# ---------------------------------------------------------------------------
+# Entry points of both tiers.  N += 512 and Sigma += m (mod 2^512), branch-free
+sub n_sigma {
+    my $r = "\taddq\t\$512,64(%rdi)\n";
+    $r .= "\tadcq\t\$0," . (64 + 8 * $_) . "(%rdi)\n" for 1 .. 7;
+    for my $w (0 .. 7) {
+        $r .= "\tmov\t" . (8 * $w) . "(%rsi),%rax\n"
+            . "\t" . ($w ? "adc" : "add") . "\t%rax," . (128 + 8 * $w) . "(%rdi)\n";
+    }
+    return $r;
+}
+
+# A tier: its frame, h in and out of it, a block's inputs (N at
+# $n(%$nr), m at $m(%$mr)) and its rounds, N and Sigma between them
+my %TIER = (
+    gfni_avx2 => {
+        frame => $FRAME, h_in => \&h_in, h_out => \&h_out,
+        inputs => sub { my ($n, $nr, $m, $mr) = @_; return block_inputs("$n(%$nr)", "$m(%$mr)"); },
+        rounds => \&block,
+    },
+    avx2 => {
+        frame => $FRAME2, h_in => \&h_in2, h_out => \&h_out2,
+        inputs => \&block2_inputs, rounds => \&block2_rounds,
+    },
+);
+
+my $code = rodata_begin() . $rodata . $rodata2 . text_begin();
+for my $tier (qw(gfni_avx2 avx2)) {
+    my $t = $TIER{$tier};
+    my $L = ".Lstb_${tier}";
+    # void streebog_TIER_blocks(STREEBOG_CHAIN *c, const unsigned char
+    #                           *in, size_t nblocks)
+    $code .= function_begin("streebog_${tier}_blocks")
+        . "\ttest\t%rdx,%rdx\n\tjz\t${L}_blocks_ret\n" . frame_align_begin($t->{frame}, 32)
+        . $t->{h_in}->() . ".p2align\t5\n${L}_blocks_loop:\n"
+        . $t->{inputs}->(64, 'rdi', 0, 'rsi') . n_sigma() . $t->{rounds}->() . <<"EOT";
 	add	\$64,%rsi
 	dec	%rdx
-	jnz	.Lstb_blocks_loop
+	jnz	${L}_blocks_loop
 EOT
-$code .= h_out() . frame_align_end() . ".Lstb_blocks_ret:\n\tret\n";
-$code .= function_end("streebog_gfni_avx2_blocks");
-
-# void streebog_gfni_avx2_g(uint64_t h[8], const uint64_t N[8],
-#                            const unsigned char m[64])
-$code .= function_begin("streebog_gfni_avx2_g");
-$code .= frame_align_begin($FRAME, 32) . h_in() . block_inputs('(%rsi)', '(%rdx)');
-$code .= block() . h_out() . frame_align_end() . "\tret\n";
-$code .= function_end("streebog_gfni_avx2_g");
+    $code .= $t->{h_out}->() . frame_align_end() . "${L}_blocks_ret:\n\tret\n"
+        . function_end("streebog_${tier}_blocks");
+    # void streebog_TIER_g(uint64_t h[8], const uint64_t N[8],
+    #                      const unsigned char m[64])
+    $code .= function_begin("streebog_${tier}_g") . frame_align_begin($t->{frame}, 32)
+        . $t->{h_in}->() . $t->{inputs}->(0, 'rsi', 0, 'rdx') . $t->{rounds}->() . $t->{h_out}->()
+        . frame_align_end() . "\tret\n" . function_end("streebog_${tier}_g");
+}
 
 x86_64::finish($code);

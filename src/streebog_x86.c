@@ -17,4 +17,8 @@ const STREEBOG_KERNEL streebog_kernel_gfni_avx2 = {
     "streebog-gfni-avx2", streebog_gfni_avx2_blocks, streebog_gfni_avx2_g
 };
 
+const STREEBOG_KERNEL streebog_kernel_avx2 = {
+    "streebog-avx2", streebog_avx2_blocks, streebog_avx2_g
+};
+
 #endif

@@ -867,6 +867,8 @@ my @rows = (
       [ qr/^streebog-gfni-avx512$/, 'all', 'all' ] ],
     [ 'Streebog streebog-gfni-avx2 (blocks, g)',
       [ qr/^streebog-gfni-avx2$/, 'all', 'all' ] ],
+    [ 'Streebog streebog-avx2 (blocks, g)',
+      [ qr/^streebog-avx2$/, 'all', 'all' ] ],
     [ 'Kuznyechik C kernel (kuznyechik-c), every mode, with its key schedule',
       [ qr/^kuznyechik-c$/, 'all', 'all' ], [ qr/^kuznyechik-keysched-c$/, 'all', 'all' ] ],
     [ 'Kuznyechik kuznyechik-c-ct, every mode, with constant-time = yes, and its key schedule',

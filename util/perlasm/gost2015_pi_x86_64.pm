@@ -18,7 +18,8 @@ use kuznyechik_x86_64 qw(@KUZ_PI);
 
 our @EXPORT = qw(pi_setup pi_tables pi_rodata linear_ends inverse_of
                  table16 matrix4 nibble_tables R $ZERO $NIB $C15
-                 load_consts lookup split_map sbox sbox_inv);
+                 load_consts lookup split_map sbox sbox_core sbox_inv
+                 pi_alpha pi_out_h pi_out_sig);
 
 # The label prefix of every table (".Lkuz_" for Kuznyechik's file, whose
 # generated text this module must leave as it was) and the name in errors.
@@ -152,6 +153,16 @@ sub pi_tables {
     table16('lognu1inv', map { $NU1_INV[$_] ? $LOG16[ $NU1_INV[$_] ] : $LOG_ZERO } 0 .. 15);
 }
 
+# pi's ends as maps of bytes: alpha, whose output's nibbles are sbox_core's
+# inputs l and r, and the two parts of pi(x) = pi_out_h(l'') ^
+# pi_out_sig(s) from sbox_core's outputs (l'' in 0..15, s in 0..14 or
+# with bit 7 set, where the part is 0 as VPSHUFB gives it): omega(l' ||
+# r'') with s = log(r * phi(l')), r'' = sigma(exp s) ^ sigma(0) looked up
+# through omega in the same table, the constants in the l'' part.
+sub pi_alpha { return $ALPHA->($_[0]); }
+sub pi_out_h { return $OMEGA->(($_[0] ^ $NU1_0) << 4 | $SIGMA_0); }
+sub pi_out_sig { return $_[0] < 15 ? $OMEGA->($SIGMA[ $EXP16[ $_[0] ] ] ^ $SIGMA_0) : 0; }
+
 # The linear ends of pi and pi^-1 in a representation: $to maps the
 # cipher's bytes into it (identity, or phi for the one-block GFNI core,
 # which encrypts only, by matrices).
@@ -162,11 +173,8 @@ sub linear_ends {
     # forward: l and r of alpha(x), each in a byte's low nibble
     matrix4("${p}ahi_m", affine_matrix(sub { $alpha->($_[0]) >> 4 }));
     matrix4("${p}alo_m", affine_matrix(sub { $alpha->($_[0]) & 15 }));
-    # omega(l' || r') = omh[l''] ^ omsig[s] with s = log(r * phi(l')),
-    # r'' = sigma(exp s) ^ sigma(0) (0 for s >= 0x80) looked up through
-    # omega in the same table, the constants in omh
-    table16("${p}omh", map { $to->($OMEGA->(($_ ^ $NU1_0) << 4 | $SIGMA_0)) } 0 .. 15);
-    table16("${p}omsig", (map { $to->($OMEGA->($SIGMA[ $EXP16[$_] ] ^ $SIGMA_0)) } 0 .. 14), 0);
+    table16("${p}omh", map { $to->(pi_out_h($_)) } 0 .. 15);
+    table16("${p}omsig", map { $to->(pi_out_sig($_)) } 0 .. 15);
     return if $one_block;
     nibble_tables("${p}ah", sub { $alpha->($_[0]) >> 4 });
     nibble_tables("${p}al", sub { $alpha->($_[0]) & 15 });
@@ -222,13 +230,14 @@ sub split_map {
     return $s;
 }
 
-# l = 1, r = 2, r == 0 in 3, logarithms in 4 and 5, their sum mod 15 in 6
-# (4 the reduction's temporary), l'' in 0
-sub sbox {
-    my ($w, $gfni, $p, $x) = @_;
+# pi's core from l in 1 and r in 2 (alpha's nibbles): r == 0 in 3,
+# logarithms in 4 and 5, their sum mod 15 in 6 (4 the reduction's
+# temporary), l'' in 0; s stays in 6
+sub sbox_core {
+    my ($w) = @_;
     my ($ll, $l, $r, $z, $a, $b, $s) = map { R($w, $_) } 0 .. 6;
     my ($zero, $c15) = map { R($w, $_) } $ZERO, $C15;
-    return split_map($w, $gfni, "${p}a", $x, $l, $r) . <<"EOT"
+    return <<"EOT";
 	vpcmpeqb	$zero,$r,$z
 @{[ lookup($w, 'loginv', $r, $a) . lookup($w, 'log', $l, $b) ]}	vpaddb	$b,$a,$s
 	vpsubb	$c15,$s,$a
@@ -237,8 +246,17 @@ sub sbox {
 @{[ lookup($w, 'logphix', $ll, $a) . lookup($w, 'log', $r, $b) ]}	vpaddb	$b,$a,$s
 	vpsubb	$c15,$s,$a
 	vpminub	$a,$s,$s
-@{[ lookup($w, "${p}omh", $ll, $l) . lookup($w, "${p}omsig", $s, $b) ]}	vpxor	$b,$l,$l
 EOT
+}
+
+# pi of register $x into 1: its core between alpha's split and the two
+# parts of omega
+sub sbox {
+    my ($w, $gfni, $p, $x) = @_;
+    my ($ll, $l, $r, $b, $s) = map { R($w, $_) } 0, 1, 2, 5, 6;
+    return split_map($w, $gfni, "${p}a", $x, $l, $r) . sbox_core($w)
+        . lookup($w, "${p}omh", $ll, $l) . lookup($w, "${p}omsig", $s, $b)
+        . "\tvpxor\t$b,$l,$l\n";
 }
 
 # l' = 1, r' = 2, log r in 6 (r = 0 where it has bit 7 set: mask in 2),
