@@ -319,13 +319,14 @@ for my $k (1 .. 12) {
     for my $w (0 .. 7) {
         push @b, (map { pi_alpha($_) } @c[8 * $w .. 8 * $w + 7]), (0) x 8;
     }
-    $rodata2 .= ".p2align\t5\n.Lstb_ac$k:\n" . byte_lines(@b);
+    # contiguous: the rounds' loop steps through them
+    $rodata2 .= ($k == 1 ? ".p2align\t5\n" : "") . ".Lstb_ac$k:\n" . byte_lines(@b);
 }
 
 # The frame: h and h ^ m in memory order, the sources of a round (W
 # layout, alpha(x)), and alpha(C_1) beside alpha(m) for the first
-my %F2 = (h => 0, hm => 64, x => 128, z => 256);
-my $FRAME2 = 384;
+my %F2 = (h => 0, hm => 64, x => 128, z => 384);
+my $FRAME2 = 512;
 sub F2 { my ($v, $i) = @_; return ($F2{$v} + 32 * $i) . '(%rsp)'; }
 
 my @ACC = (8, 9, 10, 11);
@@ -375,7 +376,7 @@ sub l_lookups {
     return $r;
 }
 
-# B (the accumulators) to W, into registers 4..7; clobbers 0..3, 12
+# B (the accumulators) to W, in place; clobbers 0..7, 12
 sub transpose_bw {
     my ($r0, $r1, $r2, $r3) = map { Y($_) } @ACC;
     my $s = <<"EOT";
@@ -393,8 +394,26 @@ sub transpose_bw {
 	vpunpckhdq	%ymm7,%ymm5,%ymm3
 	vmovdqa	.Lstb_perm(%rip),%ymm12
 EOT
-    $s .= "\tvpermd\t%ymm$_,%ymm12,%ymm" . (4 + $_) . "\n" for 0 .. 3;
+    $s .= "\tvpermd\t%ymm$_,%ymm12," . Y($ACC[$_]) . "\n" for 0 .. 3;
     return $s;
+}
+
+# A round's S (pi's cores of the four sources in the accumulators'
+# registers, l'' and s of source k to the frame's slots 2k, 2k+1), then
+# its L (the lookups, source by source): every core's latency overlaps
+# the others' instead of waiting behind the lookups.
+sub round2 {
+    my $r = "";
+    for my $k (0 .. 3) {
+        $r .= core_of($ACC[$k]) . "\tvmovdqa\t%ymm0," . F2('x', 2 * $k) . "\n\tvmovdqa\t%ymm6,"
+            . F2('x', 2 * $k + 1) . "\n";
+    }
+    for my $k (0 .. 3) {
+        my ($hs, $ss) = map { F2('x', 2 * $k + $_) } 0, 1;
+        $r .= "\tvmovdqa\t$hs,%ymm0\n\tvmovdqa\t$ss,%ymm6\n"
+            . "\tvpermq\t\$0x4e,$hs,%ymm1\n\tvpermq\t\$0x4e,$ss,%ymm2\n" . l_lookups($k);
+    }
+    return $r;
 }
 
 # One compression of the frame's h by m at $m(%$mr), N at $n(%$nr):
@@ -426,6 +445,7 @@ sub block2_inputs {
 }
 
 sub block2_rounds {
+    my ($L2) = @_;
     my $r = "";
     for my $k (0 .. 3) {
         my ($hsrc, $ssrc) = map { F2('x', 2 * ($k >> 1) + $_) } 0, 1;
@@ -435,25 +455,20 @@ sub block2_rounds {
     }
     $r .= transpose_bw();
     for my $k (0 .. 3) {
-        my $w = Y(4 + $k);
-        $r .= "\tvpxor\t" . F2('z', $k) . ",$w,$w\n\tvmovdqa\t$w," . F2('x', $k) . "\n";
+        my $w = Y($ACC[$k]);
+        $r .= "\tvpxor\t" . F2('z', $k) . ",$w,$w\n";
     }
     # rounds 1..12 from Kc_i ^ Y_i in W layout: B = (alpha K_{i+1}, alpha
-    # X_{i+1}); Kc_{i+1} = K_{i+1} ^ C_{i+1}, Y_{i+1} = X_{i+1} ^ K_{i+1}
-    for my $i (1 .. 12) {
-        for my $k (0 .. 3) {
-            $r .= "\tvmovdqa\t" . F2('x', $k) . ",%ymm2\n" . core_of(2)
-                . "\tvpermq\t\$0x4e,%ymm0,%ymm1\n\tvpermq\t\$0x4e,%ymm6,%ymm2\n" . l_lookups($k);
-        }
-        last if $i == 12;
-        $r .= transpose_bw();
-        for my $k (0 .. 3) {
-            my $w = Y(4 + $k);
-            $r .= "\tvpslldq\t\$8,$w,%ymm0\n\tvpxor\t%ymm0,$w,$w\n"
-                . "\tvpxor\t.Lstb_ac" . ($i + 1) . "+" . (32 * $k) . "(%rip),$w,$w\n"
-                . "\tvmovdqa\t$w," . F2('x', $k) . "\n";
-        }
+    # X_{i+1}); Kc_{i+1} = K_{i+1} ^ C_{i+1}, Y_{i+1} = X_{i+1} ^ K_{i+1}.
+    # Rounds 1..11 are a loop (%rcx at alpha(C_{i+1}), %r8d counting).
+    $r .= "\tlea\t.Lstb_ac2(%rip),%rcx\n\tmov\t\$11,%r8d\n.p2align\t5\n${L2}_round:\n"
+        . round2() . transpose_bw();
+    for my $k (0 .. 3) {
+        my $w = Y($ACC[$k]);
+        $r .= "\tvpslldq\t\$8,$w,%ymm0\n\tvpxor\t%ymm0,$w,$w\n"
+            . "\tvpxor\t" . (32 * $k) . "(%rcx),$w,$w\n";
     }
+    $r .= "\tadd\t\$128,%rcx\n\tdec\t%r8d\n\tjnz\t${L2}_round\n" . round2();
     # E = X_13 ^ K_13 in both chains' qwords, to W, to memory order;
     # h = alpha^-1(E) ^ h ^ m
     for my $q (@ACC) {
@@ -461,7 +476,7 @@ sub block2_rounds {
     }
     $r .= transpose_bw();
     for my $half (0, 1) {
-        my ($a, $b) = map { Y(4 + 2 * $half + $_) } 0, 1;
+        my ($a, $b) = map { Y($ACC[2 * $half + $_]) } 0, 1;
         my $x = Y(8 + $half);
         $r .= "\tvpunpcklqdq\t$b,$a,$x\n\tvpermq\t\$0xd8,$x,$x\n";
     }
@@ -520,7 +535,7 @@ for my $tier (qw(gfni_avx2 avx2)) {
     $code .= function_begin("streebog_${tier}_blocks")
         . "\ttest\t%rdx,%rdx\n\tjz\t${L}_blocks_ret\n" . frame_align_begin($t->{frame}, 32)
         . $t->{h_in}->() . ".p2align\t5\n${L}_blocks_loop:\n"
-        . $t->{inputs}->(64, 'rdi', 0, 'rsi') . n_sigma() . $t->{rounds}->() . <<"EOT";
+        . $t->{inputs}->(64, 'rdi', 0, 'rsi') . n_sigma() . $t->{rounds}->("${L}_b") . <<"EOT";
 	add	\$64,%rsi
 	dec	%rdx
 	jnz	${L}_blocks_loop
@@ -530,7 +545,7 @@ EOT
     # void streebog_TIER_g(uint64_t h[8], const uint64_t N[8],
     #                      const unsigned char m[64])
     $code .= function_begin("streebog_${tier}_g") . frame_align_begin($t->{frame}, 32)
-        . $t->{h_in}->() . $t->{inputs}->(0, 'rsi', 0, 'rdx') . $t->{rounds}->() . $t->{h_out}->()
+        . $t->{h_in}->() . $t->{inputs}->(0, 'rsi', 0, 'rdx') . $t->{rounds}->("${L}_g") . $t->{h_out}->()
         . frame_align_end() . "\tret\n" . function_end("streebog_${tier}_g");
 }
 
