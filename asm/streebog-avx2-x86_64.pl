@@ -295,8 +295,9 @@ sub m_apply {
     $y |= parity8($rows->[$_] & $x) << $_ for 0 .. 7;
     return $y;
 }
-# L's tables: output register q, source register k, lanes swapped sw,
-# index l'' (h) or s (s)
+# L's tables: output register q, source register k, index l'' (h) or
+# s (s); sw = 1: lane h's product belongs to lane h ^ 1 (added into the
+# cross accumulators, whose lanes are swapped once a round)
 for my $q (0 .. 3) {
     for my $k (0 .. 3) {
         for my $sw (0, 1) {
@@ -304,7 +305,7 @@ for my $q (0 .. 3) {
                 my ($name, $f) = @$part;
                 my @b;
                 for my $h (0, 1) {
-                    my @rows = l_block(4 * $h + $q, 2 * $k + ($h ^ $sw));
+                    my @rows = l_block(4 * ($h ^ $sw) + $q, 2 * $k + $h);
                     push @b, map { pi_alpha(m_apply(\@rows, $f->($_))) } 0 .. 15;
                 }
                 $rodata2 .= ".p2align\t5\n.Lstb_l$q$k$sw$name:\n" . byte_lines(@b);
@@ -355,35 +356,51 @@ sub core_of {
         . sbox_core('y');
 }
 
-# L's lookups for source register k from its l'', s in 0, 6 and their
-# lanes swapped in 1, 2: into the accumulators (set by the first source)
+# L's lookups for source register k from its l'', s in 0, 6: into the
+# accumulators and, for the lanes swapped, the cross accumulators (set by
+# the first source)
+my @CROSS = (12, 13, 14, 15);
 sub l_lookups {
     my ($k) = @_;
     my $r = "";
     for my $q (0 .. 3) {
-        my $acc = Y($ACC[$q]);
         for my $sw (0, 1) {
-            my ($ih, $is, $ta, $tb) = map { Y($_) } $sw ? (1, 2, 5, 7) : (0, 6, 3, 4);
-            $r .= "\tvmovdqa\t.Lstb_l$q$k${sw}h(%rip),$ta\n\tvpshufb\t$ih,$ta,$ta\n"
-                . "\tvmovdqa\t.Lstb_l$q$k${sw}s(%rip),$tb\n\tvpshufb\t$is,$tb,$tb\n";
-            if ($k == 0 && $sw == 0) {
+            my $acc = Y($sw ? $CROSS[$q] : $ACC[$q]);
+            my ($ta, $tb) = map { Y($_) } $sw ? (5, 7) : (3, 4);
+            $r .= "\tvmovdqa\t.Lstb_l$q$k${sw}h(%rip),$ta\n\tvpshufb\t%ymm0,$ta,$ta\n"
+                . "\tvmovdqa\t.Lstb_l$q$k${sw}s(%rip),$tb\n\tvpshufb\t%ymm6,$tb,$tb\n";
+            if ($k == 0) {
                 $r .= "\tvpxor\t$tb,$ta,$acc\n";
             } else {
                 $r .= "\tvpxor\t$tb,$ta,$ta\n\tvpxor\t$ta,$acc,$acc\n";
             }
         }
     }
+    # the cross accumulators into the others; pi's constants back
+    if ($k == 3) {
+        for my $q (0 .. 3) {
+            $r .= "\tvpermq\t\$0x4e," . Y($CROSS[$q]) . ",%ymm0\n\tvpxor\t%ymm0,"
+                . Y($ACC[$q]) . "," . Y($ACC[$q]) . "\n";
+        }
+        $r .= load_consts('y');
+    }
     return $r;
 }
 
-# B (the accumulators) to W, in place; clobbers 0..7, 12
+# B (the accumulators) to W, in place; clobbers 0..7, 12.  $mix: the
+# state chain's bytes (A, B) become A ^ B, at the first level, where
+# the chains' bytes lie in the same order in separate registers.
 sub transpose_bw {
+    my ($mix) = @_;
     my ($r0, $r1, $r2, $r3) = map { Y($_) } @ACC;
     my $s = <<"EOT";
 	vpunpcklbw	$r1,$r0,%ymm0
 	vpunpckhbw	$r1,$r0,%ymm1
 	vpunpcklbw	$r3,$r2,%ymm2
 	vpunpckhbw	$r3,$r2,%ymm3
+EOT
+    $s .= "\tvpxor\t%ymm0,%ymm1,%ymm1\n\tvpxor\t%ymm2,%ymm3,%ymm3\n" if $mix;
+    $s .= <<"EOT";
 	vpunpcklwd	%ymm2,%ymm0,%ymm4
 	vpunpckhwd	%ymm2,%ymm0,%ymm5
 	vpunpcklwd	%ymm3,%ymm1,%ymm6
@@ -410,8 +427,7 @@ sub round2 {
     }
     for my $k (0 .. 3) {
         my ($hs, $ss) = map { F2('x', 2 * $k + $_) } 0, 1;
-        $r .= "\tvmovdqa\t$hs,%ymm0\n\tvmovdqa\t$ss,%ymm6\n"
-            . "\tvpermq\t\$0x4e,$hs,%ymm1\n\tvpermq\t\$0x4e,$ss,%ymm2\n" . l_lookups($k);
+        $r .= "\tvmovdqa\t$hs,%ymm0\n\tvmovdqa\t$ss,%ymm6\n" . l_lookups($k);
     }
     return $r;
 }
@@ -449,9 +465,8 @@ sub block2_rounds {
     my $r = "";
     for my $k (0 .. 3) {
         my ($hsrc, $ssrc) = map { F2('x', 2 * ($k >> 1) + $_) } 0, 1;
-        my ($imm, $swp) = $k & 1 ? ('0xfa', '0xaf') : ('0x50', '0x05');
-        $r .= "\tvpermq\t\$$imm,$hsrc,%ymm0\n\tvpermq\t\$$imm,$ssrc,%ymm6\n"
-            . "\tvpermq\t\$$swp,$hsrc,%ymm1\n\tvpermq\t\$$swp,$ssrc,%ymm2\n" . l_lookups($k);
+        my $imm = $k & 1 ? '0xfa' : '0x50';
+        $r .= "\tvpermq\t\$$imm,$hsrc,%ymm0\n\tvpermq\t\$$imm,$ssrc,%ymm6\n" . l_lookups($k);
     }
     $r .= transpose_bw();
     for my $k (0 .. 3) {
@@ -462,23 +477,19 @@ sub block2_rounds {
     # X_{i+1}); Kc_{i+1} = K_{i+1} ^ C_{i+1}, Y_{i+1} = X_{i+1} ^ K_{i+1}.
     # Rounds 1..11 are a loop (%rcx at alpha(C_{i+1}), %r8d counting).
     $r .= "\tlea\t.Lstb_ac2(%rip),%rcx\n\tmov\t\$11,%r8d\n.p2align\t5\n${L2}_round:\n"
-        . round2() . transpose_bw();
+        . round2() . transpose_bw(1);
     for my $k (0 .. 3) {
         my $w = Y($ACC[$k]);
-        $r .= "\tvpslldq\t\$8,$w,%ymm0\n\tvpxor\t%ymm0,$w,$w\n"
-            . "\tvpxor\t" . (32 * $k) . "(%rcx),$w,$w\n";
+        $r .= "\tvpxor\t" . (32 * $k) . "(%rcx),$w,$w\n";
     }
     $r .= "\tadd\t\$128,%rcx\n\tdec\t%r8d\n\tjnz\t${L2}_round\n" . round2();
-    # E = X_13 ^ K_13 in both chains' qwords, to W, to memory order;
-    # h = alpha^-1(E) ^ h ^ m
-    for my $q (@ACC) {
-        $r .= "\tvpshufd\t\$0x4e," . Y($q) . ",%ymm0\n\tvpxor\t%ymm0," . Y($q) . "," . Y($q) . "\n";
-    }
-    $r .= transpose_bw();
+    # E = X_13 ^ K_13 in the state chain's qwords, to W, to memory
+    # order; h = alpha^-1(E) ^ h ^ m
+    $r .= transpose_bw(1);
     for my $half (0, 1) {
         my ($a, $b) = map { Y($ACC[2 * $half + $_]) } 0, 1;
         my $x = Y(8 + $half);
-        $r .= "\tvpunpcklqdq\t$b,$a,$x\n\tvpermq\t\$0xd8,$x,$x\n";
+        $r .= "\tvpunpckhqdq\t$b,$a,$x\n\tvpermq\t\$0xd8,$x,$x\n";
     }
     for my $half (0, 1) {
         my $x = Y(8 + $half);
