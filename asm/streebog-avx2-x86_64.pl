@@ -1,25 +1,28 @@
 #! /usr/bin/env perl
 # SPDX-License-Identifier: Apache-2.0
 #
-# Streebog (GOST R 34.11-2012, RFC 6986) compression g_N for x86-64 with
-# AVX2 and the VEX forms of GFNI (no AVX-512), generated as AT&T text
-# through util/perlasm/x86_64.pm:
+# Streebog (GOST R 34.11-2012, RFC 6986) compression g_N for x86-64
+# without AVX-512, two tiers, generated as AT&T text through
+# util/perlasm/x86_64.pm:
 #
 #   perl asm/streebog-avx2-x86_64.pl elf [bytes] > asm/streebog-avx2-x86_64.S
 #
-# Owns streebog_gfni_avx2_blocks and streebog_gfni_avx2_g (the kernel
-# interface of src/streebog.h; src/streebog_x86.c puts them in a table).
-# The constants and L's blocks are util/perlasm/streebog_x86_64.pm's, pi's
-# code util/perlasm/gost2015_pi_x86_64.pm's.  Constant-time: pi is
-# computed in registers (VPSHUFB looks 16-entry tables up inside a
-# register), no memory is indexed by data, no branch depends on it, and
-# the 512-bit additions are add/adc chains.
+#   streebog_gfni_avx2_{blocks,g}   AVX2 and the VEX forms of GFNI
+#   streebog_avx2_{blocks,g}        AVX2 alone
 #
-# Why this form.  A 512-bit vector is two ymm registers held in a layout
-# "T" where qword c (register c >> 2, qword c & 3) holds byte c of every
-# word, word w's byte at position G[w] of the qword, G = (0, 2, 4, 6, 1,
-# 3, 5, 7) below (what the transpose's unpacks give).  Then one round LPS
-# is:
+# Owns both tiers' compressions and entry points (the kernel interface of
+# src/streebog.h; src/streebog_x86.c puts them in tables).  The constants
+# and L's blocks are util/perlasm/streebog_x86_64.pm's, pi's code
+# util/perlasm/gost2015_pi_x86_64.pm's.  Constant-time: pi is computed in
+# registers (VPSHUFB looks 16-entry tables up inside a register), no
+# memory is indexed by data, no branch depends on it, and the 512-bit
+# additions are add/adc chains.
+#
+# Why the GFNI tier's form.  A 512-bit vector is two ymm registers held in
+# a layout "T" where qword c (register c >> 2, qword c & 3) holds byte c
+# of every word, word w's byte at position G[w] of the qword, G = (0, 2,
+# 4, 6, 1, 3, 5, 7) below (what the transpose's unpacks give).  Then one
+# round LPS is:
 #  - S: Biryukov-Perrin-Udovenko's decomposition of pi (GFNI affine maps
 #    at its two linear ends), each ymm on its own;
 #  - P, as an 8x8 byte transpose of the two registers in six operations
@@ -42,20 +45,43 @@
 # issuing the key chain's L before the state's S, with S(Kc) through the
 # frame, lost 14%).  The frame keeps h and h ^ m, cleared before return.
 #
-# Measured on the 2-vCPU AMD EPYC family 25 model 17 (Zen 4) KVM guest,
-# TSC 2.6 GHz, busy with other jobs; make bench BENCH_ARGS='-a streebog
-# -l no-avx512,no-gfni,c -t 30', MB/s, init+update+final per call
-# (no-gfni runs streebog-c: the AVX2 tier without GFNI is not written):
+# Why the AVX2 tier's form (above its code).  Without GFNI an 8x8 bit
+# matrix is two VPSHUFB nibble tables, and a VPSHUFB table is one per
+# 128-bit lane: so each lane holds 16 bytes that take the same matrix,
+# the same word (or byte) index of the key chain and of the state, and
+# every lookup serves both chains.  pi's output map omega, L's blocks and
+# the next round's alpha are merged into the tables, indexed directly by
+# the nibbles pi's core leaves (l'', s): 64 lookups a round for P and L of
+# both chains, 24 for the four S cores, then a byte transpose; the chains
+# are held as alpha(x).  Measured while writing it (TSC ticks a byte, 16
+# KiB, streebog-c 15.7 in the same runs): 15.7 with the 13 rounds
+# unrolled and each source's S followed by its lookups; no change as a
+# loop (the front end was not the limit: neither were the table loads,
+# nor the VPSHUFB count alone); 13.1 with the four S cores first (their
+# latencies overlap); 12.4 with the lane swaps moved from the 8 sources
+# to 4 cross accumulators and A ^ B folded into the transpose.  The loop
+# is 4311 instructions a 64-byte block (67 a byte), 1136 of them VPSHUFB.
+# Not written, counted: nibble tables of L alone, over pi's output bytes,
+# would add a shift, two masks and omega's two lookups a source and
+# round; a shift-and-mask L (the doublings of every byte, masked per lane
+# and bit) takes about four times the lookups' operations.
 #
-#   md_gost12_512  bytes  gfni-avx2      streebog-c     gostprov  gcrypt 1.10
-#                  16     19.6 (1.93x)   12.9 (1.27x)   10.2      13.1
-#                  1024   224.2 (1.92x)  134.4 (1.15x)  116.7     134.1
-#                  16384  281.5 (2.01x)  158.6 (1.13x)  140.1     157.8
-#   md_gost12_256  16384  282.0 (2.01x)  158.7 (1.13x)  140.1     158.0
+# Measured on the 2-vCPU AMD EPYC family 25 model 17 (Zen 4) KVM guest,
+# TSC 2.6 GHz, busy with other jobs (load ~12); make bench
+# BENCH_ARGS='-a md_gost12_512,md_gost12_256 -s 16,1024,16384 -l
+# no-avx512,no-gfni,c -t 90 -r 3', MB/s, init+update+final per call, and
+# the ratio to gostprov 3.0.1:
+#
+#   md_gost12_512  bytes  gfni-avx2      avx2           streebog-c     gostprov  gcrypt 1.10
+#                  16     20.6 (2.03x)   15.7 (1.55x)   12.7 (1.25x)   10.2      13.1
+#                  1024   224.3 (1.92x)  169.5 (1.45x)  136.7 (1.17x)  116.7     134.8
+#                  16384  281.9 (2.01x)  202.6 (1.45x)  162.8 (1.16x)  140.1     158.9
+#   md_gost12_256  16384  282.0 (2.01x)  201.6 (1.44x)  162.7 (1.16x)  140.1     159.0
 #
 # that is, at 16 KiB, TSC ticks a byte (2.6 GHz): streebog-gfni-avx2 9.2,
-# streebog-c 16.4, gostprov 18.6.  The loop is 2540 instructions a
-# 64-byte block (40 a byte), of which 484 VGF2P8AFFINEQB and 400 VPSHUFB.
+# streebog-avx2 12.8, streebog-c 16.0, gostprov 18.6.  The GFNI tier's
+# loop is 2540 instructions a 64-byte block (40 a byte), of which 484
+# VGF2P8AFFINEQB and 400 VPSHUFB.
 
 use strict;
 use warnings;
@@ -269,6 +295,7 @@ sub h_out {
 
 # ===========================================================================
 # The AVX2 tier without GFNI: streebog_avx2_blocks and streebog_avx2_g.
+# (The reasons for its form are at the top.)
 #
 # Layouts: the two chains share four ymm registers, each 128-bit lane
 # holding the same index of both (qword 0 the key chain's, qword 1 the
@@ -324,8 +351,10 @@ for my $k (1 .. 12) {
     $rodata2 .= ($k == 1 ? ".p2align\t5\n" : "") . ".Lstb_ac$k:\n" . byte_lines(@b);
 }
 
-# The frame: h and h ^ m in memory order, the sources of a round (W
-# layout, alpha(x)), and alpha(C_1) beside alpha(m) for the first
+# The frame: h and h ^ m in memory order, pi's core outputs (l'', s) of
+# a round's four sources, and alpha(C_1) beside alpha(m) for the first
+# round (W layout).  Between rounds the sources, in W layout as alpha(x),
+# are the accumulators' registers.
 my %F2 = (h => 0, hm => 64, x => 128, z => 384);
 my $FRAME2 = 512;
 sub F2 { my ($v, $i) = @_; return ($F2{$v} + 32 * $i) . '(%rsp)'; }
@@ -433,7 +462,8 @@ sub round2 {
 }
 
 # One compression of the frame's h by m at $m(%$mr), N at $n(%$nr):
-# what reads N (to the sources of round 1 in the frame), then the rounds
+# what reads N (pi's core outputs of h ^ N, to the frame), then the
+# rounds
 sub block2_inputs {
     my ($n, $nr, $m, $mr) = @_;
     my $r = "";
@@ -462,6 +492,8 @@ sub block2_inputs {
 
 sub block2_rounds {
     my ($L2) = @_;
+    # K_1 = LPS(h ^ N) in both chains (the cores' outputs spread to W by
+    # VPERMQ), then Kc_1 = K_1 ^ C_1 and Y_1 = K_1 ^ m
     my $r = "";
     for my $k (0 .. 3) {
         my ($hsrc, $ssrc) = map { F2('x', 2 * ($k >> 1) + $_) } 0, 1;
@@ -473,9 +505,10 @@ sub block2_rounds {
         my $w = Y($ACC[$k]);
         $r .= "\tvpxor\t" . F2('z', $k) . ",$w,$w\n";
     }
-    # rounds 1..12 from Kc_i ^ Y_i in W layout: B = (alpha K_{i+1}, alpha
-    # X_{i+1}); Kc_{i+1} = K_{i+1} ^ C_{i+1}, Y_{i+1} = X_{i+1} ^ K_{i+1}.
-    # Rounds 1..11 are a loop (%rcx at alpha(C_{i+1}), %r8d counting).
+    # rounds 1..12 from (Kc_i, Y_i): their lookups give B = (alpha K_{i+1},
+    # alpha X_{i+1}); Kc_{i+1} = K_{i+1} ^ C_{i+1}, Y_{i+1} = X_{i+1} ^
+    # K_{i+1}.  Rounds 1..11 are a loop (%rcx at alpha(C_{i+1}), %r8d
+    # counting).
     $r .= "\tlea\t.Lstb_ac2(%rip),%rcx\n\tmov\t\$11,%r8d\n.p2align\t5\n${L2}_round:\n"
         . round2() . transpose_bw(1);
     for my $k (0 .. 3) {
