@@ -23,12 +23,15 @@
 #    XOR over c of M(i,c) applied to byte r of word c of S(x) (P moved it
 #    there), M(i,c) an 8x8 bit block of L.  In T layout byte c of word r
 #    sits in lane r, so four VPERMB gather, for k = 0, 2, 4, 6, byte i^k
-#    of every lane into lane i, and four VPSHUFD (in-lane, one cycle) swap
-#    qwords for k = 1, 3, 5, 7;
-#  - L: eight VGF2P8AFFINEQB apply M(i, i^k) to lane i of gather k, and
-#    the result is already in T layout, so nothing moves back;
-#  - the XOR of the eight, with the next round key or constant, in four
-#    VPTERNLOGQ.
+#    of every lane into lane i;
+#  - L: each gather k feeds two VGF2P8AFFINEQB: M(i, i^k) on lane i (the
+#    even terms, already in T layout) and M(j^1, j^k) on lane j (the odd
+#    term k+1, one lane off); the four odd products are summed first and
+#    one VPSHUFD (qwords swapped in each 128 bits) puts the sum in place,
+#    where four VPSHUFD before the affine maps did it before: 20
+#    instructions a round and chain instead of 21, 3 fewer shuffles;
+#  - the XOR of it all, with the next round key or constant, in three
+#    VPTERNLOGQ and a VPXORQ or two.
 # A block has two chains, the key schedule K_{i+1} = LPS(K_i ^ C_i) and
 # the state; by linearity X_{i+1} ^ K_{i+1} = L(P(S(X_i ^ K_i) ^ S(K_i ^
 # C_i))), so the state chain carries Y_i = X_i ^ K_i and shares the key
@@ -36,48 +39,42 @@
 # 24 LP a block instead of 25 each, and the last round's two LP are one.
 #
 # Why this form on Zen 4 (measured here, core cycles): VGF2P8AFFINEQB zmm
-# has latency 3 and issues once a cycle; VPERMB, VPERMT2B and VPSHUFB zmm
-# latency 5 (VPSHUFB 2) and each holds both shuffle pipes a cycle;
-# VPSHUFD, VPTERNLOGQ, VPBLENDMB latency 1 on other pipes.  A block's
-# critical path is 13 rounds of the key chain (K_1 .. K_13), and a round
-# of one chain alone takes 29-31 cycles (S about 8: the two VPERMT2B
-# queue for the shuffle pipes; the gathers, the eight affine maps and the
-# tree about 22); the state chain beside it makes that 35-38, because
-# both chains reach S, the gathers and the affine maps together.  So the
-# block is bound by that latency, not by issue: dropping S (timing only)
-# takes a block from ~510 to ~260 cycles, dropping the affine maps
-# changes little.  Tried and kept out, as they did not change the time:
-# the S tables in registers instead of memory operands, a list scheduler
-# ordering each block's operations for a pipe model of the core, the
-# state chain carrying X_i ^ K_i on its own (not sharing the key chain's
-# S output) so that the key chain could run ahead.  (Also counted, not
-# built: qword rotations of a normal-layout S output, whose transposed
-# result needs the next round done by VGF2P8MULB in the AES field, L being
-# linear over GF(2^8)/0x11D, with in-lane byte shuffles; one chain alone
-# was 26-27 cycles a round that way, two chains no faster.)
+# has latency 3 and issues once a cycle (FP0/FP1, as do VPMOVB2M, VPCMPB,
+# VPTESTMB); VPERMB, VPERMT2B, VPERMQ, VSHUFI64X2 zmm latency 4-5, once a
+# cycle (FP1/FP2); VPSHUFD latency 1, three in two cycles; VPTERNLOGQ,
+# VPBLENDMB latency 1 on any pipe.  A block's critical path is 13 rounds
+# of the key chain (K_1 .. K_13); one chain alone takes ~27 cycles a round
+# (L(P) ~19 of it, S ~8), both together ~35, the pipes and a round's ~45
+# vector operations permitting ~25.  What decides the rest is the order
+# the two chains' operations are written in: the core picks the oldest
+# ready one, so each round writes the two S side by side, then the key
+# chain's whole L(P), then the state's: 7-10% faster than interleaving
+# the two L(P) line by line (tried: chunks of 2..12 lines of each, the
+# state's S or part of its L(P) ahead of the key's, the state chain a
+# round behind the key's; all between 0 and 8%).  Tried and kept out, as
+# slower or no faster: S's top-bit mask by VPSHUFB over all-ones and a
+# VPTERNLOGQ select instead of VPMOVB2M and VPBLENDMB (10% slower: the
+# shuffle pipes are the fuller ones), the L matrices in registers instead
+# of memory operands (no change: loads are not the limit), the S tables
+# in registers, a list scheduler ordering each block's operations for a
+# pipe model of the core.  (Also counted, not built: qword rotations of a
+# normal-layout S output, whose transposed result needs the next round
+# done by VGF2P8MULB in the AES field, L being linear over GF(2^8)/0x11D,
+# with in-lane byte shuffles; one chain alone was 26-27 cycles a round
+# that way, two chains no faster.)
 #
 # Measured on the 2-vCPU AMD EPYC family 25 model 17 (Zen 4) KVM guest,
 # TSC 2.6 GHz, core ~3.7 GHz, busy with other jobs; 16 KiB calls of the
-# blocks entry, best of 200 (scratch harness), and 698 instructions a
-# 64-byte block (10.9 a byte; streebog-c: 104 a byte by callgrind):
+# blocks entry, best of 300 (scratch harness, the previous form in the
+# same run), and 639 instructions a 64-byte block (10.0 a byte;
+# streebog-c: 104 a byte by callgrind):
 #
 #   kernel                              TSC ticks/B
-#   streebog-gfni-avx512                5.65-5.77
+#   streebog-gfni-avx512                5.26-5.35
+#   (previous form, interleaved L(P))   5.72-5.81
 #   streebog-c (src/streebog.c, -O3)    15.7
 #
-# and through EVP in one make bench run (-a streebog -t 40 -l native,c),
-# MB/s, init+update+final per call:
-#
-#   md_gost12_512    bytes   gfni-avx512   streebog-c   gostprov   gcrypt 1.10
-#                    16      31.8 (3.15x)  12.9         10.1       13.1
-#                    1024    367.7 (3.15x) 134.5        116.6      134.5
-#                    16384   437.8 (3.13x) 158.7        140.0      158.8
-#   md_gost12_256    16384   434.7 (3.14x) 158.6        138.6      158.7
-#
-# Botan 3.13's AVX-512 Streebog-512 was not run here (issue 27 quotes 263
-# MB/s, 9.9 TSC ticks/B, on this kind of machine: 437.8 is 1.66 times
-# that); Botan 2.19 (python3-botan) does 84 MB/s here.
-
+# BENCHTABLE
 use strict;
 use warnings;
 use FindBin qw($Bin);
@@ -100,9 +97,11 @@ for my $k (0, 2, 4, 6) {
     $code .= ".Lstb_gather$k:\n"
         . byte_lines(map { my $i = $_; map { 8 * $_ + ($i ^ $k) } 0 .. 7 } 0 .. 7);
 }
-for my $k (0 .. 7) {
+for my $k (0, 2, 4, 6) {
     $code .= ".Lstb_lmat$k:\n"
         . quad_lines(map { gf_matrix(l_block($_, $_ ^ $k)) } 0 .. 7);
+    $code .= ".Lstb_lmatx$k:\n"
+        . quad_lines(map { gf_matrix(l_block($_ ^ 1, $_ ^ $k)) } 0 .. 7);
 }
 for my $k (1 .. 12) {
     $code .= ".Lstb_c$k:\n" . byte_lines(transpose_bytes(c_bytes($k)));
@@ -134,35 +133,28 @@ sub sbox {
 EOT
 }
 
-# L(P(s)) as eight affine maps of the gathers, into the chain's g[0..7]
-# (their XOR is the result, left to xor_tree).
+# L(P(s)) ^ $extra into $dst: four gathers (k = 0, 2, 4, 6), each taken
+# by two affine maps: M(i, i^k) for lane i, and M(j^1, j^k) for lane j,
+# whose results, summed, one VPSHUFD moves to lane j^1 (the odd k).
 sub lp {
-    my ($c, $s) = @_;
+    my ($c, $s, $extra, $dst) = @_;
     my $g = $c->{g};
     my $r = "";
-    $r .= "\tvpermb\t$s,$GIDX[$_],$g->[2 * $_]\n" for 0 .. 3;
-    $r .= "\tvpshufd\t\$0x4e,$g->[2 * $_],$g->[2 * $_ + 1]\n" for 0 .. 3;
-    for my $k (0, 2, 4, 6, 1, 3, 5, 7) {
-        $r .= "\tvgf2p8affineqb\t\$0,.Lstb_lmat$k(%rip),$g->[$k],$g->[$k]\n";
+    $r .= "\tvpermb\t$s,$GIDX[$_],$g->[$_]\n" for 0 .. 3;
+    for my $j (0 .. 3) {
+        $r .= "\tvgf2p8affineqb\t\$0,.Lstb_lmatx" . (2 * $j) . "(%rip),$g->[$j],$g->[4 + $j]\n";
     }
+    for my $j (0 .. 3) {
+        $r .= "\tvgf2p8affineqb\t\$0,.Lstb_lmat" . (2 * $j) . "(%rip),$g->[$j],$g->[$j]\n";
+    }
+    $r .= "\tvpternlogq\t\$0x96,$g->[6],$g->[5],$g->[4]\n"
+        . "\tvpxorq\t$g->[7],$g->[4],$g->[4]\n"
+        . "\tvpternlogq\t\$0x96,$g->[2],$g->[1],$g->[0]\n"
+        . "\tvpshufd\t\$0x4e,$g->[4],$g->[4]\n";
+    $r .= "\tvpxorq\t$extra,$g->[3],$g->[3]\n" if defined $extra;
+    $r .= "\tvpternlogq\t\$0x96,$g->[4],$g->[3],$g->[0]\n"
+        . "\tvmovdqa64\t$g->[0],$dst\n";
     return $r;
-}
-
-# dst = XOR of g[0..7] and, if given, $extra (a register or memory
-# operand): the gathers k = 0, 2, 4, 6 come a cycle before the others.
-sub xor_tree {
-    my ($c, $extra, $dst) = @_;
-    my @g = @{ $c->{g} };
-    my $r = "\tvpternlogq\t\$0x96,$g[4],$g[2],$g[0]\n";
-    if (defined $extra) {
-        $r .= "\tvpternlogq\t\$0x96,$extra,$g[1],$g[6]\n"
-            . "\tvpternlogq\t\$0x96,$g[7],$g[5],$g[3]\n";
-    } else {
-        $r .= "\tvpternlogq\t\$0x96,$g[3],$g[1],$g[6]\n"
-            . "\tvpxorq\t$g[7],$g[5],$g[3]\n";
-    }
-    return $r . "\tvpternlogq\t\$0x96,$g[3],$g[6],$g[0]\n"
-        . "\tvmovdqa64\t$g[0],$dst\n";
 }
 
 # Merge two instruction lists so that both chains progress together.
@@ -186,31 +178,29 @@ sub block {
     my $r = "";
     my $kx = $KEY{x};
     my $yx = $ST{x};
-    my @kg = @{ $KEY{g} };
     # K_1 = LPS(h ^ N); Y_1 = m ^ K_1; Kc_1 = K_1 ^ C_1
     $r .= "\tvpxorq\t$NT,$H,$kx\n";
-    $r .= sbox(\%KEY) . lp(\%KEY, $KEY{s});
+    $r .= sbox(\%KEY) . lp(\%KEY, $KEY{s}, undef, $kx);
     $r .= <<"EOT";
-	vpternlogq	\$0x96,$kg[4],$kg[2],$kg[0]
-	vpternlogq	\$0x96,$kg[3],$kg[1],$kg[6]
-	vpxorq	$kg[7],$kg[5],$kg[5]
-	vpternlogq	\$0x96,$kg[5],$kg[6],$kg[0]
-	vpxorq	$kg[0],$MT,$yx
-	vpxorq	.Lstb_c1(%rip),$kg[0],$kx
+	vpxorq	$kx,$MT,$yx
+	vpxorq	.Lstb_c1(%rip),$kx,$kx
 	vpxorq	$MT,$H,$MT
 EOT
     # rounds 1..11: Kc_{i+1} = L(P(S(Kc_i))) ^ C_{i+1},
-    # Y_{i+1} = L(P(S(Y_i) ^ S(Kc_i)))
+    # Y_{i+1} = L(P(S(Y_i) ^ S(Kc_i))).  The two S side by side, then the
+    # key chain's L(P) whole before the state's: the core takes the oldest
+    # ready operation first, so the key chain, the critical path, gets the
+    # affine and shuffle pipes first (line by line interleaving of the two
+    # L(P) was 7-10% slower).
     for my $i (1 .. 12) {
         $r .= interleave(sbox(\%KEY), sbox(\%ST));
         $r .= "\tvpxorq\t$KEY{s},$ST{s},$ST{s}\n";
         if ($i < 12) {
-            $r .= interleave(lp(\%KEY, $KEY{s}), lp(\%ST, $ST{s}));
-            $r .= interleave(xor_tree(\%KEY, ".Lstb_c" . ($i + 1) . "(%rip)", $kx),
-                             xor_tree(\%ST, undef, $yx));
+            $r .= lp(\%KEY, $KEY{s}, ".Lstb_c" . ($i + 1) . "(%rip)", $kx)
+                . lp(\%ST, $ST{s}, undef, $yx);
         } else {
             # h' = X_13 ^ K_13 ^ h ^ m = L(P(S(Y_12) ^ S(Kc_12))) ^ (h ^ m)
-            $r .= lp(\%ST, $ST{s}) . xor_tree(\%ST, $MT, $H);
+            $r .= lp(\%ST, $ST{s}, $MT, $H);
         }
     }
     return $r;
