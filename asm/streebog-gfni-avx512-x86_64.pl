@@ -44,8 +44,8 @@
 # cycle (FP1/FP2); VPSHUFD latency 1, three in two cycles; VPTERNLOGQ,
 # VPBLENDMB latency 1 on any pipe.  A block's critical path is 13 rounds
 # of the key chain (K_1 .. K_13); one chain alone takes ~27 cycles a round
-# (L(P) ~19 of it, S ~8), both together ~35, the pipes and a round's ~45
-# vector operations permitting ~25.  What decides the rest is the order
+# (L(P) ~19 of it, S ~8), both together ~37 (~40 in the previous form),
+# where the pipes would take a round's ~50 vector operations in ~25.  What decides the rest is the order
 # the two chains' operations are written in: the core picks the oldest
 # ready one, so each round writes the two S side by side, then the key
 # chain's whole L(P), then the state's: 7-10% faster than interleaving
@@ -54,7 +54,11 @@
 # round behind the key's; all between 0 and 8%).  Tried and kept out, as
 # slower or no faster: S's top-bit mask by VPSHUFB over all-ones and a
 # VPTERNLOGQ select instead of VPMOVB2M and VPBLENDMB (10% slower: the
-# shuffle pipes are the fuller ones), the L matrices in registers instead
+# shuffle pipes are the fuller ones), or by VPCMPGTB (the same time); two
+# gathers (k = 0, 4) and three lane moves after the affine maps (VPSHUFD,
+# VPERMQ: 8% slower, the moves lengthen the chain); the previous eight
+# gathers (VPSHUFD before the affine maps) in this order, for one chain or
+# both (3% slower); the L matrices in registers instead
 # of memory operands (no change: loads are not the limit), the S tables
 # in registers, a list scheduler ordering each block's operations for a
 # pipe model of the core.  (Also counted, not built: qword rotations of a
@@ -74,7 +78,20 @@
 #   (previous form, interleaved L(P))   5.72-5.81
 #   streebog-c (src/streebog.c, -O3)    15.7
 #
-# BENCHTABLE
+# and through EVP in one make bench run (-a md_gost12_512,md_gost12_256 -s
+# 16,1024,16384 -l native -r 5 -t 150, BASE= the previous form's build),
+# MB/s, init+update+final per call:
+#
+#   md_gost12_512    bytes   gfni-avx512    previous form  gostprov  gcrypt 1.10
+#                    16      33.5 (3.33x)   31.4 (3.12x)   10.1      12.9
+#                    1024    389.9 (3.35x)  363.4 (3.13x)  116.3     133.6
+#                    16384   473.3 (3.39x)  436.1 (3.13x)  139.5     157.8
+#   md_gost12_256    16384   475.2 (3.41x)  436.5 (3.13x)  139.4     158.2
+#
+# Botan 3.13's AVX-512 Streebog-512 was not run here (issue 27 quotes 263
+# MB/s, 9.9 TSC ticks/B, on this kind of machine: 473.3 is 1.80 times
+# that); Botan 2.19 (python3-botan) does 84 MB/s here.
+
 use strict;
 use warnings;
 use FindBin qw($Bin);
