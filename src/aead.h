@@ -36,6 +36,8 @@ typedef struct smg_aead_ctx {
     unsigned char htable_space[SMG_GHASH_TABLE_SIZE + 64];
     /* GCM: the kernel table its GHASH table was made by */
     const SMG_GCM_KERNEL *gcm;
+    /* MGM: the multiply-accumulate kernel (src/aead_mgm.c) */
+    const SMG_MGM_KERNEL *mgm;
     unsigned char iv[SMG_GCM_IV_MAX];  /* GCM IV, CCM nonce, XTS tweak */
     size_t ivlen;
     int iv_state;               /* GCM: SMG_IV_* */

@@ -165,6 +165,28 @@ typedef struct smg_xts_kernel {
 } SMG_XTS_KERNEL;
 
 /*
+ * MGM's multiply-accumulate (RFC 9058, src/aead_mgm.c): for nblocks pairs
+ * of blocks, sum ^= XOR over i of H_i (x) X_i, h and x holding the H_i and
+ * the X_i one after the other.  Blocks and sum are big-endian integers, a
+ * polynomial's coefficient of x^j at the integer's bit j (not GCM's
+ * reflected order); mac128 multiplies in GF(2^128) mod
+ * x^128 + x^7 + x^2 + x + 1 (16-byte blocks and sum, Kuznyechik), mac64 in
+ * GF(2^64) mod x^64 + x^4 + x^3 + x + 1 (8-byte ones, Magma).  Every H_i
+ * differs, so there is no table of powers: a kernel sums the unreduced
+ * products of a batch and reduces once.  The H_i are secret (the mode
+ * layer cleanses them); every kernel is constant-time.  The family's list
+ * (src/mgm_mac.c) holds one table per instruction set, chosen by the CPU
+ * alone: the product does not depend on the block cipher's kernel.
+ */
+typedef void (*smg_mgm_mac_fn)(unsigned char *sum, const unsigned char *h,
+                               const unsigned char *x, size_t nblocks);
+
+typedef struct smg_mgm_kernel {
+    const char *name;          /* reported in the provider's "kernels" */
+    smg_mgm_mac_fn mac128, mac64;
+} SMG_MGM_KERNEL;
+
+/*
  * Defines prefix_entry, a chained-mode entry that hands its calls to the
  * same entry of the table "from" (a table's initialiser cannot name another
  * table's member): for the entries a kernel leaves to the portable one.

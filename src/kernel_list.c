@@ -15,6 +15,7 @@ const SMG_KERNEL_FAMILY *const smg_kernel_families[SMG_NFAMILIES] = {
     [SMG_FAMILY_GOST89] = &gost89_kernel_family,
     [SMG_FAMILY_KUZNYECHIK] = &kuznyechik_kernel_family,
     [SMG_FAMILY_STREEBOG] = &streebog_kernel_family,
+    [SMG_FAMILY_MGM] = &mgm_kernel_family,
 };
 
 const void *smg_kernel_choose(const SMG_KERNEL_FAMILY *f, int constant_time)

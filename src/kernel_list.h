@@ -49,12 +49,13 @@ typedef struct smg_kernel_family {
 /* The families, in the order of the provider's report. */
 typedef enum {
     SMG_FAMILY_SM4, SMG_FAMILY_SM3, SMG_FAMILY_GOST89, SMG_FAMILY_KUZNYECHIK,
-    SMG_FAMILY_STREEBOG,
+    SMG_FAMILY_STREEBOG, SMG_FAMILY_MGM,
     SMG_NFAMILIES
 } smg_family;
 extern const SMG_KERNEL_FAMILY *const smg_kernel_families[SMG_NFAMILIES];
 extern const SMG_KERNEL_FAMILY sm4_kernel_family, sm3_kernel_family,
-    gost89_kernel_family, kuznyechik_kernel_family, streebog_kernel_family;
+    gost89_kernel_family, kuznyechik_kernel_family, streebog_kernel_family,
+    mgm_kernel_family;
 
 /*
  * The first table of f's list that the (masked) CPU runs, that answers
@@ -64,8 +65,7 @@ extern const SMG_KERNEL_FAMILY sm4_kernel_family, sm3_kernel_family,
 const void *smg_kernel_choose(const SMG_KERNEL_FAMILY *f, int constant_time);
 
 /*
- * "sm4=<table> sm3=<table> gost=<table> kuznyechik=<table>
- * streebog=<table>": each
+ * "sm4=<table> sm3=<table> gost=<table> kuznyechik=<table> ...": each
  * family's name and that of its table in chosen (indexed by smg_family),
  * into buf.
  */

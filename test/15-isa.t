@@ -8,8 +8,8 @@
 # AVX-512 machine sees it.  The tiers, by the name of each code symbol of asm/*-x86_64.S:
 #
 #  - AVX-512 (EVEX allowed, not checked): sm4_gfni_avx512_* (and _glc_*),
-#    smg_ghash_vpclmul_avx512*, gost89_avx512_*, sm3_avx512_*,
-#    kuznyechik_gfni_avx512_*, streebog_gfni_avx512_*.
+#    smg_ghash_vpclmul_avx512*, smg_mgm_vpclmul_avx512_*, gost89_avx512_*,
+#    sm3_avx512_*, kuznyechik_gfni_avx512_*, streebog_gfni_avx512_*.
 #  - AVX2, no AVX-512 (no EVEX, no mask register): sm4_gfni_avx2_* (GFNI),
 #    sm4_vaes_avx2_* (VAES, AES-NI), sm4_aesni_avx2_* (AES-NI),
 #    smg_ghash_vpclmul_avx2* (VPCLMULQDQ), gost89 avx2 (gost89_avx2_*),
@@ -18,8 +18,9 @@
 #  - AVX, no AVX2 (no EVEX, no mask register, no ymm register):
 #    sm4_aesni_avx_* (AES-NI), sm4_aesni_set_key, which aesni-avx shares,
 #    sm4_ni_* (the AES-NI tiers' CCM, aesni-avx's included),
-#    smg_ghash_clmul_avx* (PCLMULQDQ), sm3_avx_bmi2_* (BMI2) and the
-#    scalar GOST kernel gost89_scalar_* (BMI1).
+#    smg_ghash_clmul_avx* and smg_mgm_clmul_avx_* (PCLMULQDQ),
+#    sm3_avx_bmi2_* (BMI2) and the scalar GOST kernel gost89_scalar_*
+#    (BMI1).
 # Every code symbol must be in exactly one tier, so that a new function
 # cannot go unchecked.  The kernel tables say it first: each family's list
 # (src/kernel_list.h, read through test/kernels) gives the capabilities a
@@ -104,11 +105,11 @@ my $nm = $objdump =~ s{objdump$}{nm}r;
 plan skip_all => 'nm is not installed (Debian package binutils)' unless -x $nm;
 
 my @tiers = (
-    [ avx512 => qr/^(?:sm4_gfni_avx512_\w+|smg_ghash_vpclmul_avx512\w*|gost89_avx512_\w+|sm3_avx512_\w+
+    [ avx512 => qr/^(?:sm4_gfni_avx512_\w+|smg_ghash_vpclmul_avx512\w*|smg_mgm_vpclmul_avx512_\w+|gost89_avx512_\w+|sm3_avx512_\w+
                   |(?:kuznyechik|streebog)_gfni_avx512_\w+)$/x ],
     [ avx2 => qr/^(?:sm4_(?:gfni|vaes|aesni)_avx2_\w+|smg_ghash_vpclmul_avx2\w*|gost89_avx2_\w+|sm4_gfni_set_key
                 |(?:kuznyechik|streebog)_(?:gfni_)?avx2_\w+)$/x ],
-    [ avx => qr/^(?:sm4_aesni_avx_\w+|sm4_aesni_set_key|sm4_ni_\w+|smg_ghash_clmul_avx\w*|sm3_avx_bmi2_\w+|gost89_scalar_\w+)$/ ],
+    [ avx => qr/^(?:sm4_aesni_avx_\w+|sm4_aesni_set_key|sm4_ni_\w+|smg_ghash_clmul_avx\w*|smg_mgm_clmul_avx_\w+|sm3_avx_bmi2_\w+|gost89_scalar_\w+)$/ ],
 );
 
 # objdump -d -w of file: { ins => { address => [ [bytes], text ] },

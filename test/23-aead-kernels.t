@@ -21,15 +21,4 @@ plan tests => 2;
 
 my $r = program_ok('aead_kernels', [],
                    'SM4 AEAD kernel entries against the references, 0..340 blocks');
-note($_) for $r->{out} =~ /^# (.*)$/mg;
-my %checked = map { $_ => 1 } $r->{out} =~ /^# checked (\S+)$/mg;
-my ($chosen) = $r->{out} =~ /^# kernels: (\S+)$/m;
-my $l = run_program('kernels');
-my @runs = $l->{out} =~ /^table sm4 (\S+) .*\bruns=1\b/mg;
-my @unchecked = grep { !$checked{$_} } @runs;
-my %runs = map { $_ => 1 } @runs;
-my @extra = grep { !$runs{$_} } sort keys %checked;
-ok($l->{exit} == 0 && @runs > 0 && !@unchecked && !@extra && defined $chosen && $checked{$chosen},
-   'every SM4 table the CPU runs was checked (' . scalar(@runs) . ', the chosen '
-   . ($chosen // '?') . ' among them)')
-    or diag("$l->{cmd}: exit $l->{exit}\n$l->{err}\nnot checked: @unchecked\nchecked, not listed as running: @extra");
+tables_checked_ok($r, 'sm4', 'SM4');

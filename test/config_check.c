@@ -28,6 +28,7 @@
 #include "err.h"
 #include "gost89.h"
 #include "kuznyechik.h"
+#include "mgm_mac.h"
 #include "sm3.h"
 #include "sm4.h"
 #include "streebog.h"
@@ -41,12 +42,13 @@ static void expect_kernels(OSSL_LIB_CTX *libctx, int constant_time)
     OSSL_PARAM params[2];
 
     snprintf(want, sizeof(want),
-             "sm4=%s+%s sm3=%s gost=%s kuznyechik=%s streebog=%s",
+             "sm4=%s+%s sm3=%s gost=%s kuznyechik=%s streebog=%s mgm=%s",
              sm4_kernel(constant_time)->name,
              sm4_kernel(constant_time)->gcm->name, sm3_kernel()->name,
              gost89_kernel(constant_time)->name,
              kuznyechik_kernel(constant_time)->name,
-             streebog_kernel(constant_time)->name);
+             streebog_kernel(constant_time)->name,
+             smg_mgm_kernel(constant_time)->name);
     params[0] = OSSL_PARAM_construct_utf8_ptr("kernels", (char **)&got, 0);
     params[1] = OSSL_PARAM_construct_end();
     if (TU_CHECK(prov != NULL && OSSL_PROVIDER_get_params(prov, params)

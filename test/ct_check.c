@@ -59,6 +59,7 @@
 #include "gost94.h"
 #include "kernel_list.h"
 #include "kuznyechik.h"
+#include "mgm_mac.h"
 #include "sm3.h"
 #include "sm3_x86.h"
 #include "sm4.h"
@@ -98,7 +99,7 @@ static int also_in_place;
 typedef enum {
     T_SM4, T_GOST, T_SM3, T_SM4_KEYSCHED, T_GOST_KEYSCHED, T_GOST_IMIT,
     T_SM4_AEAD, T_GOST_AHEAD, T_SM4_COMPOSED, T_STREEBOG, T_KUZ,
-    T_KUZ_KEYSCHED, T_GOST94
+    T_KUZ_KEYSCHED, T_GOST94, T_MGM
 } target_kind;
 
 typedef struct {
@@ -110,7 +111,8 @@ typedef struct {
     const SM3_KERNEL *k3;            /* T_SM3 */
     const char *name;                /* pseudo tables, T_SM4_AEAD (block
                                         table's name + gcm table's name),
-                                        T_STREEBOG (the table's) */
+                                        T_STREEBOG and T_MGM (the
+                                        table's) */
     size_t max;                      /* largest block count (or key count) */
     /* T_GOST_IMIT: the implementation */
     void (*imit)(const GOST89_KEY *, unsigned char *, const unsigned char *,
@@ -268,6 +270,8 @@ static const char *entry_name(const target *t, size_t e)
         return e == 0 ? "blocks" : NULL;
     case T_STREEBOG:
         return e == 0 ? "blocks" : e == 1 ? "g" : NULL;
+    case T_MGM:
+        return e == 0 ? "mac128" : e == 1 ? "mac64" : NULL;
     case T_SM4_KEYSCHED:
     case T_GOST_KEYSCHED:
     case T_KUZ_KEYSCHED:
@@ -781,17 +785,46 @@ static void run_streebog(const STREEBOG_KERNEL *k, size_t e, size_t n)
                  sizeof(c), (unsigned char *)&ref, sizeof(ref));
 }
 
-/* The table of Streebog's list named name (a T_STREEBOG target's). */
-static const STREEBOG_KERNEL *streebog_table(const char *name)
+/* The table of f's list named name (a T_STREEBOG or T_MGM target's), as
+ * the family describes it; the last one if none is. */
+static const void *named_table(const SMG_KERNEL_FAMILY *f, const char *name)
 {
-    const SMG_KERNEL_FAMILY *f = &streebog_kernel_family;
+    char buf[96];
     size_t i;
 
-    for (i = 0; i + 1 < f->nkernels; i++)
-        if (strcmp(((const STREEBOG_KERNEL *)f->kernels[i].table)->name,
-                   name) == 0)
+    for (i = 0; i + 1 < f->nkernels; i++) {
+        f->describe(f->kernels[i].table, buf, sizeof(buf));
+        if (strcmp(buf, name) == 0)
             break;
+    }
     return f->kernels[i].table;
+}
+
+/*
+ * MGM's multiply-accumulate: entry e (0: GF(2^128), 1: GF(2^64)) over n
+ * pairs of blocks, the H_i, the blocks and the running sum secret, against
+ * the portable kernel.
+ */
+static void run_mgm(const SMG_MGM_KERNEL *k, size_t e, size_t n)
+{
+    static unsigned char h[MAX_BLOCKS * 16], x[MAX_BLOCKS * 16];
+    size_t bs = e == 0 ? 16 : 8;
+    smg_mgm_mac_fn mac = e == 0 ? k->mac128 : k->mac64;
+    unsigned char sum[16], ref[16];
+
+    tu_fill(h, n * bs, (uint32_t)(n * 3 + e));
+    tu_fill(x, n * bs, (uint32_t)(n * 5 + e + 1));
+    tu_fill(sum, sizeof(sum), (uint32_t)n + 11u);
+    memcpy(ref, sum, sizeof(sum));
+    (e == 0 ? smg_mgm_kernel_c.mac128 : smg_mgm_kernel_c.mac64)(ref, h, x, n);
+    CT_SECRET(h, n * bs);
+    CT_SECRET(x, n * bs);
+    CT_SECRET(sum, bs);
+    mac(sum, h, x, n);
+    CT_PUBLIC(h, n * bs);
+    CT_PUBLIC(x, n * bs);
+    CT_PUBLIC(sum, bs);
+    TU_CHECK_MEM("sum matches the portable kernel", sum, bs, ref, bs);
 }
 
 static const unsigned char kuz_key0[KUZNYECHIK_KEY_SIZE] =
@@ -928,7 +961,10 @@ static void run_one(const target *t, size_t e, size_t n)
                  t->k->name);
         break;
     case T_STREEBOG:
-        run_streebog(streebog_table(t->name), e, n);
+        run_streebog(named_table(&streebog_kernel_family, t->name), e, n);
+        break;
+    case T_MGM:
+        run_mgm(named_table(&mgm_kernel_family, t->name), e, n);
         break;
     case T_KUZ:
     case T_KUZ_KEYSCHED:
@@ -1215,6 +1251,7 @@ static int sweep(void)
               NULL },
             { T_GOST, gost89_kernel(ct), NULL, NULL, SWEEP_BLOCKS, NULL },
             { T_KUZ, kuznyechik_kernel(ct), NULL, NULL, SWEEP_BLOCKS, NULL },
+            { T_MGM, NULL, NULL, smg_mgm_kernel(ct)->name, MAX_BLOCKS, NULL },
         };
 
         snprintf(aead_name, sizeof(aead_name), "%s+%s", sm4_kernel(ct)->name,
@@ -1290,20 +1327,22 @@ static int aead_scanned(size_t i)
 }
 
 /*
- * Every table of the SM4, GOST, SM3 and Streebog lists that ctgrind is for:
+ * Every table of the SM4, GOST, SM3, Streebog, Kuznyechik and MGM lists
+ * that ctgrind is for:
  *  - SM4 block entries once per table name (a tier's tables, one per
  *    GHASH, share them: checked);
  *  - SM4 AEAD entries of every constant-time table and of the portable
  *    one; any other table's (an AES-NI tier's default table: its "-ct"
  *    sibling's but CCM) must each be some scanned table's (checked);
- *  - every GOST, SM3, Streebog and Kuznyechik table;
+ *  - every GOST, SM3, Streebog, Kuznyechik and MGM table;
  * then the pseudo tables.  0 (said why) if the lists break those rules.
  */
 static int build_targets(void)
 {
     const SMG_KERNEL_FAMILY *sm4 = &sm4_kernel_family,
         *gost = &gost89_kernel_family, *sm3 = &sm3_kernel_family,
-        *stb = &streebog_kernel_family, *kuz = &kuznyechik_kernel_family;
+        *stb = &streebog_kernel_family, *kuz = &kuznyechik_kernel_family,
+        *mgm = &mgm_kernel_family;
     size_t i, j, e, first_aead;
 
     for (i = 0; i < sm4->nkernels; i++) {
@@ -1379,6 +1418,13 @@ static int build_targets(void)
                            KUZ_SCAN_BLOCKS, NULL };
 
         if (ctgrind_table(&kuz->kernels[i]) && !add_target(&t))
+            return 0;
+    }
+    for (i = 0; i < mgm->nkernels; i++) {
+        const SMG_MGM_KERNEL *k = mgm->kernels[i].table;
+        const target t = { T_MGM, NULL, NULL, k->name, MAX_BLOCKS, NULL };
+
+        if (ctgrind_table(&mgm->kernels[i]) && !add_target(&t))
             return 0;
     }
     for (i = 0; i < NPSEUDO; i++)

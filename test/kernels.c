@@ -137,6 +137,11 @@ int main(void)
             if (f == SMG_FAMILY_SM3) {
                 entry(name, "blocks",
                       (any_fn)((const SM3_KERNEL *)e->table)->blocks);
+            } else if (f == SMG_FAMILY_MGM) {
+                const SMG_MGM_KERNEL *k = e->table;
+
+                entry(name, "mac128", (any_fn)k->mac128);
+                entry(name, "mac64", (any_fn)k->mac64);
             } else if (f == SMG_FAMILY_STREEBOG) {
                 const STREEBOG_KERNEL *k = e->table;
 

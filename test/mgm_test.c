@@ -26,7 +26,7 @@
 #include <openssl/provider.h>
 #include "testutil.h"
 
-#define MAXLEN 600
+#define MAXLEN 2600
 
 static OSSL_LIB_CTX *libctx;
 

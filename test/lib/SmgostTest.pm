@@ -28,7 +28,8 @@ use KernelLevels;
 
 our @EXPORT = qw(top_dir modules_dir openssl_cli gostprov_dir program level_env
                  provider_args run_arch cap_variable forced_level run_env run_cmd run_program
-                 run_openssl program_ok kat_file_ok data_file write_config);
+                 run_openssl program_ok kat_file_ok data_file write_config
+                 tables_checked_ok);
 
 sub top_dir {
     return $ENV{SMGOST_TOP} if $ENV{SMGOST_TOP};
@@ -235,6 +236,28 @@ sub program_ok {
                             . ($r->{timed_out} ? " (killed after $opt{timeout} s)" : '')
                             . "\nstdout:\n$r->{out}stderr:\n$r->{err}");
     return $r;
+}
+
+# One test: the tables of $family's list that a kernel test program ($r,
+# program_ok's result) says it checked ("# checked NAME" lines) are those
+# test/kernels lists as running at this level, the chosen one ("# kernels:
+# NAME") among them.  $what names the family in the title.
+sub tables_checked_ok {
+    my ($r, $family, $what) = @_;
+    note($_) for $r->{out} =~ /^# (.*)$/mg;
+    my %checked = map { $_ => 1 } $r->{out} =~ /^# checked (\S+)$/mg;
+    my ($chosen) = $r->{out} =~ /^# kernels: (\S+)$/m;
+    my $l = run_program('kernels');
+    my @runs = $l->{out} =~ /^table \Q$family\E (\S+) .*\bruns=1\b/mg;
+    my @unchecked = grep { !$checked{$_} } @runs;
+    my %runs = map { $_ => 1 } @runs;
+    my @extra = grep { !$runs{$_} } sort keys %checked;
+    return ok($l->{exit} == 0 && @runs > 0 && !@unchecked && !@extra && defined $chosen
+              && $checked{$chosen},
+              "every $what table the CPU runs was checked (" . scalar(@runs) . ', the chosen '
+              . ($chosen // '?') . ' among them)')
+        || diag("$l->{cmd}: exit $l->{exit}\n$l->{err}\nnot checked: @unchecked\n"
+                . "checked, not listed as running: @extra");
 }
 
 # Two tests: test/evp_kat runs the evp_test file test/data/<file>, and

@@ -32,22 +32,29 @@
 #                 low 128 bits of the 256-bit product fold into the high
 #                 ones by two multiplications by 0xc2 << 56, each followed
 #                 by a swap of the 64-bit halves.
+#   %MGM128_FIELD, %MGM64_FIELD  MGM (RFC 9058): the natural bit order,
+#                 a block loaded byte-reversed is the 128-bit (or, each
+#                 64-bit half reversed on its own, the 64-bit) integer whose
+#                 bit j is the coefficient of x^j, so the carry-less product
+#                 of two blocks is the product itself, with no shift and no
+#                 premultiplied operand.  GF(2^128) mod x^128 + x^7 + x^2 +
+#                 x + 1: the high 128 bits' top qword times 0x87 folds into
+#                 the two qwords below it, then the next one the same way
+#                 (two multiplications, the 7-bit overflow of the first
+#                 carried by the second).  GF(2^64) mod x^64 + x^4 + x^3 +
+#                 x + 1: a product is one 0x00 (or 0x11) multiplication, a
+#                 127-bit lane with no middle fold; its high qword times
+#                 0x1b, and the 3-bit overflow of that once more.
 # clmul_mul and clmul_fold do not depend on the bit order: the
 # schoolbook products and the middle fold are the same for any field of
-# 128-bit blocks.  A field in the natural bit order (MGM of RFC 9058: x^0
-# at the bottom bit of the last byte, x^128 + x^7 + x^2 + x + 1; for
-# 64-bit blocks x^64 + x^4 + x^3 + x + 1, whose product is the 0x00 one
-# alone, with no fold) is a second descriptor, order => 'natural', with
-# its own branch in clmul_reduce (the high half times the polynomial's low
-# terms, folded down twice) and in clmul_rodata; both die today for an
-# order they do not have.
+# 128-bit blocks.
 package clmul_x86_64;
 
 use strict;
 use warnings;
 use Exporter qw(import);
 
-our @EXPORT = qw(%GHASH_FIELD clmul_rodata clmul_mul clmul_fold clmul_reduce
+our @EXPORT = qw(%GHASH_FIELD %MGM128_FIELD %MGM64_FIELD clmul_rodata clmul_mul clmul_fold clmul_reduce
                  clmul_lanes_sum clmul_text);
 
 no warnings 'portable';    # 64-bit constants need a 64-bit perl
@@ -60,6 +67,11 @@ our %GHASH_FIELD = (
     # R(x^-1): what the bit shifted out of R(H) << 1 stands for
     twist => [ 0x0000000000000001, 0xc200000000000000 ],
 );
+# RFC 9058's fields: fold is the polynomial's terms below x^bits
+our %MGM128_FIELD = (name => 'MGM128', bits => 128, order => 'natural',
+                     fold => 0x87);
+our %MGM64_FIELD = (name => 'MGM64', bits => 64, order => 'natural',
+                    fold => 0x1b);
 
 # The lines a list of operations makes.
 sub clmul_text { return join '', map { "\t$_\n" } grep { $_ ne '' } @_; }
@@ -78,16 +90,19 @@ sub xor2 {
 # copy of the 16-byte pattern (so that memory operands of that many lanes
 # may start there).  bswap: byte reversal of a block, for loading it in the
 # reflected order (a field in the natural order needs it as well, as a
-# big-endian load); fold: the reduction constant; twist: x^-1's (GHASH's
-# H premultiplication, one lane).
+# big-endian load; a 64-bit field's reverses each qword); fold: the
+# reduction constant; twist: x^-1's (GHASH's H premultiplication, one lane;
+# the reflected order only).
 sub clmul_rodata {
     my ($field, %o) = @_;
-    die "clmul_rodata: no reduction for $field->{order} order yet\n"
-        unless $field->{order} eq 'reflected';
+    die "clmul_rodata: no twist in the $field->{order} order\n"
+        if $o{twist} && $field->{order} ne 'reflected';
     my $s = "";
     if ($o{bswap}) {
         my ($label, $lanes) = @{ $o{bswap} };
-        $s .= "$label:\n" . (".byte\t" . join(',', reverse 0 .. 15) . "\n") x $lanes;
+        my @rev = $field->{bits} == 64 ? ((reverse 0 .. 7), (reverse 8 .. 15))
+                                       : reverse 0 .. 15;
+        $s .= "$label:\n" . (".byte\t" . join(',', @rev) . "\n") x $lanes;
     }
     if ($o{fold}) {
         my ($label, $lanes) = @{ $o{fold} };
@@ -180,14 +195,30 @@ sub clmul_fold {
 
 # lo + hi x^128 modulo the field's polynomial into $dst (default lo), the
 # reduction constant in every lane of $p, $t a temporary; lo is clobbered.
-# ternary: the last two XORs as one (zmm).
+# ternary: the last two XORs as one (zmm).  The natural order takes a
+# second temporary u (and clobbers hi); a 64-bit field has no hi: lo is
+# the 128-bit product (or sum of products) of each lane, reduced into the
+# low qword of $dst's lane (its high qword is left undefined).
 sub clmul_reduce {
     my ($field, %o) = @_;
-    die "clmul_reduce: no reduction for $field->{order} order yet\n"
-        unless $field->{order} eq 'reflected';
     my ($lo, $hi, $t, $p) = @o{qw(lo hi t p)};
     my $dst = $o{dst} // $lo;
     my @ops;
+    if ($field->{order} eq 'natural') {
+        my $u = $o{u};
+        if ($field->{bits} == 64) {
+            return "vpclmulqdq\t\$0x01,$p,$lo,$t", "vpclmulqdq\t\$0x01,$p,$t,$u",
+                xor2($lo, $t, $lo), xor2($dst, $u, $lo);
+        }
+        # hi's top qword times the constant: its low qword at x^192 - 128
+        # = x^64 of lo, its overflow at x^128, onto hi's low qword
+        push @ops, "vpclmulqdq\t\$0x01,$p,$hi,$t", "vpsrldq\t\$8,$t,$u",
+            "vpslldq\t\$8,$t,$t", xor2($hi, $u, $hi),
+            "vpclmulqdq\t\$0x00,$p,$hi,$u";
+        die "clmul_reduce: ternary reduces into lo\n" if $o{ternary} && $dst ne $lo;
+        return @ops, three_way($lo, $t, $u) if $o{ternary};
+        return @ops, xor2($lo, $t, $lo), xor2($dst, $u, $lo);
+    }
     for my $i (0, 1) {
         push @ops, "vpclmulqdq\t\$0x00,$p,$lo,$t", "vpshufd\t\$0x4e,$lo,$lo";
         push @ops, xor2($lo, $t, $lo) if $i == 0;
