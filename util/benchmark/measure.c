@@ -86,6 +86,9 @@ static const struct alg rows[] = {
     { "magma-ctr-acpkm", F_GOST, K_CIPHER, 0, NULL, "magma-ctr-acpkm",
       0, 0 },
     { "magma-mac", F_GOST, K_MAC, 0, NULL, "magma-mac", 0, 0 },
+    /* MGM (RFC 9058): gostprov 3.0.2 and later have it */
+    { "magma-mgm", F_GOST, K_AEAD, 0, NULL, "magma-mgm", 0, 0 },
+    { "magma-mgm", F_GOST, K_AEAD, 1, NULL, "magma-mgm", 0, 0 },
     /* gostprov 3.0.1 has no MAC of this name (3.0.2 and later do) */
     { "magma-ctr-acpkm-omac", F_GOST, K_MAC, 0, NULL,
       "magma-ctr-acpkm-omac", 0, 0 },
@@ -204,25 +207,38 @@ static int is_xts(const struct alg *a)
 }
 
 /*
+ * The tag's length: MGM's is its block (the nonce's length: 16 bytes for
+ * Kuznyechik, 8 for Magma), the whole of which a decryption must set
+ * (gostprov requires it); SM4's AEADs' 16 bytes.
+ */
+static int aead_tag_len(const struct job *j)
+{
+    return strstr(j->a->name, "-mgm") != NULL
+           ? EVP_CIPHER_CTX_get_iv_length(j->cctx) : 16;
+}
+
+/*
  * One whole message: the IV (GCM 12 bytes, CCM a 12-byte nonce, XTS the
- * 16-byte tweak), CCM's length, 16 bytes of AAD (not XTS), the data, the
- * final and the tag (16 bytes; set before a decryption's data).
+ * 16-byte tweak, MGM a block), CCM's length, 16 bytes of AAD (not XTS),
+ * the data, the final and the tag (aead_tag_len; set before a
+ * decryption's data).
  */
 static int aead_message(struct job *j, int dec, const unsigned char *in,
                         unsigned char *tag)
 {
     EVP_CIPHER_CTX *c = j->cctx;
     int outl, xts = is_xts(j->a), ccm = !xts && strcmp(j->a->name, "SM4-CCM") == 0;
+    int taglen = aead_tag_len(j);
 
     return EVP_CipherInit_ex2(c, NULL, NULL, iv, !dec, NULL)
            && (!dec || xts
-               || EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, 16, tag) > 0)
+               || EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, taglen, tag) > 0)
            && (!ccm || EVP_CipherUpdate(c, NULL, &outl, NULL, (int)j->n))
            && (xts || EVP_CipherUpdate(c, NULL, &outl, iv + 16, 16))
            && EVP_CipherUpdate(c, outbuf, &outl, in, (int)j->n)
            && EVP_CipherFinal_ex(c, outbuf + j->n, &outl)
            && (dec || xts
-               || EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, 16, tag) > 0);
+               || EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, taglen, tag) > 0);
 }
 
 static int job_setup(struct job *j, enum impl impl, const struct alg *a,
