@@ -26,12 +26,18 @@
 # depend on the block count.
 #
 # Measured on the 2-core AMD EPYC family 25 model 17 (Zen 4 class) KVM
-# guest, 16 KiB of data (1024 or 2048 blocks) a call, TSC ticks per byte of
-# data (callgrind-free timing, best of 200 runs, the other vCPU busy):
+# guest, TSC ticks per byte of X (best of 2000 calls; the H_i and X_i of
+# a 16 KiB call, 32 KiB together, spill out of L1, a 1 KiB call's stay):
 #
-#   kernel                    mac128   mac64
-#   clmul-avx      (xmm)      0.36     0.36
-#   vpclmul-avx512 (zmm)      0.10     0.10
+#   kernel                  16 KiB calls        1 KiB calls
+#                           mac128   mac64      mac128   mac64
+#   clmul-avx      (xmm)    0.35     0.175      0.33     0.18
+#   vpclmul-avx512 (zmm)    0.10     0.054      0.076    0.050
+#   mgm-c (src/mgm_mac.c)   5.5      4.2        5.5      4.2
+#
+# The mode layer calls with 64 blocks (1 KiB of Kuznyechik): perf gives
+# the zmm kernel 4% of kuznyechik-mgm's time at 16 KiB, the two
+# encryptions a block (kuznyechik-gfni-avx512's ECB) about 80%.
 
 use strict;
 use warnings;

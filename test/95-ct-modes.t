@@ -6,8 +6,8 @@
 # valgrind runs and 80-ct.t proves constant-time (no-vaes-vpclmul of
 # util/KernelLevels.pm hides AVX-512, GFNI, VAES and VPCLMULQDQ: SM4
 # aesni-avx2-ct, GOST gost89-avx2-ct, with "constant-time = yes", and the
-# xmm PCLMULQDQ GHASH, which valgrind runs, not the ymm one), SM4-GCM,
-# SM4-CCM and SM4-XTS included.  memcheck must report nothing: the one
+# xmm PCLMULQDQ GHASH and MGM kernel clmul-avx, which valgrind runs, not
+# the ymm or zmm ones), SM4-GCM, SM4-CCM, SM4-XTS and magma-mgm included.  memcheck must report nothing: the one
 # outcome allowed out (good or bad padding and the length left, a tag that
 # matches or not) the module marks public itself.  Then the recipe must
 # catch a leak: it builds the module again with a PKCS#7 check that
@@ -61,7 +61,7 @@ my $cnf = write_config($tmp, name => 'real.cnf', smgost => { 'constant-time' => 
 my ($r, $log) = ctgrind($cnf, 'real');
 SKIP: {
     skip('this CPU lacks the AES-NI and AVX2 level (' . ($r->{out} =~ /^kernels: (.*)$/m ? $1 : '?') . ')', 2)
-        unless $r->{out} =~ /^kernels: sm4=aesni-avx2-ct[+ ].*gost=gost89-avx2-ct/m;
+        unless $r->{out} =~ /^kernels: sm4=aesni-avx2-ct[+ ].*gost=gost89-avx2-ct.* mgm=clmul-avx/m;
     ok($r->{exit} == 0 && $r->{out} =~ /ct_modes: \d+ checks, 0 failures/ && $log !~ /uninitialised/,
        'ctgrind over every mode through the provider: no branch or address from the secrets ('
        . ($r->{out} =~ /^kernels: (.*)$/m)[0] . ')')

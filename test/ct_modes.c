@@ -24,7 +24,11 @@
  * tag and over tags wrong at each byte: only the verdict may differ (the
  * module marks it public, src/aead.c); SM4-XTS runs data units of
  * several lengths, ciphertext stealing included.  (The TLS record paths
- * of GCM and CCM are not run here.)
+ * of GCM and CCM are not run here.)  magma-mgm runs with AAD in pieces and
+ * its data in the chunkings above, and its decryptions over the right tag
+ * and tags wrong at each byte (src/aead_mgm.c, its counters and the MGM
+ * kernel chosen at this level, clmul-avx); kuznyechik-mgm's kernel at
+ * this level uses instructions valgrind cannot run.
  */
 #include "testutil.h"
 #include "ctgrind.h"
@@ -160,6 +164,82 @@ static int run_aead(EVP_CIPHER_CTX *ctx, const EVP_CIPHER *c, int gcm,
     CT_PUBLIC((void *)in, len);
     ERR_clear_error();
     return ok;
+}
+
+/*
+ * One magma-mgm message of len bytes, 21 bytes of AAD in two updates, the
+ * data in chunking ch, all secret with the nonce and the key: encrypt (tag
+ * into tag) or decrypt against tag; returns whether it succeeded.
+ */
+static int run_mgm(EVP_CIPHER_CTX *ctx, const EVP_CIPHER *c, int enc,
+                   const unsigned char *in, size_t len, size_t ch,
+                   unsigned char tag[8])
+{
+    unsigned char aad[21];
+    size_t done = 0, j = 0, n;
+    int outl, ok;
+
+    tu_fill(aad, sizeof(aad), (uint32_t)len + 3u);
+    EVP_CIPHER_CTX_reset(ctx);
+    CT_SECRET(key, sizeof(key));
+    CT_SECRET(iv, sizeof(iv));
+    CT_SECRET(aad, sizeof(aad));
+    CT_SECRET((void *)in, len);
+    CT_SECRET(tag, 8);
+    ok = EVP_CipherInit_ex2(ctx, c, key, iv, enc, NULL)
+         && (enc || EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 8, tag) > 0)
+         && EVP_CipherUpdate(ctx, NULL, &outl, aad, 5)
+         && EVP_CipherUpdate(ctx, NULL, &outl, aad + 5, sizeof(aad) - 5);
+    TU_CHECK(ok, "magma-mgm set-up");
+    while (ok && done < len) {
+        n = chunks[ch][j] != 0 ? chunks[ch][j++] : len - done;
+        if (n > len - done)
+            n = len - done;
+        ok = EVP_CipherUpdate(ctx, out + done, &outl, in + done, (int)n);
+        TU_CHECK(ok, "magma-mgm update");
+        CT_PUBLIC(out, sizeof(out));
+        done += n;
+    }
+    ok = ok && EVP_CipherFinal_ex(ctx, out + len, &outl);
+    CT_PUBLIC(out, sizeof(out));
+    if (ok && enc)
+        ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 8, tag) > 0;
+    CT_PUBLIC(tag, 8);
+    CT_PUBLIC(key, sizeof(key));
+    CT_PUBLIC(iv, sizeof(iv));
+    CT_PUBLIC(aad, sizeof(aad));
+    CT_PUBLIC((void *)in, len);
+    ERR_clear_error();
+    return ok;
+}
+
+static void mgm_modes(OSSL_LIB_CTX *libctx, EVP_CIPHER_CTX *ctx)
+{
+    static const size_t lens[] = { 0, 5, 64, 2100 };
+    EVP_CIPHER *c = EVP_CIPHER_fetch(libctx, "magma-mgm", "provider=smgost");
+    unsigned char tag[8], bad[8];
+    size_t l, pos;
+
+    if (!TU_CHECK(c != NULL, "fetch magma-mgm"))
+        return;
+    tu_fill(key, sizeof(key), 21u);
+    tu_fill(iv, sizeof(iv), 23u);
+    for (l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
+        tu_fill(msg, lens[l], (uint32_t)l + 60u);
+        TU_CHECK(run_mgm(ctx, c, 1, msg, lens[l], l % NCHUNKS, tag),
+                 "magma-mgm encrypt");
+        memcpy(ct, out, lens[l]);
+        /* pos 0: the right tag; else byte pos - 1 is wrong */
+        for (pos = 0; pos <= 8; pos++) {
+            memcpy(bad, tag, sizeof(bad));
+            if (pos > 0)
+                bad[pos - 1] ^= 0x20;
+            TU_CHECK(run_mgm(ctx, c, 0, ct, lens[l], (l + pos) % NCHUNKS, bad)
+                     == (pos == 0), "magma-mgm: %zu bytes, tag wrong at %zu: "
+                     "the outcome", lens[l], pos);
+        }
+    }
+    EVP_CIPHER_free(c);
 }
 
 static void aead_modes(OSSL_LIB_CTX *libctx, EVP_CIPHER_CTX *ctx)
@@ -312,6 +392,7 @@ int main(int argc, char **argv)
         EVP_CIPHER_free(c);
     }
     aead_modes(libctx, ctx);
+    mgm_modes(libctx, ctx);
     EVP_CIPHER_CTX_free(ctx);
     OSSL_LIB_CTX_free(libctx);
     return tu_report("ct_modes");
