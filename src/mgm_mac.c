@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * MGM's multiply-accumulate (src/kernel.h's SMG_MGM_KERNEL): the portable
- * kernel, the assembly tables (asm/mgm-x86_64.pl) and the family's list
- * (src/kernel_list.h), chosen by the CPU's capabilities alone.
+ * kernel, the assembly tables (asm/mgm-x86_64.pl, asm/mgm-armv8.pl) and
+ * the family's list (src/kernel_list.h), chosen by the CPU's capabilities
+ * alone.
  *
  * The portable kernel is constant-time: each 64x64-bit carry-less product
  * is src/clmul.h's integer-multiply form, the operand split made from H_i
@@ -105,11 +106,20 @@ const SMG_MGM_KERNEL smg_mgm_kernel_clmul_avx = {
 };
 #endif
 
+#ifdef SMG_MGM_ARM_ASM
+const SMG_MGM_KERNEL smg_mgm_kernel_pmull = {
+    "pmull", smg_mgm_pmull_mac128, smg_mgm_pmull_mac64
+};
+#endif
+
 /* Widest first; every table is constant-time. */
 static const SMG_KERNEL_ENTRY mgm_kernels[] = {
 #ifdef SMG_MGM_X86_ASM
     { &smg_mgm_kernel_vpclmul_avx512, SMG_CAPS_MGM_ZMM, SMG_KERNEL_CT, NULL },
     { &smg_mgm_kernel_clmul_avx, SMG_CAPS_MGM_XMM, SMG_KERNEL_CT, NULL },
+#endif
+#ifdef SMG_MGM_ARM_ASM
+    { &smg_mgm_kernel_pmull, SMG_CAPS_MGM_PMULL, SMG_KERNEL_CT, NULL },
 #endif
     { &smg_mgm_kernel_c, 0, SMG_KERNEL_CT, NULL },
 };

@@ -506,6 +506,7 @@ my @rows64 = (
     [ 'SM4-GCM, SM4-CCM, SM4-XTS kernels of sm4e and sm4-neon (GCM in `sm4e+pmull`, `sm4-neon+pmull`; CCM and XTS also with `ghash-c`), GHASH by PMULL (`pmull`)',
       qr/^(?:sm4_(?:sm4e|neon)_(?:gcm|ccm|xts)_\w+|ghash_pmull\w*)$/ ],
     [ 'SM4 key schedule for sm4e (SM4EKEY) and sm4-neon (TBL/TBX S-box)', qr/^sm4_(?:sm4e|neon)_set_key$/ ],
+    [ 'MGM multiply-accumulate pmull (GF(2^128) and GF(2^64))', qr/^smg_mgm_pmull_mac(?:128|64)$/ ],
     [ 'SM3 sm3-ce', qr/^sm3_ce_\w+$/ ],
     [ "Kuznyechik `kuznyechik-neon-ct` (every mode), and kuznyechik-neon's ECB, CTR, CBC-dec, CFB-dec", qr/^kuznyechik_neon_\w+$/ ],
     [ 'Streebog streebog-neon (blocks, g)', qr/^streebog_neon_(?:blocks|g)$/ ],

@@ -24,12 +24,17 @@
  *                                      sm4-neon+ghash-c, sm4-c+ghash-c)
  *                                      MODE: ghash gcm_enc gcm_dec
  *                                            ccm_enc ccm_dec xts_ieee xts_gb
+ *   arm-icount mgm KERNEL BITS BYTES   KERNEL: a table of MGM's list (pmull,
+ *                                      mgm-c); BITS 128 or 64: its mac128
+ *                                      or mac64 over BYTES of blocks, the
+ *                                      H_i the same buffer
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gost89.h"
+#include "mgm_mac.h"
 #include "gost89_arm.h"
 #include "kernel_list.h"
 #include "kuznyechik.h"
@@ -290,6 +295,25 @@ static int run_kuznyechik(const char *kname, const char *mode, size_t len)
     return 0;
 }
 
+static int run_mgm(const char *kname, const char *bits, size_t len)
+{
+    const SMG_MGM_KERNEL *k = family_table(&mgm_kernel_family, kname);
+    unsigned char sum[16] = { 0 };
+
+    if (k == NULL)
+        return 3;
+    if (len > MAX_BYTES)
+        return 2;
+    if (strcmp(bits, "128") == 0)
+        k->mac128(sum, buf, buf, len / 16);
+    else if (strcmp(bits, "64") == 0)
+        k->mac64(sum, buf, buf, len / 8);
+    else
+        return 2;
+    printf("%02x\n", sum[0]);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 5 && strcmp(argv[1], "sm4") == 0)
@@ -304,8 +328,11 @@ int main(int argc, char **argv)
         return run_kuznyechik(argv[2], argv[3], strtoul(argv[4], NULL, 0));
     if (argc == 4 && strcmp(argv[1], "streebog") == 0)
         return run_streebog(argv[2], strtoul(argv[3], NULL, 0));
+    if (argc == 5 && strcmp(argv[1], "mgm") == 0)
+        return run_mgm(argv[2], argv[3], strtoul(argv[4], NULL, 0));
     fprintf(stderr, "usage: %s sm4 KERNEL MODE BYTES | sm3 KERNEL BYTES | "
             "aead KERNELS MODE BYTES | imit IMPL BYTES | "
-            "kuznyechik KERNEL MODE BYTES | streebog KERNEL BYTES\n", argv[0]);
+            "kuznyechik KERNEL MODE BYTES | streebog KERNEL BYTES | "
+            "mgm KERNEL BITS BYTES\n", argv[0]);
     return 2;
 }

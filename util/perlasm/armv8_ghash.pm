@@ -20,6 +20,13 @@
 # k+128 (the word itself, 128 bits up).  Two PMULLs by that constant
 # ("K" below) reduce a product; Karatsuba makes a product three PMULLs.
 #
+# MGM (RFC 9058) multiplies in the natural bit order, x^0 at the bottom
+# bit of the last byte: a block read as a big-endian integer is its
+# polynomial, so the carry-less product needs no twist, and the reduction
+# folds the top down: x^128 = x^7 + x^2 + x + 1 (0x87) for 128-bit blocks,
+# x^64 = x^4 + x^3 + x + 1 (0x1b) for 64-bit ones (mgm_reduce128,
+# mgm_reduce64; asm/mgm-armv8.pl sums a batch's products first).
+#
 # Aggregation: eight blocks are folded as
 #   Xi' = (Xi ^ C0) H^8 ^ C1 H^7 ^ ... ^ C7 H
 # with the products summed unreduced and reduced once.  The table holds
@@ -34,6 +41,7 @@ use warnings;
 use Exporter qw(import);
 
 our @EXPORT = qw(ghash_reverse ghash_mul1 ghash_reduce ghash_blocks8
+                 mgm_reduce128 mgm_reduce64
                  GHASH_H1 GHASH_M21 GHASH_K GHASH_TABLE_BYTES);
 
 # Table layout (bytes), read by ghash_blocks8 as four LD1s that walk it
@@ -71,6 +79,41 @@ sub ghash_reduce {
 	ext	$lo.16b,$lo.16b,$lo.16b,#8
 	eor	$lo.16b,$lo.16b,$t.16b
 	eor	$out.16b,$hi.16b,$lo.16b
+EOT
+}
+
+# MGM, GF(2^128): the 256-bit sum (lo, mid, hi: mid the two middle
+# products summed) reduced into lo; P holds 0x87 in both lanes, z is zero,
+# t and u temporaries.  hi's top word times P lands at x^64 (its low word,
+# onto lo's top) and x^128 (its 7-bit overflow, onto hi's low word), which
+# a second product folds into lo.
+sub mgm_reduce128 {
+    my ($lo, $mid, $hi, $P, $z, $t, $u) = @_;
+    return <<"EOT";
+	ext	$t.16b,$z.16b,$mid.16b,#8
+	ext	$u.16b,$mid.16b,$z.16b,#8
+	eor	$lo.16b,$lo.16b,$t.16b
+	eor	$hi.16b,$hi.16b,$u.16b
+	pmull2	$t.1q,$hi.2d,$P.2d
+	ext	$u.16b,$t.16b,$z.16b,#8
+	eor	$hi.16b,$hi.16b,$u.16b
+	ext	$t.16b,$z.16b,$t.16b,#8
+	eor	$lo.16b,$lo.16b,$t.16b
+	pmull	$u.1q,$hi.1d,$P.1d
+	eor	$lo.16b,$lo.16b,$u.16b
+EOT
+}
+
+# MGM, GF(2^64): the 128-bit sum of products in acc reduced into its low
+# word; P holds 0x1b in both lanes, t and u temporaries.  The high word
+# times P is at most 67 bits; its top 3 bits times P once more.
+sub mgm_reduce64 {
+    my ($acc, $P, $t, $u) = @_;
+    return <<"EOT";
+	pmull2	$t.1q,$acc.2d,$P.2d
+	pmull2	$u.1q,$t.2d,$P.2d
+	eor	$acc.16b,$acc.16b,$t.16b
+	eor	$acc.16b,$acc.16b,$u.16b
 EOT
 }
 
