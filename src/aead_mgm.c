@@ -186,7 +186,8 @@ static int mgm_aad(SMG_AEAD_CTX *c, const unsigned char *in, size_t inl)
     return 1;
 }
 
-/* The AAD's last block, zero-padded, before the data or the lengths. */
+/* The AAD's last block, zero-padded, before the data (mgm_tag takes it
+ * when no data came). */
 static void mgm_aad_end(SMG_AEAD_CTX *c)
 {
     if (c->ares > 0) {
@@ -279,24 +280,30 @@ static int mgm_update(SMG_AEAD_CTX *c, unsigned char *out, size_t *outl,
 /* The tag of the message: the last blocks, the lengths block, E(sum). */
 static void mgm_tag(SMG_AEAD_CTX *c, unsigned char *tag)
 {
-    size_t bs = c->base.bs;
-    unsigned char len[SMG_MAX_BLOCK];
+    size_t bs = c->base.bs, pend = c->ares + c->mres, n = 0;
+    unsigned char last[2 * SMG_MAX_BLOCK];
 
-    mgm_aad_end(c);
-    if (c->mres > 0) {
-        memset(c->part + c->mres, 0, bs - c->mres);
-        mgm_hash(c, c->part, 1);
-        c->mres = 0;
+    /*
+     * The pending partial block (the AAD's when no data came, else the
+     * data's: the data's start flushed the AAD's), zero-padded, and the
+     * lengths block take consecutive Z_i: one ECB call for both.
+     */
+    if (pend > 0) {
+        memcpy(last, c->part, pend);
+        memset(last + pend, 0, bs - pend);
+        n = 1;
+        c->ares = c->mres = 0;
     }
     if (bs == 16) {
-        store_be64(len, c->aad_len * 8);
-        store_be64(len + 8, c->data_len * 8);
+        store_be64(last + n * bs, c->aad_len * 8);
+        store_be64(last + n * bs + 8, c->data_len * 8);
     } else {
-        store_be32(len, (uint32_t)(c->aad_len * 8));
-        store_be32(len + 4, (uint32_t)(c->data_len * 8));
+        store_be32(last + n * bs, (uint32_t)(c->aad_len * 8));
+        store_be32(last + n * bs + 4, (uint32_t)(c->data_len * 8));
     }
-    mgm_hash(c, len, 1);
+    mgm_hash(c, last, n + 1);
     c->base.kernel->ecb(c->base.ks_enc, c->xi, tag, 1);
+    OPENSSL_cleanse(last, sizeof(last));
     OPENSSL_cleanse(c->part, sizeof(c->part));
     OPENSSL_cleanse(c->ks, sizeof(c->ks));
     OPENSSL_cleanse(c->xi, sizeof(c->xi));

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # Carry-less multiply-and-reduce in GF(2^n) for the x86-64 kernels: the one
-# generator that asm/ghash-x86_64.pl (GHASH alone) and the fused GCM
-# kernels of asm/sm4-gfni-avx512-x86_64.pl and asm/sm4-aesni-x86_64.pl
-# share, with the constants it reads.  Instructions come back as lists of
+# generator that asm/ghash-x86_64.pl (GHASH alone), the fused GCM kernels
+# of asm/sm4-gfni-avx512-x86_64.pl and asm/sm4-aesni-x86_64.pl, and MGM's
+# multiply-accumulate (asm/mgm-x86_64.pl) share, with the constants it
+# reads.  Instructions come back as lists of
 # operations without tab or newline, so that a kernel can interleave them
 # with its own (clmul_text makes them lines); registers are perl strings
 # ("%zmm3") or memory operands where an operation takes one.
@@ -54,8 +55,8 @@ use strict;
 use warnings;
 use Exporter qw(import);
 
-our @EXPORT = qw(%GHASH_FIELD %MGM128_FIELD %MGM64_FIELD clmul_rodata clmul_mul clmul_fold clmul_reduce
-                 clmul_lanes_sum clmul_text);
+our @EXPORT = qw(%GHASH_FIELD %MGM128_FIELD %MGM64_FIELD clmul_rodata
+                 clmul_mul clmul_fold clmul_reduce clmul_lanes_sum clmul_text);
 
 no warnings 'portable';    # 64-bit constants need a 64-bit perl
 our %GHASH_FIELD = (
