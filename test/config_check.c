@@ -38,7 +38,7 @@ static void expect_kernels(OSSL_LIB_CTX *libctx, int constant_time)
 {
     OSSL_PROVIDER *prov = OSSL_PROVIDER_load(libctx, "smgost");
     const char *got = NULL;
-    char want[200];
+    char want[300];
     OSSL_PARAM params[2];
 
     snprintf(want, sizeof(want),

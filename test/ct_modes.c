@@ -109,6 +109,31 @@ static int run(EVP_CIPHER_CTX *ctx, const EVP_CIPHER *c, size_t a, int enc,
 }
 
 /*
+ * An AEAD message's end, after its updates (ok: whether they succeeded):
+ * the final, an encryption's tag of taglen bytes into tag, then every
+ * secret of the message made public again; returns whether all
+ * succeeded.
+ */
+static int aead_end(EVP_CIPHER_CTX *ctx, int ok, int enc, size_t len,
+                    unsigned char *tag, int taglen, unsigned char *aad,
+                    size_t aadlen, const unsigned char *in)
+{
+    int outl;
+
+    ok = ok && EVP_CipherFinal_ex(ctx, out + len, &outl);
+    CT_PUBLIC(out, sizeof(out));
+    if (ok && enc)
+        ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, taglen, tag) > 0;
+    CT_PUBLIC(tag, (size_t)taglen);
+    CT_PUBLIC(key, sizeof(key));
+    CT_PUBLIC(iv, sizeof(iv));
+    CT_PUBLIC(aad, aadlen);
+    CT_PUBLIC((void *)in, len);
+    ERR_clear_error();
+    return ok;
+}
+
+/*
  * One SM4-GCM or SM4-CCM message of len bytes with 20 bytes of AAD, all
  * secret: encrypt (tag into tag) or decrypt against tag; returns whether
  * it succeeded, the one outcome allowed to depend on the secrets.
@@ -153,17 +178,7 @@ static int run_aead(EVP_CIPHER_CTX *ctx, const EVP_CIPHER *c, int gcm,
         ok = EVP_CipherUpdate(ctx, out, &outl, in, (int)len);
         CT_PUBLIC(out, sizeof(out));
     }
-    ok = ok && EVP_CipherFinal_ex(ctx, out + len, &outl);
-    CT_PUBLIC(out, sizeof(out));
-    if (ok && enc)
-        ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag) > 0;
-    CT_PUBLIC(tag, 16);
-    CT_PUBLIC(key, sizeof(key));
-    CT_PUBLIC(iv, sizeof(iv));
-    CT_PUBLIC(aad, sizeof(aad));
-    CT_PUBLIC((void *)in, len);
-    ERR_clear_error();
-    return ok;
+    return aead_end(ctx, ok, enc, len, tag, 16, aad, sizeof(aad), in);
 }
 
 /*
@@ -200,17 +215,7 @@ static int run_mgm(EVP_CIPHER_CTX *ctx, const EVP_CIPHER *c, int enc,
         CT_PUBLIC(out, sizeof(out));
         done += n;
     }
-    ok = ok && EVP_CipherFinal_ex(ctx, out + len, &outl);
-    CT_PUBLIC(out, sizeof(out));
-    if (ok && enc)
-        ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 8, tag) > 0;
-    CT_PUBLIC(tag, 8);
-    CT_PUBLIC(key, sizeof(key));
-    CT_PUBLIC(iv, sizeof(iv));
-    CT_PUBLIC(aad, sizeof(aad));
-    CT_PUBLIC((void *)in, len);
-    ERR_clear_error();
-    return ok;
+    return aead_end(ctx, ok, enc, len, tag, 8, aad, sizeof(aad), in);
 }
 
 static void mgm_modes(OSSL_LIB_CTX *libctx, EVP_CIPHER_CTX *ctx)
