@@ -115,6 +115,18 @@ int smg_acpkm_set_ctx_params(SMG_CIPHER_CTX *ctx, SMG_ACPKM *a,
             return 0;
         }
     }
+    /* The CMS section first: a key-mesh beside it wins, as in gostprov,
+     * which reads alg_id_param before key-mesh. */
+    if (ukm != NULL) {
+        if (!set_section(ctx, alg->cms_section))
+            return 0;
+        /* The IV takes effect at once, as gost89's alg_id_param. */
+        memcpy(ctx->oiv, ukm, ctx->alg->iv_len);
+        memcpy(ctx->iv, ctx->oiv, SMG_MAX_BLOCK);
+        ctx->iv_set = 1;
+        memcpy(a->seed, ukm + ctx->alg->iv_len, SMG_ACPKM_SEED_LEN);
+        a->seed_set = 1;
+    }
     if ((p = OSSL_PARAM_locate_const(params, SMG_ACPKM_PARAM_KEY_MESH))
         != NULL) {
         size_t v;
@@ -126,16 +138,6 @@ int smg_acpkm_set_ctx_params(SMG_CIPHER_CTX *ctx, SMG_ACPKM *a,
         }
         if (!set_section(ctx, v))
             return 0;
-    }
-    if (ukm != NULL) {
-        if (!set_section(ctx, alg->cms_section))
-            return 0;
-        /* The IV takes effect at once, as gost89's alg_id_param. */
-        memcpy(ctx->oiv, ukm, ctx->alg->iv_len);
-        memcpy(ctx->iv, ctx->oiv, SMG_MAX_BLOCK);
-        ctx->iv_set = 1;
-        memcpy(a->seed, ukm + ctx->alg->iv_len, SMG_ACPKM_SEED_LEN);
-        a->seed_set = 1;
     }
     return 1;
 }
