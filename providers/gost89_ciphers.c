@@ -16,6 +16,10 @@
  *   magma-ctr-acpkm            CTR with ACPKM re-keying (R 1323565.1.017-
  *                              2018), 1.2.643.7.1.1.5.1.1, section
  *                              `key-mesh` (1024 bytes by default; acpkm.h)
+ *   magma-ctr-acpkm-omac       magma-ctr-acpkm with an OMAC tag, keys from
+ *                              the KDF (src/ctr_acpkm_omac.h),
+ *                              1.2.643.7.1.1.5.1.2, 8-byte tag
+ *   magma-mgm                  MGM (RFC 9058)
  * The parameter set can be chosen through gostprov's `alg_id_param` (DER of
  * RFC 4357's Gost28147-89-Parameters, which also switches meshing on, as in
  * gost-engine; OpenSSL 3.4 renamed it `algorithm-id-params`, and both are
@@ -32,8 +36,10 @@
 #include <openssl/params.h>
 #include "acpkm.h"
 #include "aead.h"
+#include "ctr_acpkm_omac.h"
 #include "err.h"
 #include "gost89.h"
+#include "mac.h"
 #include "modes.h"
 #include "prov.h"
 
@@ -546,6 +552,15 @@ static const SMG_AEAD_ALG magma_mgm =
     { { &magma_aead_family, SMG_MODE_CTR, 8, 1, &magma }, &smg_aead_mgm,
       NULL };
 
+/* magma-ctr-acpkm-omac: magma-ctr-acpkm and magma-mac. */
+static SMG_ACPKM *magma_acpkm_of(SMG_CIPHER_CTX *ctx)
+{
+    return &((GOST89_CIPHER_CTX *)ctx)->acpkm;
+}
+
+static const SMG_CTR_OMAC_ALG magma_ctr_acpkm_omac =
+    { &magma_ctr_acpkm, &smg_magma_omac, magma_acpkm_of };
+
 SMG_CIPHER_DISPATCH(smg_gost89, gost89_cfb);
 SMG_CIPHER_DISPATCH(smg_gost89_cnt, gost89_cnt);
 SMG_CIPHER_DISPATCH(smg_gost89_cnt_12, gost89_cnt_12);
@@ -558,3 +573,4 @@ SMG_CIPHER_DISPATCH(smg_magma_ofb, magma_ofb);
 SMG_CIPHER_DISPATCH(smg_magma_cfb, magma_cfb);
 SMG_CIPHER_DISPATCH(smg_magma_ctr_acpkm, magma_ctr_acpkm);
 SMG_AEAD_DISPATCH(smg_magma_mgm, magma_mgm);
+SMG_CTR_OMAC_DISPATCH(smg_magma_ctr_acpkm_omac_cipher, magma_ctr_acpkm_omac);

@@ -10,6 +10,10 @@
  *   kuznyechik-ctr-acpkm   CTR with ACPKM re-keying (R 1323565.1.017-2018),
  *                          1.2.643.7.1.1.5.2.1, section `key-mesh` (4096
  *                          bytes by default; src/acpkm.h)
+ *   kuznyechik-ctr-acpkm-omac  kuznyechik-ctr-acpkm with an OMAC tag, keys
+ *                          from the KDF (src/ctr_acpkm_omac.h),
+ *                          1.2.643.7.1.1.5.2.2, 16-byte tag
+ *   kuznyechik-mgm         MGM (RFC 9058)
  * CBC, CFB and OFB also take an IV of 2 to SMG_MAX_IV_BLOCKS blocks (GOST
  * R 34.13-2015's register of m = z*n bits).  gostprov gives none of them
  * but kuznyechik-ctr-acpkm an OID.  Unlike gostprov, a re-init with the
@@ -21,7 +25,9 @@
 #include "kuznyechik.h"
 #include "acpkm.h"
 #include "aead.h"
+#include "ctr_acpkm_omac.h"
 #include "err.h"
+#include "mac.h"
 #include "modes.h"
 #include "prov.h"
 
@@ -182,12 +188,23 @@ static const SMG_CIPHER_FAMILY kuznyechik_acpkm_family = {
 static const SMG_CIPHER_ALG kuznyechik_ctr_acpkm =
     { &kuznyechik_acpkm_family, SMG_MODE_CTR, 8, 1, NULL };
 
+/* kuznyechik-ctr-acpkm-omac: kuznyechik-ctr-acpkm and kuznyechik-mac. */
+static SMG_ACPKM *kuznyechik_acpkm_of(SMG_CIPHER_CTX *ctx)
+{
+    return &((KUZNYECHIK_ACPKM_CTX *)ctx)->acpkm;
+}
+
+static const SMG_CTR_OMAC_ALG kuznyechik_ctr_acpkm_omac =
+    { &kuznyechik_ctr_acpkm, &smg_kuznyechik_omac, kuznyechik_acpkm_of };
+
 SMG_CIPHER_DISPATCH(smg_kuznyechik_ecb, kuznyechik_ecb);
 SMG_CIPHER_DISPATCH(smg_kuznyechik_cbc, kuznyechik_cbc);
 SMG_CIPHER_DISPATCH(smg_kuznyechik_cfb, kuznyechik_cfb);
 SMG_CIPHER_DISPATCH(smg_kuznyechik_ofb, kuznyechik_ofb);
 SMG_CIPHER_DISPATCH(smg_kuznyechik_ctr, kuznyechik_ctr);
 SMG_CIPHER_DISPATCH(smg_kuznyechik_ctr_acpkm, kuznyechik_ctr_acpkm);
+SMG_CTR_OMAC_DISPATCH(smg_kuznyechik_ctr_acpkm_omac_cipher,
+                      kuznyechik_ctr_acpkm_omac);
 
 /* MGM (RFC 9058): a 16-byte nonce, as gostprov's kuznyechik-mgm. */
 static const SMG_AEAD_ALG kuznyechik_mgm =

@@ -9,7 +9,8 @@
  *   kuznyechik-ctr-acpkm-omac      OMAC-ACPKM over Kuznyechik,
  *                                  1.2.643.7.1.1.5.2.2
  * each over the kernel the family's ciphers use (src/mac_omac.c has the
- * constructions).  N (`key-mesh`) is 4096 bytes by default for both
+ * constructions).  The two OMACs also make the tags of the CTR-ACPKM-OMAC
+ * ciphers (src/ctr_acpkm_omac.h).  N (`key-mesh`) is 4096 bytes by default for both
  * families, T (`cipher-key-mesh`) the family's CTR-ACPKM section, as in
  * gostprov.
  */
@@ -43,7 +44,7 @@ static const SMG_MAC_CIPHER magma_cipher = {
     GOST89_BLOCK_SIZE, magma_kernel, magma_set_key, 4096, 1024
 };
 
-static const SMG_MAC magma_mac = {
+const SMG_MAC smg_magma_omac = {
     &smg_omac_ops, GOST89_BLOCK_SIZE, GOST89_KEY_SIZE, GOST89_BLOCK_SIZE,
     &magma_cipher
 };
@@ -74,7 +75,7 @@ static const SMG_MAC_CIPHER kuznyechik_cipher = {
     4096, 4096
 };
 
-static const SMG_MAC kuznyechik_mac = {
+const SMG_MAC smg_kuznyechik_omac = {
     &smg_omac_ops, KUZNYECHIK_BLOCK_SIZE, KUZNYECHIK_KEY_SIZE,
     KUZNYECHIK_BLOCK_SIZE, &kuznyechik_cipher
 };
@@ -84,7 +85,7 @@ static const SMG_MAC kuznyechik_acpkm_omac = {
     KUZNYECHIK_BLOCK_SIZE, &kuznyechik_cipher
 };
 
-SMG_MAC_FUNCTIONS(magma_mac, magma_mac);
+SMG_MAC_FUNCTIONS(magma_mac, smg_magma_omac);
 SMG_MAC_FUNCTIONS(magma_ctr_acpkm_omac, magma_acpkm_omac);
-SMG_MAC_FUNCTIONS(kuznyechik_mac, kuznyechik_mac);
+SMG_MAC_FUNCTIONS(kuznyechik_mac, smg_kuznyechik_omac);
 SMG_MAC_FUNCTIONS(kuznyechik_ctr_acpkm_omac, kuznyechik_acpkm_omac);

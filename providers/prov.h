@@ -32,6 +32,7 @@ extern const OSSL_DISPATCH smg_magma_ofb_functions[];
 extern const OSSL_DISPATCH smg_magma_cfb_functions[];
 extern const OSSL_DISPATCH smg_magma_ctr_acpkm_functions[];
 extern const OSSL_DISPATCH smg_magma_mgm_functions[];
+extern const OSSL_DISPATCH smg_magma_ctr_acpkm_omac_cipher_functions[];
 /* providers/kuznyechik_ciphers.c */
 extern const OSSL_DISPATCH smg_kuznyechik_ecb_functions[];
 extern const OSSL_DISPATCH smg_kuznyechik_cbc_functions[];
@@ -40,6 +41,7 @@ extern const OSSL_DISPATCH smg_kuznyechik_ofb_functions[];
 extern const OSSL_DISPATCH smg_kuznyechik_ctr_functions[];
 extern const OSSL_DISPATCH smg_kuznyechik_ctr_acpkm_functions[];
 extern const OSSL_DISPATCH smg_kuznyechik_mgm_functions[];
+extern const OSSL_DISPATCH smg_kuznyechik_ctr_acpkm_omac_cipher_functions[];
 /*
  * The `paramset` parameter of the GOST ciphers and MACs: a set's name or
  * OID; raises and returns 0, leaving *ps as it was, for anything else.
@@ -56,6 +58,9 @@ extern const OSSL_DISPATCH smg_magma_mac_functions[];
 extern const OSSL_DISPATCH smg_magma_ctr_acpkm_omac_functions[];
 extern const OSSL_DISPATCH smg_kuznyechik_mac_functions[];
 extern const OSSL_DISPATCH smg_kuznyechik_ctr_acpkm_omac_functions[];
+/* ... and the OMACs themselves, for the CTR-ACPKM-OMAC ciphers */
+struct smg_mac;
+extern const struct smg_mac smg_magma_omac, smg_kuznyechik_omac;
 /* providers/sm3_digest.c: the entries, and the table the self-test runs */
 extern const OSSL_DISPATCH smg_sm3_functions[];
 struct smg_digest;

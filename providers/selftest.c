@@ -8,6 +8,7 @@
 #include <openssl/crypto.h>
 #include "digest.h"
 #include "gost89.h"
+#include "kdf_tree.h"
 #include "kuznyechik.h"
 #include "gost94.h"
 #include "prov.h"
@@ -118,6 +119,31 @@ static int streebog_kat(int constant_time)
     smg_digest_final(&c, &smg_streebog256_digest, md);
     return ok & hex_equal(md, "9d151eefd8590b89daa6ba6cb74af927"
                               "5dd051026bb149a452fd84e5e57b5500", 32);
+}
+
+/*
+ * KDF_TREE_GOSTR3411_2012_256, the example of R 1323565.1.022-2018 (A.1.1;
+ * RFC 7836 has the same function): K_in = 00..1f, label 26 bd b8 78, seed
+ * af 21 43 41 45 65 63 78, R = 1, L = 512.
+ */
+static int kdf_tree_kat(int constant_time)
+{
+    static const unsigned char label[] = { 0x26, 0xbd, 0xb8, 0x78 };
+    static const unsigned char seed[] = {
+        0xaf, 0x21, 0x43, 0x41, 0x45, 0x65, 0x63, 0x78
+    };
+    unsigned char key[32], out[64];
+    int i;
+
+    for (i = 0; i < 32; i++)
+        key[i] = (unsigned char)i;
+    smg_kdf_tree_256(streebog_kernel(constant_time), key, sizeof(key),
+                     label, sizeof(label), seed, sizeof(seed), 1, out,
+                     sizeof(out));
+    return hex_equal(out, "22b6837845c6bef65ea71672b2658310"
+                          "86d3c76aebe6dae91cad51d83f79d16b"
+                          "074c9330599d7f8d712fca54392f4ddd"
+                          "e93751206b3584c8f43f9e6dc51531f9", 64);
 }
 
 /*
@@ -280,6 +306,10 @@ int smg_self_test(int constant_time, const char **what)
     }
     if (!streebog_kat(constant_time)) {
         *what = "Streebog";
+        return 0;
+    }
+    if (!kdf_tree_kat(constant_time)) {
+        *what = "KDF_TREE_GOSTR3411_2012_256";
         return 0;
     }
     if (!gost94_kat(constant_time)) {

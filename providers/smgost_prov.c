@@ -74,6 +74,13 @@ static const OSSL_ALGORITHM smg_ciphers[] = {
     { "kuznyechik-ctr-acpkm:1.2.643.7.1.1.5.2.1", SMG_PROPS,
       smg_kuznyechik_ctr_acpkm_functions,
       "Kuznyechik in CTR-ACPKM mode (R 1323565.1.017-2018)" },
+    { "magma-ctr-acpkm-omac:1.2.643.7.1.1.5.1.2", SMG_PROPS,
+      smg_magma_ctr_acpkm_omac_cipher_functions,
+      "Magma in CTR-ACPKM mode with an OMAC tag (R 1323565.1.026-2019)" },
+    { "kuznyechik-ctr-acpkm-omac:1.2.643.7.1.1.5.2.2", SMG_PROPS,
+      smg_kuznyechik_ctr_acpkm_omac_cipher_functions,
+      "Kuznyechik in CTR-ACPKM mode with an OMAC tag "
+      "(R 1323565.1.026-2019)" },
     { "magma-mgm", SMG_PROPS, smg_magma_mgm_functions,
       "Magma in MGM mode (RFC 9058)" },
     { "kuznyechik-mgm", SMG_PROPS, smg_kuznyechik_mgm_functions,
