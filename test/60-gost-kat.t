@@ -7,8 +7,9 @@
 # gost-engine's test_gost2814789.c (CFB, CNT, ECB, IMIT, key meshing, 5 MiB
 # and 4 GiB of zeros), RFC 8891, RFC 7801, GOST R 34.13-2015 (Magma and
 # Kuznyechik in every mode, OFB, CBC and CFB also with their multi-block
-# IVs, OMAC), R 1323565.1.017-2018 (CTR-ACPKM, OMAC-ACPKM); the vectors
-# also with constant-time = yes.
+# IVs, OMAC), R 1323565.1.017-2018 (CTR-ACPKM, OMAC-ACPKM), the
+# CTR-ACPKM-OMAC ciphers (evpciph_ctr_omac.txt: vectors gost-engine
+# accepts); the vectors also with constant-time = yes.
 use strict;
 use warnings;
 use FindBin;
@@ -27,7 +28,7 @@ my $macs = qr/^gost-mac/;
 my $kuz = qr/^kuznyechik-/;
 my $omacs = qr/^(?:magma|kuznyechik)-(?:mac|ctr-acpkm-omac)$/;
 
-plan tests => 31;
+plan tests => 35;
 program_ok('evp_kat', ['names', 'gost89'], 'names, aliases, OIDs, lengths and modes');
 program_ok('evp_kat', ['allsets', data_file('evpciph_gost89.txt')],
            'every parameter set, chosen every way, read back');
@@ -56,6 +57,11 @@ kat_file_ok('evpaead_mgm.txt', qr/^(?:kuznyechik|magma)-mgm$/,
             'MGM: RFC 9058 A.1 and A.2, every chunking, in place, a wrong tag');
 kat_file_ok('evpaead_mgm.txt', qr/^(?:kuznyechik|magma)-mgm$/,
             'MGM with constant-time = yes', env => $ct_env);
+kat_file_ok('evpciph_ctr_omac.txt', qr/^(?:kuznyechik|magma)-ctr-acpkm-omac$/,
+            'CTR-ACPKM-OMAC: vectors gost-engine accepts, the parameters every way, '
+            . 'every chunking, in place, a wrong tag');
+kat_file_ok('evpciph_ctr_omac.txt', qr/^(?:kuznyechik|magma)-ctr-acpkm-omac$/,
+            'CTR-ACPKM-OMAC with constant-time = yes', env => $ct_env);
 kat_file_ok('evpmac_gost2015.txt', $omacs, 'GOST R 34.13-2015 OMAC and R 1323565.1.017-2018 '
             . 'OMAC-ACPKM vectors, fed every way');
 kat_file_ok('evpmac_gost2015.txt', $omacs, 'the OMAC vectors with constant-time = yes',

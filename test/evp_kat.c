@@ -88,11 +88,12 @@ static EVP_MAC *fetch_mac(const char *name)
 /* One "Key = value" block of an evp_test file; values decoded. */
 enum kat_kind { KAT_CIPHER, KAT_DIGEST, KAT_MAC };
 enum {
-    F_KEY, F_IV, F_PT, F_CT, F_IN, F_OUT, F_AAD, F_TAG, F_CT_TAIL, NFIELDS
+    F_KEY, F_IV, F_PT, F_CT, F_IN, F_OUT, F_AAD, F_TAG, F_CT_TAIL, F_UKM,
+    NFIELDS
 };
 static const char *const fields[NFIELDS] = {
     "Key", "IV", "Plaintext", "Ciphertext", "Input", "Output", "AAD", "Tag",
-    "CiphertextTail"
+    "CiphertextTail", "UKM"
 };
 
 typedef struct {
@@ -363,6 +364,126 @@ static int sm4_aead_entry(const KAT_ENTRY *e)
                 e->len[F_IV], e->v[F_AAD], e->len[F_AAD], e->v[F_TAG],
                 e->len[F_TAG], e->xts_std[0] ? e->xts_std : NULL,
                 e->v[F_PT], e->len[F_PT], e->v[F_CT], e->len[F_CT]);
+    return 1;
+}
+
+/*
+ * The CTR-ACPKM-OMAC ciphers: the CMS parameters (UKM = IV || seed, as
+ * alg_id_param) and KeyMesh after them, given before the key, in the init
+ * call with it, or after it (the keys are then derived again); the data
+ * in chunks of 1, 7, 16, 17 and 64 bytes too, in place; decryption with
+ * the tag; a wrong tag fails the final with nothing queued and no output;
+ * every shorter tag read is its prefix.  0 if a call failed.
+ */
+static int run_ctr_omac(const EVP_CIPHER *c, int enc, int order,
+                        const KAT_ENTRY *e, const unsigned char *in,
+                        size_t len, size_t chunk, unsigned char *tag,
+                        unsigned char *out)
+{
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    unsigned char der[4 + 32];
+    size_t ul = e->len[F_UKM], km = e->key_mesh, taglen = e->len[F_TAG];
+    size_t pos, n;
+    OSSL_PARAM p[4] = { OSSL_PARAM_END, OSSL_PARAM_END, OSSL_PARAM_END,
+                        OSSL_PARAM_END };
+    int outl = -1, ok;
+
+    if (ctx == NULL || ul > 32)
+        return 0;
+    der[0] = 0x30;
+    der[1] = (unsigned char)(2 + ul);
+    der[2] = 0x04;
+    der[3] = (unsigned char)ul;
+    memcpy(der + 4, e->v[F_UKM], ul);
+    p[0] = OSSL_PARAM_construct_octet_string("alg_id_param", der, 4 + ul);
+    if (km != 0)
+        p[1] = OSSL_PARAM_construct_size_t("key-mesh", &km);
+    if (!enc)
+        p[km != 0 ? 2 : 1] =
+            OSSL_PARAM_construct_octet_string("tag", tag, taglen);
+    ok = order == 0
+         ? EVP_CipherInit_ex2(ctx, c, NULL, NULL, enc, NULL)
+           && EVP_CIPHER_CTX_set_params(ctx, p)
+           && EVP_CipherInit_ex2(ctx, NULL, e->v[F_KEY], NULL, enc, NULL)
+         : order == 1
+         ? EVP_CipherInit_ex2(ctx, c, e->v[F_KEY], NULL, enc, p)
+         : EVP_CipherInit_ex2(ctx, c, e->v[F_KEY], NULL, enc, NULL)
+           && EVP_CIPHER_CTX_set_params(ctx, p);
+    /* order 0 re-inits without the tag: it is set again */
+    if (ok && order == 0 && !enc)
+        ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, (int)taglen,
+                                 tag) > 0;
+    for (pos = 0; ok && pos < len; pos += n) {
+        n = chunk == 0 || len - pos < chunk ? len - pos : chunk;
+        ok = EVP_CipherUpdate(ctx, out + pos, &outl, in + pos, (int)n)
+             && (size_t)outl == n;
+    }
+    ok = ok && EVP_CipherFinal_ex(ctx, out + len, &outl) && outl == 0;
+    if (ok && enc)
+        ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, (int)taglen,
+                                 tag) > 0;
+    for (n = 1; ok && enc && n < taglen; n++) {
+        unsigned char t[16];
+
+        ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, (int)n, t) > 0
+             && memcmp(t, tag, n) == 0;
+    }
+    EVP_CIPHER_CTX_free(ctx);
+    return ok;
+}
+
+static int ctr_omac_entry(const KAT_ENTRY *e)
+{
+    static const size_t chunks[] = { 0, 1, 7, 16, 17, 64 };
+    EVP_CIPHER *c = fetch_cipher(e->alg);
+    size_t len = e->len[F_PT], taglen = e->len[F_TAG], i;
+    unsigned char *out = tu_malloc(len + 16), *buf = tu_malloc(len + 16);
+    unsigned char t[16];
+    char what[400];
+    int order;
+
+    if (c == NULL || !TU_CHECK(e->v[F_KEY] != NULL && e->v[F_UKM] != NULL
+                               && e->v[F_PT] != NULL && e->v[F_CT] != NULL
+                               && e->len[F_CT] == len && taglen > 0
+                               && taglen <= 16, "%s: entry incomplete",
+                               e->where))
+        goto end;
+    TU_CHECK((int)taglen == (EVP_CIPHER_get_iv_length(c) == 8 ? 16 : 8),
+             "%s: a tag of the whole block", e->where);
+    for (order = 0; order < 3; order++)
+        for (i = 0; i < NELEM(chunks); i++) {
+            snprintf(what, sizeof(what), "%s encrypt, params way %d, chunk "
+                     "%zu", e->where, order, chunks[i]);
+            if (TU_CHECK(run_ctr_omac(c, 1, order, e, e->v[F_PT], len,
+                                      chunks[i], t, out), "%s failed",
+                         what)) {
+                TU_CHECK_MEM(what, out, len, e->v[F_CT], len);
+                TU_CHECK_MEM("tag", t, taglen, e->v[F_TAG], taglen);
+            }
+            snprintf(what, sizeof(what), "%s decrypt, params way %d, chunk "
+                     "%zu", e->where, order, chunks[i]);
+            memcpy(t, e->v[F_TAG], taglen);
+            if (TU_CHECK(run_ctr_omac(c, 0, order, e, e->v[F_CT], len,
+                                      chunks[i], t, out), "%s failed",
+                         what))
+                TU_CHECK_MEM(what, out, len, e->v[F_PT], len);
+        }
+    memcpy(buf, e->v[F_PT], len);
+    if (TU_CHECK(run_ctr_omac(c, 1, 1, e, buf, len, 0, t, buf),
+                 "%s in place", e->where))
+        TU_CHECK_MEM("in-place encrypt", buf, len, e->v[F_CT], len);
+    memcpy(t, e->v[F_TAG], taglen);
+    t[taglen - 1] ^= 0x80;
+    ERR_clear_error();
+    TU_CHECK(!run_ctr_omac(c, 0, 1, e, e->v[F_CT], len, 0, t, out),
+             "%s: a wrong tag was accepted", e->where);
+    TU_CHECK(ERR_peek_error() == 0, "%s: a wrong tag queued an error",
+             e->where);
+    ERR_clear_error();
+ end:
+    free(out);
+    free(buf);
+    EVP_CIPHER_free(c);
     return 1;
 }
 
@@ -709,6 +830,11 @@ static void gost89_names(void)
           EVP_CIPH_CTR_MODE },
         { "kuznyechik-ctr-acpkm", "1.2.643.7.1.1.5.2.1", 32, 8, 1,
           EVP_CIPH_CTR_MODE },
+        /* the CTR-ACPKM-OMAC ciphers share their OIDs with the MACs */
+        { "magma-ctr-acpkm-omac", "1.2.643.7.1.1.5.1.2", 32, 4, 1,
+          EVP_CIPH_CTR_MODE },
+        { "kuznyechik-ctr-acpkm-omac", "1.2.643.7.1.1.5.2.2", 32, 8, 1,
+          EVP_CIPH_CTR_MODE },
     };
     static const struct {
         const char *name, *alias;
@@ -739,6 +865,10 @@ static void gost89_names(void)
                  "%s: block size %d", n, EVP_CIPHER_get_block_size(c));
         TU_CHECK((unsigned long)EVP_CIPHER_get_mode(c) == ciphers[i].mode,
                  "%s: mode %lu", n, (unsigned long)EVP_CIPHER_get_mode(c));
+        /* the OMAC ciphers are authenticated: a tag to read or give */
+        TU_CHECK(((EVP_CIPHER_get_flags(c) & EVP_CIPH_FLAG_AEAD_CIPHER) != 0)
+                 == (strstr(ciphers[i].name, "-omac") != NULL),
+                 "%s: AEAD flag", n);
         EVP_CIPHER_free(c);
     }
     for (i = 0; i < NELEM(macs); i++) {
@@ -1501,6 +1631,7 @@ static const KAT_ALG gost89_algs[] = {
     { "magma-cfb", KAT_CIPHER, gost89_cipher_entry },
     { "magma-ctr-acpkm", KAT_CIPHER, gost89_cipher_entry },
     { "magma-mgm", KAT_CIPHER, sm4_aead_entry },
+    { "magma-ctr-acpkm-omac", KAT_CIPHER, ctr_omac_entry },
     { "gost-mac", KAT_MAC, gost89_mac_entry },
     { "gost-mac-12", KAT_MAC, gost89_mac_entry },
     { "md_gost94", KAT_DIGEST, sm3_entry },
@@ -1525,6 +1656,7 @@ static const KAT_ALG kuznyechik_algs[] = {
     { "kuznyechik-ctr", KAT_CIPHER, kuznyechik_cipher_entry },
     { "kuznyechik-ctr-acpkm", KAT_CIPHER, kuznyechik_cipher_entry },
     { "kuznyechik-mgm", KAT_CIPHER, sm4_aead_entry },
+    { "kuznyechik-ctr-acpkm-omac", KAT_CIPHER, ctr_omac_entry },
 };
 
 /* gostprov's names, lengths and modes (the mode, not gostprov's flags). */
