@@ -2,7 +2,8 @@
 #
 # Differential tests of smgost's GOST 28147-89, Magma and Kuznyechik
 # (test/evp_diff.c) against gost-engine's provider gostprov and (but
-# Kuznyechik) against libgcrypt 1.10:
+# Kuznyechik) against libgcrypt 1.10, and of the CTR-ACPKM-OMAC ciphers
+# (test/ctr_omac_test.c) against a model and gost-engine's engine:
 # random keys, IVs, lengths (past several key meshing periods), update
 # chunkings, in place and out of place, context copies, re-inits with a new
 # IV only (also right after whole meshing periods, a meshing due), every
@@ -21,7 +22,7 @@ use SmgostTest;
 use Test::More;
 use File::Temp qw(tempdir);
 
-plan tests => 9;
+plan tests => 12;
 
 sub run_group {
     my ($group, $title, %opt) = @_;
@@ -72,6 +73,28 @@ SKIP: {
     skip('gostprov is not installed, or Configure left it out', 1)
         if gostprov_dir() eq '';
     run_group('gost94-gostprov', 'md_gost94 against gostprov (non-empty messages)');
+}
+
+# The CTR-ACPKM-OMAC ciphers (test/ctr_omac_test.c): against a model made
+# of the test's own KDF over HMAC and smgost's CTR-ACPKM and OMAC (their
+# known answers are 60-gost-kat's), also with constant-time = yes; and
+# against gost-engine, through its engine gost.so (gostprov 3.0.1's ciphers
+# fail their key init through the provider and then crash), which comes
+# with gostprov in the same package.
+{
+    my $ct = write_config(tempdir(CLEANUP => 1), smgost => { 'constant-time' => 'yes' });
+    program_ok('ctr_omac_test', ['model'], 'CTR-ACPKM-OMAC against the model: random '
+               . 'keys, ukm, sections, lengths, chunkings, parameter orders, copies, '
+               . 're-inits, tampering');
+    program_ok('ctr_omac_test', ['model'], 'CTR-ACPKM-OMAC against the model with '
+               . 'constant-time = yes', env => { %{ run_env() }, SMGOST_TEST_CONF => $ct });
+}
+SKIP: {
+    skip('gostprov is not installed, or Configure left it out: gost-engine\'s '
+         . 'engine, from the same package, is taken to be missing too', 1)
+        if gostprov_dir() eq '';
+    program_ok('ctr_omac_test', ['engine'], 'CTR-ACPKM-OMAC against gost-engine\'s '
+               . 'engine: each opens what the other seals, a wrong tag refused');
 }
 
 # Then the same with smgost configured for "constant-time = yes", which

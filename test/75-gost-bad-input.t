@@ -6,6 +6,7 @@
 # the GOST parameters, the default provider's for what its ciphers and MACs
 # share), give no output and leave the context as it was; parameters set
 # before any init must not crash and must hold for the init that follows.
+# The CTR-ACPKM-OMAC ciphers' misuse is test/ctr_omac_test.c's "bad" group.
 use strict;
 use warnings;
 use FindBin;
@@ -28,5 +29,9 @@ my @groups = (
     [gost94   => 'md_gost94 misuse: update and final after final, final into 31 bytes'],
     [null     => 'updates of a NULL input, every GOST cipher and MGM ("cipher operation failed")'],
 );
-plan tests => scalar @groups;
+plan tests => scalar @groups + 1;
 program_ok('bad_input', ['gost89', $_->[0]], $_->[1]) for @groups;
+program_ok('ctr_omac_test', ['bad'], 'kuznyechik-ctr-acpkm-omac and magma-ctr-acpkm-omac '
+           . '(test/ctr_omac_test.c): key, IV and ukm lengths, key-mesh, tag lengths and '
+           . 'directions, no tag, a wrong tag (the final fails, no output, nothing queued), '
+           . 'updates and finals out of order');
