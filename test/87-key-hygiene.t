@@ -21,6 +21,8 @@ my @groups = (
     [magma => 'Magma ciphers, magma-ctr-acpkm\'s section keys included'],
     [kuznyechik => 'Kuznyechik ciphers (round keys and the table kernel\'s decryption keys; '
                    . 'kuznyechik-ctr-acpkm\'s section keys)'],
+    [omac  => 'kuznyechik-ctr-acpkm-omac and magma-ctr-acpkm-omac: the key, the KDF\'s '
+              . 'K_ctr and K_mac, their schedules and OMAC subkeys'],
     [mac   => 'gost-mac, gost-mac-12, magma-mac and kuznyechik-mac (OMAC '
               . 'subkeys included): init, dup, restart, re-key, free'],
     [hmac  => 'HMAC over smgost\'s SM3: the digest contexts\' key state'],

@@ -15,7 +15,8 @@
  *       context new, init, update, final, copy/dup, re-init and the
  *       one-shot digest and MACs of each algorithm in the group, every
  *       allocation made during the step a candidate (libcrypto's and ours);
- *       SM4-GCM, SM4-CCM and SM4-XTS each encrypting and decrypting
+ *       SM4-GCM, SM4-CCM, SM4-XTS and the CTR-ACPKM-OMAC ciphers each
+ *       encrypting and decrypting
  *   alloc_fail load
  *       loading smgost, the allocations smgost makes itself failing
  *   alloc_fail core
@@ -44,7 +45,7 @@
 
 enum kind { K_CIPHER, K_DIGEST, K_MAC, K_HMAC };
 /* How a cipher takes a message (see ctx_begin and ctx_update). */
-enum mode { M_STREAM, M_GCM, M_CCM, M_XTS };
+enum mode { M_STREAM, M_GCM, M_CCM, M_XTS, M_OMAC };
 
 #define AAD_LEN 37
 
@@ -77,6 +78,10 @@ typedef struct {
 #define AEAD_ENTRY(n, l, g, kl, m, d, tl)                                    \
     { .kind = K_CIPHER, .name = n, .label = l, .group = g, .keylen = kl,     \
       .mode = m, .dec = d, .taglen = tl }
+/* A CTR-ACPKM-OMAC cipher: the CMS parameters with the key, the tag. */
+#define OMAC_ENTRY(n, l, g, d, tl)                                           \
+    { .kind = K_CIPHER, .name = n, .label = l, .group = g, .keylen = 32,    \
+      .mode = M_OMAC, .dec = d, .taglen = tl }
 static ALG algs[] = {
     ALG_ENTRY(K_CIPHER, "SM4-ECB", "sm4", 16),
     ALG_ENTRY(K_CIPHER, "SM4-CBC", "sm4", 16),
@@ -113,11 +118,18 @@ static ALG algs[] = {
     /* MGM takes its message as GCM does: AAD, data, the tag after it */
     AEAD_ENTRY("magma-mgm", "magma-mgm", "magma", 32, M_GCM, 0, 8),
     AEAD_ENTRY("magma-mgm", "magma-mgm decrypt", "magma", 32, M_GCM, 1, 8),
+    OMAC_ENTRY("magma-ctr-acpkm-omac", "magma-ctr-acpkm-omac", "magma", 0, 8),
+    OMAC_ENTRY("magma-ctr-acpkm-omac", "magma-ctr-acpkm-omac decrypt", "magma",
+               1, 8),
     ALG_ENTRY(K_CIPHER, "kuznyechik-ecb", "kuznyechik", 32),
     ALG_ENTRY(K_CIPHER, "kuznyechik-cbc", "kuznyechik", 32),
     ALG_ENTRY(K_CIPHER, "kuznyechik-cfb", "kuznyechik", 32),
     ALG_ENTRY(K_CIPHER, "kuznyechik-ofb", "kuznyechik", 32),
     ALG_ENTRY(K_CIPHER, "kuznyechik-ctr", "kuznyechik", 32),
+    OMAC_ENTRY("kuznyechik-ctr-acpkm-omac", "kuznyechik-ctr-acpkm-omac",
+               "kuznyechik", 0, 16),
+    OMAC_ENTRY("kuznyechik-ctr-acpkm-omac",
+               "kuznyechik-ctr-acpkm-omac decrypt", "kuznyechik", 1, 16),
     ALG_ENTRY(K_CIPHER, "kuznyechik-ctr-acpkm", "kuznyechik", 32),
     AEAD_ENTRY("kuznyechik-mgm", "kuznyechik-mgm", "kuznyechik", 32, M_GCM,
                0, 16),
@@ -209,12 +221,20 @@ static int ctx_init(TRIAL *t, int with_alg)
 {
     OSSL_PARAM params[3];
     const ALG *a = t->a;
+    unsigned char der[4 + sizeof(a->iv)];
 
     switch (a->kind) {
     case K_CIPHER:
         t->begun[0] = 0;
+        /* CTR-ACPKM-OMAC: ukm = the IV and the next 8 bytes as the seed */
+        params[0] = OSSL_PARAM_construct_end();
+        if (a->mode == M_OMAC)
+            params[0] = OSSL_PARAM_construct_octet_string(
+                "alg_id_param", der,
+                tu_gost2015_params(der, a->iv, a->ivlen + 8));
+        params[1] = OSSL_PARAM_construct_end();
         if (!EVP_CipherInit_ex2(t->cc, with_alg ? t->ci : NULL, a->key,
-                                a->ivlen ? a->iv : NULL, !a->dec, NULL))
+                                a->ivlen ? a->iv : NULL, !a->dec, params))
             return 0;
         /* CCM verifies in its data update: the tag comes first. */
         return a->mode != M_CCM || !a->dec
@@ -286,7 +306,7 @@ static int ctx_final(TRIAL *t, int second)
     switch (t->a->kind) {
     case K_CIPHER:
         c = second ? t->cc2 : t->cc;
-        if (t->a->mode == M_GCM && t->a->dec
+        if ((t->a->mode == M_GCM || t->a->mode == M_OMAC) && t->a->dec
             && EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG,
                                    (int)t->a->taglen, (void *)t->a->tag) <= 0)
             return 0;

@@ -194,18 +194,11 @@ static int model_seal(const OMAC_ALG *a, const unsigned char *key,
 
 /* ------------------------------------------------------------ runner */
 
-/* The CMS parameters: SEQUENCE { OCTET STRING ukm }. */
+/* The CMS parameters of a's ukm. */
 static size_t ukm_der(const OMAC_ALG *a, const unsigned char *ukm,
                       unsigned char der[4 + 16 + SEED_LEN])
 {
-    size_t ul = a->ivlen + SEED_LEN;
-
-    der[0] = 0x30;
-    der[1] = (unsigned char)(2 + ul);
-    der[2] = 0x04;
-    der[3] = (unsigned char)ul;
-    memcpy(der + 4, ukm, ul);
-    return 4 + ul;
+    return tu_gost2015_params(der, ukm, a->ivlen + SEED_LEN);
 }
 
 static const TU_CHUNKING chunking = { 20, 200, 16, 6, 0 };
@@ -455,12 +448,8 @@ static void group_bad(void)
                  "%s: an IV of %zu bytes", a->name, v);
         ERR_clear_error();
         /* a ukm of another length: one byte more */
-        dl = 4 + a->ivlen + SEED_LEN + 1;
-        der[0] = 0x30;
-        der[1] = (unsigned char)(dl - 2);
-        der[2] = 0x04;
-        der[3] = (unsigned char)(dl - 4);
-        memset(der + 4, 7, dl - 4);
+        memset(buf, 7, sizeof(buf));
+        dl = tu_gost2015_params(der, buf, a->ivlen + SEED_LEN + 1);
         p[0] = OSSL_PARAM_construct_octet_string("alg_id_param", der, dl);
         TU_CHECK(EVP_EncryptInit_ex2(ctx, c, key, iv, NULL)
                  && !EVP_CIPHER_CTX_set_params(ctx, p),

@@ -390,12 +390,8 @@ static int run_ctr_omac(const EVP_CIPHER *c, int enc, int order,
 
     if (ctx == NULL || ul > 32)
         return 0;
-    der[0] = 0x30;
-    der[1] = (unsigned char)(2 + ul);
-    der[2] = 0x04;
-    der[3] = (unsigned char)ul;
-    memcpy(der + 4, e->v[F_UKM], ul);
-    p[0] = OSSL_PARAM_construct_octet_string("alg_id_param", der, 4 + ul);
+    p[0] = OSSL_PARAM_construct_octet_string(
+        "alg_id_param", der, tu_gost2015_params(der, e->v[F_UKM], ul));
     if (km != 0)
         p[1] = OSSL_PARAM_construct_size_t("key-mesh", &km);
     if (!enc)

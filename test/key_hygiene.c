@@ -46,14 +46,15 @@
  * sections (add_acpkm_magma), which a re-init must drop as it drops
  * CryptoPro's meshed ones, and kuznyechik-ctr-acpkm likewise (its
  * sections set to 1024 bytes); magma-mac and kuznyechik-mac the OMAC
- * subkeys K1 and K2.
+ * subkeys K1 and K2; the CTR-ACPKM-OMAC ciphers the two keys their KDF
+ * derives, with K_ctr's schedule and K_mac's OMAC schedule and subkeys.
  *
  * With -plant every registered secret is then leaked on purpose (plant()),
  * and each must be reported: test/87-key-hygiene.t checks that the check
  * sees what it is meant to see.
  *
- *   key_hygiene [-plant] sm4|aead|gost|magma|kuznyechik|mac|hmac|sm3|
- *               hmac-streebog|streebog|gost94 [seed]
+ *   key_hygiene [-plant] sm4|aead|gost|magma|kuznyechik|omac|mac|hmac|
+ *               sm3|hmac-streebog|streebog|gost94 [seed]
  */
 #define _GNU_SOURCE
 #include "testutil.h"
@@ -64,6 +65,7 @@
 
 #include "digest.h"
 #include "gost89.h"
+#include "kdf_tree.h"
 #include "kuznyechik.h"
 #include "prov.h"
 #include "sm3.h"
@@ -908,6 +910,88 @@ static void add_omac(const KEY *k, size_t bs)
     }
 }
 
+/*
+ * A CTR-ACPKM-OMAC cipher's secrets beside the key as given (new_key):
+ * K_ctr and K_mac, from the key and the ukm's seed through the module's
+ * KDF (src/kdf_tree.h), K_ctr's schedule, and K_mac's OMAC schedule and
+ * subkeys, all under the key's id.
+ */
+static void add_ctr_omac(const KEY *k, const unsigned char *seed, size_t bs)
+{
+    static const unsigned char label[] = "kdf tree";
+    unsigned char keys[64];
+    GOST89_KEY enc, dec;
+    KEY part = *k;
+    int i;
+
+    smg_kdf_tree_256(streebog_kernel(0), k->key, 32, label, 8, seed, 8, 1,
+                     keys, sizeof(keys));
+    for (i = 0; i < 2; i++) {
+        memcpy(part.key, keys + 32 * i, 32);
+        add_windows(new_group(k->id, part.key, 32, "%s of key %d",
+                              i == 0 ? "K_ctr" : "K_mac", k->id),
+                    0, 32, 8, 1);
+    }
+    memcpy(part.key, keys, 32);
+    if (bs == 16) {
+        add_kuznyechik(&part);
+    } else {
+        gost89_set_key(part.key, &gost89_paramset_z, 1, &enc, &dec);
+        gost89_windows(new_group(k->id, enc.rk, sizeof(enc.rk),
+                                 "Magma schedule of K_ctr of key %d",
+                                 k->id));
+    }
+    memcpy(part.key, keys + 32, 32);
+    add_omac(&part, bs);
+    OPENSSL_cleanse(keys, sizeof(keys));
+}
+
+/*
+ * kuznyechik-ctr-acpkm-omac (bs 16) or magma-ctr-acpkm-omac (bs 8): the
+ * CMS parameters, then key 1; a message, a copy made and freed, a re-init
+ * without a key, a re-key with key 2 (the same seed), a reset, the context
+ * freed.
+ */
+static void ctr_omac_scenario(const char *name, size_t bs)
+{
+    EVP_CIPHER *ci = EVP_CIPHER_fetch(lib, name, PROPQ);
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    KEY k1 = new_key(&rng, 32), k2;
+    size_t ivlen = bs == 16 ? 8 : 4;
+    unsigned char ukm[16 + 8], der[4 + sizeof(ukm)], tag[16];
+    unsigned char *out = tu_malloc(MAX_OUT);
+    OSSL_PARAM p[2];
+
+    tu_rng_bytes(&rng, ukm, sizeof(ukm));
+    p[0] = OSSL_PARAM_construct_octet_string(
+        "alg_id_param", der, tu_gost2015_params(der, ukm, ivlen + 8));
+    p[1] = OSSL_PARAM_construct_end();
+    add_ctr_omac(&k1, ukm + ivlen, bs);
+    if (!TU_CHECK(ci != NULL && ctx != NULL
+                  && EVP_CipherInit_ex2(ctx, ci, NULL, NULL, 1, p)
+                  && EVP_CipherInit_ex2(ctx, NULL, k1.key, NULL, 1, NULL),
+                  "%s: init", name))
+        goto end;
+    TU_CHECK(live_with_key(k1.id) > 0, "%s: right after init no smgost "
+             "block holds the key (scanner or attribution broken)", name);
+    TU_CHECK(cipher_run(ctx, out)
+             && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, (int)bs,
+                                    tag) > 0, "%s: encrypting", name);
+    copy_freed(ctx, name, "copy", 0);
+    TU_CHECK(EVP_CipherInit_ex2(ctx, NULL, NULL, NULL, 1, NULL),
+             "%s: re-init", name);
+    k2 = new_key(&rng, 32);
+    add_ctr_omac(&k2, ukm + ivlen, bs);
+    TU_CHECK(EVP_CipherInit_ex2(ctx, NULL, k2.key, NULL, 1, NULL)
+             && cipher_run(ctx, out), "%s: re-key and encrypt", name);
+    rekeyed(name, k1.id, k2.id);
+    copy_reset_free(ctx, name, k2.id);
+ end:
+    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_free(ci);
+    free(out);
+}
+
 static void mac_scenario(const char *name, const HMAC_DIGEST *d)
 {
     int hmac = strcmp(name, "HMAC") == 0;
@@ -1107,6 +1191,9 @@ int main(int argc, char **argv)
             cipher_scenario(names[i], names == sm4_names ? 0
                                       : names == gost89_names ? 1
                                       : names == magma_names ? 2 : 3);
+    } else if (strcmp(group, "omac") == 0) {
+        ctr_omac_scenario("kuznyechik-ctr-acpkm-omac", 16);
+        ctr_omac_scenario("magma-ctr-acpkm-omac", 8);
     } else if (strcmp(group, "aead") == 0) {
         aead_scenario("SM4-GCM");
         aead_scenario("SM4-CCM");
@@ -1133,7 +1220,7 @@ int main(int argc, char **argv)
         mac_scenario("HMAC", &hmac_gost94);
     } else {
         fprintf(stderr, "usage: %s [-plant] "
-                "sm4|aead|gost|magma|kuznyechik|mac|hmac|sm3|"
+                "sm4|aead|gost|magma|kuznyechik|omac|mac|hmac|sm3|"
                 "hmac-streebog|streebog|gost94 [seed]\n", argv[0]);
         return 2;
     }

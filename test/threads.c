@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Concurrency: eight threads load smgost and run random operations (every
- * cipher, SM4-GCM/CCM/XTS with their tags, SM3, Streebog, md_gost94, the
+ * cipher, SM4-GCM/CCM/XTS and the CTR-ACPKM-OMAC ciphers with their tags,
+ * SM3, Streebog, md_gost94, the
  * GOST MACs, HMAC over our SM3 and Streebog) on their own contexts,
  * copying and duplicating them mid-stream, and compare each result with a
  * reference computed single-threaded beforehand.  Meant to run under
@@ -46,7 +47,7 @@
 #define REF_PROVIDER "smgost-ref"
 #define PROPQ "provider=smgost"
 
-enum kind { K_CIPHER, K_DIGEST, K_MAC, K_HMAC, K_AEAD };
+enum kind { K_CIPHER, K_DIGEST, K_MAC, K_HMAC, K_AEAD, K_OMAC };
 
 static const struct alg {
     enum kind kind;
@@ -65,6 +66,7 @@ static const struct alg {
     { K_CIPHER, "kuznyechik-ctr" },
     { K_CIPHER, "magma-ofb" }, { K_CIPHER, "magma-cfb" },
     { K_CIPHER, "magma-ctr-acpkm" }, { K_CIPHER, "kuznyechik-ctr-acpkm" },
+    { K_OMAC, "magma-ctr-acpkm-omac" }, { K_OMAC, "kuznyechik-ctr-acpkm-omac" },
     { K_DIGEST, "SM3" }, { K_DIGEST, "md_gost94" },
     { K_DIGEST, "md_gost12_256" }, { K_DIGEST, "md_gost12_512" },
     { K_MAC, "gost-mac" }, { K_MAC, "gost-mac-12" },
@@ -148,6 +150,8 @@ static const char *prov_of_cipher(const EVP_CIPHER *c)
  * random chunks, a copy of the context at random points (the original is
  * freed and the copy goes on), and sometimes a throw-away message first,
  * after which a re-init (same key, or the key again) starts the real one.
+ * A K_OMAC cipher gets the CMS parameters with the key (ukm = the case's
+ * IV and the next 8 bytes as the seed); its tag follows the output.
  */
 static int run_cipher(OSSL_LIB_CTX *lib, const char *want_prov, const CASE *c,
                       int enc, const unsigned char *in, size_t inlen,
@@ -156,23 +160,38 @@ static int run_cipher(OSSL_LIB_CTX *lib, const char *want_prov, const CASE *c,
     EVP_CIPHER *ci = EVP_CIPHER_fetch(lib, c->alg->name, PROPQ);
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new(), *dup;
     const unsigned char *iv = c->ivlen ? c->iv : NULL;
-    unsigned char junk[64];
-    size_t off = 0, n = 0, k;
+    unsigned char junk[64], der[4 + sizeof(c->iv)];
+    size_t off = 0, n = 0, k, taglen = 0, ul = c->ivlen + 8;
     int l, ok = ci != NULL && ctx != NULL
         && strcmp(prov_of_cipher(ci), want_prov) == 0;
+    OSSL_PARAM ukm[2] = { OSSL_PARAM_END, OSSL_PARAM_END };
+    OSSL_PARAM *p = NULL;
 
+    if (c->alg->kind == K_OMAC) {
+        ukm[0] = OSSL_PARAM_construct_octet_string(
+            "alg_id_param", der, tu_gost2015_params(der, c->iv, ul));
+        p = ukm;
+        taglen = c->ivlen == 8 ? 16 : 8;
+        if (!enc) {
+            ok = ok && inlen >= taglen;
+            inlen -= ok ? taglen : 0;
+        }
+    }
     if (ok && coin(rng, 3)) {
         /* A message to throw away, then a new one under the same key. */
-        ok = EVP_CipherInit_ex2(ctx, ci, c->key, iv, enc, NULL)
+        ok = EVP_CipherInit_ex2(ctx, ci, c->key, iv, enc, p)
              && EVP_CipherUpdate(ctx, junk, &l, c->msg,
                                  1 + (int)tu_rng_below(rng, 40));
         if (ok && coin(rng, 2))
             ok = EVP_CipherInit_ex2(ctx, NULL, NULL, iv, enc, NULL);
         else if (ok)
-            ok = EVP_CipherInit_ex2(ctx, NULL, c->key, iv, enc, NULL);
+            ok = EVP_CipherInit_ex2(ctx, NULL, c->key, iv, enc, p);
     } else if (ok) {
-        ok = EVP_CipherInit_ex2(ctx, ci, c->key, iv, enc, NULL);
+        ok = EVP_CipherInit_ex2(ctx, ci, c->key, iv, enc, p);
     }
+    if (ok && taglen != 0 && !enc)
+        ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, (int)taglen,
+                                 (void *)(in + inlen)) > 0;
     while (ok && off < inlen) {
         k = chunk(rng, inlen - off);
         if (coin(rng, 4)) {
@@ -187,7 +206,13 @@ static int run_cipher(OSSL_LIB_CTX *lib, const char *want_prov, const CASE *c,
         n += ok ? (size_t)l : 0;
     }
     ok = ok && EVP_CipherFinal_ex(ctx, out + n, &l);
-    *outlen = n + (ok ? (size_t)l : 0);
+    n += ok ? (size_t)l : 0;
+    if (ok && taglen != 0 && enc) {
+        ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, (int)taglen,
+                                 out + n) > 0;
+        n += taglen;
+    }
+    *outlen = n;
     EVP_CIPHER_CTX_free(ctx);
     EVP_CIPHER_free(ci);
     return ok;
@@ -337,6 +362,7 @@ static int run_case(OSSL_LIB_CTX *lib, const char *want_prov, const CASE *c,
         return run_aead(lib, want_prov, c, 1, c->msg, c->msglen, out, outlen,
                         rng);
     case K_CIPHER:
+    case K_OMAC:
         return run_cipher(lib, want_prov, c, 1, c->msg, c->msglen, out,
                           outlen, rng);
     case K_DIGEST:
@@ -412,6 +438,7 @@ static void make_reference(const char *modules)
                 c->msglen += 16;
             /* fall through */
         case K_CIPHER:
+        case K_OMAC:
             ci = EVP_CIPHER_fetch(lib, c->alg->name, PROPQ);
             if (ci == NULL) {
                 fprintf(stderr, "reference: no %s\n", c->alg->name);
@@ -463,7 +490,8 @@ static void thread_ops(OSSL_LIB_CTX *lib, int index)
         if (!ok)
             continue;
         T_CHECK_MEM(c->alg->name, out, outlen, c->ref, c->reflen);
-        if (c->alg->kind != K_CIPHER && c->alg->kind != K_AEAD)
+        if (c->alg->kind != K_CIPHER && c->alg->kind != K_AEAD
+            && c->alg->kind != K_OMAC)
             continue;
         ok = c->alg->kind == K_AEAD
              ? run_aead(lib, "smgost", c, 0, out, outlen, back, &backlen, &r)
