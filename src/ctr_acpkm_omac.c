@@ -57,8 +57,7 @@ void smg_ctr_omac_freectx(void *vctx)
     if (c == NULL)
         return;
     smg_cipher_freectx(c->ctr);
-    if (c->mac != NULL)
-        smg_mac_freectx(c->mac);
+    smg_mac_freectx(c->mac);
     OPENSSL_clear_free(c, sizeof(*c));
 }
 
@@ -110,8 +109,9 @@ static int derive(CTR_OMAC_CTX *c, const unsigned char *iv, size_t ivlen)
     unsigned char keys[2 * KEY_LEN];
     int ok;
 
-    smg_kdf_tree_256(smg_streebog256_digest.kernel(c->provctx), c->key, KEY_LEN, label, sizeof(label) - 1,
-                     a->seed, SMG_ACPKM_SEED_LEN, 1, keys, sizeof(keys));
+    smg_kdf_tree_256(smg_streebog256_digest.kernel(c->provctx), c->key,
+                     KEY_LEN, label, sizeof(label) - 1, a->seed,
+                     SMG_ACPKM_SEED_LEN, 1, keys, sizeof(keys));
     ok = smg_cipher_einit(c->ctr, keys, KEY_LEN, iv, ivlen, NULL)
          && smg_mac_init_with(c->alg->omac, c->mac, keys + KEY_LEN, KEY_LEN,
                               NULL);
@@ -174,16 +174,16 @@ int smg_ctr_omac_dinit(void *vctx, const unsigned char *key, size_t keylen,
 
 /*
  * Why c takes no data now: a finished message (reason), or no key, which
- * the cipher's refusal explains (not initialised, no key set).  Returns 0.
+ * the cipher's refusal explains (not initialised, no key set), or a key
+ * whose derivation failed.  Returns 0.
  */
 static int refuse(CTR_OMAC_CTX *c, uint32_t finished)
 {
     size_t l;
 
-    if (c->finalised)
-        SMG_RAISE(c->provctx, finished);
-    else
-        smg_cipher_update(c->ctr, NULL, &l, 0, NULL, 0);
+    if (c->finalised || smg_cipher_update(c->ctr, NULL, &l, 0, NULL, 0))
+        SMG_RAISE(c->provctx, c->finalised ? finished
+                                           : SMG_R_NOT_INITIALISED);
     return 0;
 }
 
@@ -197,6 +197,12 @@ int smg_ctr_omac_update(void *vctx, unsigned char *out, size_t *outl,
         return refuse(c, SMG_R_UPDATE_AFTER_FINAL);
     if (inl == 0)
         return 1;
+    /* An AEAD's update without an output is AAD elsewhere: none here. */
+    if (out == NULL) {
+        SMG_RAISE_DATA(c->provctx, SMG_PROV(CIPHER_OPERATION_FAILED),
+                       "no additional authenticated data in this mode");
+        return 0;
+    }
     if (!smg_length_ok(c->ctr, in, out, inl)
         || !smg_same_length_output_ok(c->ctr, out, outsize, in, inl))
         return 0;

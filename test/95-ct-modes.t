@@ -7,7 +7,9 @@
 # util/KernelLevels.pm hides AVX-512, GFNI, VAES and VPCLMULQDQ: SM4
 # aesni-avx2-ct, GOST gost89-avx2-ct, with "constant-time = yes", and the
 # xmm PCLMULQDQ GHASH and MGM kernel clmul-avx, which valgrind runs, not
-# the ymm or zmm ones), SM4-GCM, SM4-CCM, SM4-XTS and magma-mgm included.  memcheck must report nothing: the one
+# the ymm or zmm ones), SM4-GCM, SM4-CCM, SM4-XTS, magma-mgm and
+# magma-ctr-acpkm-omac (its KDF over the Streebog kernel too) included.
+# memcheck must report nothing: the one
 # outcome allowed out (good or bad padding and the length left, a tag that
 # matches or not) the module marks public itself.  Then the recipe must
 # catch a leak: it builds the module again with a PKCS#7 check that

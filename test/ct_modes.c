@@ -23,12 +23,14 @@
  * SM4-GCM and SM4-CCM run with AAD, and their decryptions over the right
  * tag and over tags wrong at each byte: only the verdict may differ (the
  * module marks it public, src/aead.c); SM4-XTS runs data units of
- * several lengths, ciphertext stealing included.  (The TLS record paths
- * of GCM and CCM are not run here.)  magma-mgm runs with AAD in pieces and
- * its data in the chunkings above, and its decryptions over the right tag
- * and tags wrong at each byte (src/aead_mgm.c, its counters and the MGM
- * kernel chosen at this level, clmul-avx); kuznyechik-mgm's kernel at
- * this level uses instructions valgrind cannot run.
+ * several lengths, ciphertext stealing included; magma-ctr-acpkm-omac the
+ * same way as GCM, its CMS parameters secret too (its KDF over the
+ * Streebog kernel).  (The TLS record paths of GCM and CCM are not run
+ * here.)  magma-mgm runs with AAD in pieces and its data in the chunkings
+ * above, and its decryptions over the right tag and tags wrong at each
+ * byte (src/aead_mgm.c, its counters and the MGM kernel chosen at this
+ * level, clmul-avx); kuznyechik-mgm's kernel at this level uses
+ * instructions valgrind cannot run.
  */
 #include "testutil.h"
 #include "ctgrind.h"
@@ -311,6 +313,68 @@ static void aead_modes(OSSL_LIB_CTX *libctx, EVP_CIPHER_CTX *ctx)
     }
 }
 
+/*
+ * magma-ctr-acpkm-omac (src/ctr_acpkm_omac.c): the key, the data and the
+ * CMS parameters (IV and KDF seed) secret, one message encrypted, then
+ * decrypted against the right tag and against tags wrong at each byte;
+ * only the verdict may differ.  The KDF's HMAC runs on the Streebog kernel
+ * of the instance, the keystream and the OMAC on Magma's.
+ */
+static void ctr_omac(OSSL_LIB_CTX *libctx, EVP_CIPHER_CTX *ctx)
+{
+    static const size_t lens[] = { 1, 8, 37, 1100 };
+    EVP_CIPHER *c = EVP_CIPHER_fetch(libctx, "magma-ctr-acpkm-omac",
+                                     "provider=smgost");
+    unsigned char ukm[12], der[16], tag[8], bad[8];
+    OSSL_PARAM p[3];
+    size_t l, pos, section = 1024;
+    int enc, ok, outl;
+
+    if (!TU_CHECK(c != NULL, "fetch magma-ctr-acpkm-omac"))
+        return;
+    tu_fill(key, sizeof(key), 21u);
+    tu_fill(ukm, sizeof(ukm), 23u);
+    for (l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
+        tu_fill(msg, lens[l], (uint32_t)l + 60u);
+        for (pos = 0; pos <= 9; pos++) {
+            /* pos 0: encrypt; 1: the right tag; else byte pos - 2 wrong */
+            enc = pos == 0;
+            memcpy(bad, tag, sizeof(bad));
+            if (pos > 1)
+                bad[pos - 2] ^= 0x20;
+            EVP_CIPHER_CTX_reset(ctx);
+            CT_SECRET(key, sizeof(key));
+            CT_SECRET(ukm, sizeof(ukm));
+            CT_SECRET(enc ? msg : ct, lens[l]);
+            p[0] = OSSL_PARAM_construct_octet_string(
+                "alg_id_param", der, tu_gost2015_params(der, ukm, 12));
+            p[1] = OSSL_PARAM_construct_size_t("key-mesh", &section);
+            p[2] = OSSL_PARAM_construct_end();
+            ok = EVP_CipherInit_ex2(ctx, c, key, NULL, enc, p)
+                 && (enc || EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG,
+                                                8, bad) > 0)
+                 && EVP_CipherUpdate(ctx, out, &outl, enc ? msg : ct,
+                                     (int)lens[l]);
+            CT_PUBLIC(out, sizeof(out));
+            ok = ok && EVP_CipherFinal_ex(ctx, out + lens[l], &outl);
+            if (ok && enc)
+                ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 8,
+                                         tag) > 0;
+            CT_PUBLIC(out, sizeof(out));
+            CT_PUBLIC(tag, sizeof(tag));
+            CT_PUBLIC(key, sizeof(key));
+            CT_PUBLIC(ukm, sizeof(ukm));
+            CT_PUBLIC(enc ? msg : ct, lens[l]);
+            ERR_clear_error();
+            if (enc)
+                memcpy(ct, out, lens[l]);
+            TU_CHECK(ok == (pos <= 1), "magma-ctr-acpkm-omac: %zu bytes, "
+                     "step %zu: the outcome", lens[l], pos);
+        }
+    }
+    EVP_CIPHER_free(c);
+}
+
 int main(int argc, char **argv)
 {
     OSSL_LIB_CTX *libctx;
@@ -398,6 +462,7 @@ int main(int argc, char **argv)
     }
     aead_modes(libctx, ctx);
     mgm_modes(libctx, ctx);
+    ctr_omac(libctx, ctx);
     EVP_CIPHER_CTX_free(ctx);
     OSSL_LIB_CTX_free(libctx);
     return tu_report("ct_modes");

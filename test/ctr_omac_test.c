@@ -16,7 +16,8 @@
  *          flipped bit of the ciphertext or the tag, which must fail the
  *          final with nothing queued
  *   bad    key, IV and ukm lengths, key-mesh, tag lengths and directions,
- *          a decryption without its tag, updates and finals out of order
+ *          a decryption without its tag, an update without an output (no
+ *          AAD here), updates and finals out of order
  *   engine against gost-engine, through its engine (gost.so) rather than
  *          gostprov: gostprov 3.0.1's ciphers fail their key init through
  *          the provider (the KDF's MAC key cannot be made there) with an
@@ -390,10 +391,11 @@ static void random_cases(const OMAC_ALG *a, int cases)
             TU_CHECK_MEM("plaintext", back, len, pt, len);
         /* a bit of the ciphertext or of the tag flipped */
         memcpy(wtag, tag, a->bs);
+        at = tu_rng_below(&r, 8);
         if (len > 0 && tu_rng_below(&r, 2) == 0)
-            ct[tu_rng_below(&r, len)] ^= (unsigned char)(1 << tu_rng_below(&r, 8));
+            ct[tu_rng_below(&r, len)] ^= (unsigned char)(1 << at);
         else
-            wtag[tu_rng_below(&r, a->bs)] ^= (unsigned char)(1 << tu_rng_below(&r, 8));
+            wtag[tu_rng_below(&r, a->bs)] ^= (unsigned char)(1 << at);
         d.copy = 0;
         ERR_clear_error();
         TU_CHECK(!run_ours(&r, a, c, 0, &d, key, ukm, ct, back, len, wtag),
@@ -487,6 +489,11 @@ static void group_bad(void)
                  && !EVP_DecryptFinal_ex(ctx, buf + 20, &outl) && outl == 0,
                  "%s: a wrong tag", a->name);
         TU_CHECK_NO_ERR("a wrong tag");
+        /* an update without an output (AAD elsewhere) */
+        TU_CHECK(EVP_EncryptInit_ex2(ctx, c, key, iv, NULL)
+                 && !EVP_EncryptUpdate(ctx, NULL, &outl, buf, 5),
+                 "%s: AAD", a->name);
+        TU_CHECK_ERR(TU_LIB_PROV, "cipher operation failed");
         /* a tag set when encrypting, or read when decrypting */
         TU_CHECK(EVP_EncryptInit_ex2(ctx, c, key, iv, NULL)
                  && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG,
