@@ -15,7 +15,9 @@
  * Kuznyechik cipher, the GOST MAC and the OMAC MACs against gostprov, or
  * smgost's own plain run where gostprov has no counterpart), aead.c
  * (SM4-GCM, CCM and XTS against a reference written from the standards
- * over the default provider's SM4-ECB).
+ * over the default provider's SM4-ECB), ctr_omac.c (the CTR-ACPKM-OMAC
+ * ciphers against smgost's own plain run, their decryption and a wrong
+ * tag).
  * `make fuzz FUZZ_SECONDS=N` builds them against a sanitized copy of the
  * module objects in fuzz/build/ and runs each on a copy of its seed corpus
  * fuzz/corpus/<harness>/ (made by fuzz/make-corpus.pl).

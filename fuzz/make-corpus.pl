@@ -1,7 +1,7 @@
 #!/usr/bin/env perl
 # SPDX-License-Identifier: Apache-2.0
 #
-# Writes the seed corpora fuzz/corpus/{sm4,digest,gost,aead}/ that make fuzz starts
+# Writes the seed corpora fuzz/corpus/{sm4,digest,gost,aead,ctr_omac}/ that make fuzz starts
 # from: a few dozen small inputs per harness, each spelling out one
 # ordinary use in the harness's input format (see the comment at the top of
 # each fuzz/<harness>.c), so that the fuzzer starts from every algorithm,
@@ -379,6 +379,32 @@ sub add { my ($h, $name, $data) = @_; push @{ $corpus{$h} }, [ $name, $data ] }
     $seed->('xts-ieee-17', 2, flags => 2, aad => 0, len => 17);
     $seed->('xts-gb-long', 2, aad => 0, len => 4111);
     $seed->('xts-ieee-inplace', 2, flags => 3, aad => 0, len => 2085);
+}
+
+# -------------------------------------------------------------- ctr_omac
+# cipher (0 Kuznyechik, 1 Magma), flags (way 0..2, 4 in place, 8 copy,
+# 16 prelude), key(32), ukm(16), section byte (0 CMS default, odd refused,
+# else (v >> 1) blocks), tamper byte, length, pieces (0 ends), tail.
+{
+    my $tail = bytes(90, 8);
+    my $seed = sub {
+        my ($name, $a, %o) = @_;
+        add('ctr_omac', "ctr_omac-$name",
+            chr($a) . chr($o{flags} // 1) . bytes(32, 4 + $a) . bytes(16, 6)
+            . chr($o{sec} // 0) . chr($o{tamper} // 0x13) . len16($o{len} // 100)
+            . join('', map { len16($_) } @{ $o{pieces} // [] }) . u16(0) . $tail);
+    };
+    for my $a (0, 1) {
+        my $n = $a ? 'magma' : 'kuz';
+        $seed->("$n-plain", $a);
+        $seed->("$n-empty", $a, len => 0);
+        $seed->("$n-before", $a, flags => 0, len => 37, pieces => [5, 16]);
+        $seed->("$n-after-inplace", $a, flags => 2 | 4, len => 257);
+        $seed->("$n-copy-prelude", $a, flags => 1 | 8 | 16, len => 600, pieces => [100, 1]);
+        $seed->("$n-sections", $a, sec => 2, len => 1000, pieces => [7]);
+        $seed->("$n-sections-long", $a, sec => 64, len => 5000, pieces => [1023, 3]);
+        $seed->("$n-section-refused", $a, sec => 9, len => 40);
+    }
 }
 
 for my $h (sort keys %corpus) {

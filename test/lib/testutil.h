@@ -28,6 +28,8 @@
 #include <openssl/evp.h>
 #include <openssl/provider.h>
 
+#include "gost2015_params.h"
+
 static unsigned long tu_checks, tu_failures;
 
 /* Counts a check; on failure reports the message and goes on. */
@@ -227,23 +229,6 @@ typedef struct tu_raw_cipher {
     OSSL_FUNC_cipher_set_ctx_params_fn *set_ctx_params;
     void *provctx;
 } TU_RAW_CIPHER;
-
-/*
- * The CMS parameters of the GOST 2015 ciphers (gost-engine's
- * GOST2015_CIPHER_PARAMS ::= SEQUENCE { ukm OCTET STRING }, ukm = IV ||
- * the 8-byte KDF seed) into der (4 + ul bytes), as their alg_id_param
- * takes it; returns its length.
- */
-static inline size_t tu_gost2015_params(unsigned char *der,
-                                        const unsigned char *ukm, size_t ul)
-{
-    der[0] = 0x30;
-    der[1] = (unsigned char)(2 + ul);
-    der[2] = 0x04;
-    der[3] = (unsigned char)ul;
-    memcpy(der + 4, ukm, ul);
-    return 4 + ul;
-}
 
 /*
  * Whether word is one of the entries of list that sep separates, ignoring
