@@ -34,6 +34,7 @@
 #include <pthread.h>
 
 #include "testutil.h"
+#include "kernel_list.h"
 
 #include <openssl/core_names.h>
 #include <openssl/params.h>
@@ -88,7 +89,8 @@ static CASE *cases;
 static size_t ncases;
 static int ops_per_thread;
 static uint64_t seed;
-static char ref_kernels[160];
+/* as long as the provider's report (src/provctx.h) */
+static char ref_kernels[SMG_NFAMILIES * 64];
 
 static pthread_barrier_t start;
 /*
@@ -556,7 +558,7 @@ static void *thread_main(void *varg)
     const THREAD_ARG *arg = varg;
     OSSL_LIB_CTX *lib = arg->shared;
     OSSL_PROVIDER *ours = NULL, *dflt = NULL;
-    char kernels[160] = "";
+    char kernels[sizeof(ref_kernels)] = "";
     int ok;
 
     if (lib == NULL && (lib = OSSL_LIB_CTX_new()) != NULL
