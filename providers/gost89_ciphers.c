@@ -39,25 +39,12 @@
 #include "ctr_acpkm_omac.h"
 #include "err.h"
 #include "gost89.h"
+#include "gost_params.h"
 #include "mac.h"
 #include "modes.h"
 #include "prov.h"
 
 #define GOST89_MESH_PERIOD 1024
-#define GOST89_PARAM_KEY_MESH "key-mesh"
-/*
- * The AlgorithmIdentifier parameters under OpenSSL 3.0's name (3.4's
- * OSSL_CIPHER_PARAM_ALGORITHM_ID_PARAMS_OLD) and 3.4's; OpenSSL 3.4's whole
- * AlgorithmIdentifier.  Spelled out: the macros' meaning depends on the
- * headers built against, the module must answer all three everywhere.
- */
-#define GOST89_PARAM_ALG_ID "alg_id_param"
-#define GOST89_PARAM_ALG_ID_PARAMS "algorithm-id-params"
-#define GOST89_PARAM_ALGORITHM_ID "algorithm-id"
-
-static const char *const alg_id_keys[] = {
-    GOST89_PARAM_ALG_ID, GOST89_PARAM_ALG_ID_PARAMS
-};
 
 _Static_assert(sizeof(GOST89_KEY) <= SMG_KS_MAX, "GOST schedule too large");
 
@@ -233,9 +220,16 @@ static size_t algorithm_id_encode(const char *oid, const GOST89_PARAMSET *ps,
     return 4 + oidlen + plen;
 }
 
-static int alg_id_decode(const unsigned char *der, size_t len,
-                         const GOST89_PARAMSET **ps, const unsigned char **iv)
+/* What an encoding of RFC 4357's parameters gives. */
+typedef struct {
+    const GOST89_PARAMSET *ps;
+    const unsigned char *iv;
+} ALG_ID;
+
+/* Decodes der into arg, an ALG_ID (smg_alg_id_decode's decoder). */
+static int alg_id_decode(void *arg, const unsigned char *der, size_t len)
 {
+    ALG_ID *a = arg;
     unsigned char oid[ALG_ID_MAX];
     size_t i, n;
 
@@ -243,11 +237,11 @@ static int alg_id_decode(const unsigned char *der, size_t len,
         || der[2] != 0x04 || der[3] != 0x08 || der[12] != 0x06
         || der[13] != len - 14)
         return 0;
-    *iv = der + 4;
     for (i = 0; gost89_paramsets[i] != NULL; i++) {
         n = oid_der_body(gost89_paramsets[i]->oid, oid, sizeof(oid));
         if (n == len - 14 && memcmp(oid, der + 14, n) == 0) {
-            *ps = gost89_paramsets[i];
+            a->ps = gost89_paramsets[i];
+            a->iv = der + 4;
             return 1;
         }
     }
@@ -279,27 +273,24 @@ static int gost89_get_ctx_params(SMG_CIPHER_CTX *ctx, OSSL_PARAM params[])
     const char *oid = variant_of(ctx)->oid;
     unsigned char der[ALGORITHM_ID_MAX];
     OSSL_PARAM *p;
-    size_t i;
 
     if ((p = OSSL_PARAM_locate(params, GOST89_PARAM_PARAMSET)) != NULL
         && !OSSL_PARAM_set_utf8_string(p, g->paramset->name))
         goto fail;
-    if ((p = OSSL_PARAM_locate(params, GOST89_PARAM_KEY_MESH)) != NULL
+    if ((p = OSSL_PARAM_locate(params, SMG_GOST_PARAM_KEY_MESH)) != NULL
         && !OSSL_PARAM_set_size_t(p, ctx->mesh_period))
         goto fail;
-    for (i = 0; i < 2; i++)
-        if ((p = OSSL_PARAM_locate(params, alg_id_keys[i])) != NULL
-            && !OSSL_PARAM_set_octet_string(p, der,
-                                            alg_id_encode(g->paramset,
-                                                          ctx->oiv, der)))
-            goto fail;
+    if (smg_alg_id_wanted(params) != NULL
+        && !smg_alg_id_answer(params, der,
+                              alg_id_encode(g->paramset, ctx->oiv, der), &p))
+        goto fail;
     /*
      * Only an algorithm with an OID has an AlgorithmIdentifier; the others
      * leave the param unanswered, and EVP_CIPHER_CTX_get_algor() says
      * "getting AlgorithmIdentifier not supported".
      */
     if (oid != NULL
-        && (p = OSSL_PARAM_locate(params, GOST89_PARAM_ALGORITHM_ID)) != NULL
+        && (p = OSSL_PARAM_locate(params, SMG_GOST_PARAM_ALGORITHM_ID)) != NULL
         && !OSSL_PARAM_set_octet_string(p, der,
                                         algorithm_id_encode(oid, g->paramset,
                                                             ctx->oiv, der)))
@@ -314,28 +305,14 @@ static int gost89_get_ctx_params(SMG_CIPHER_CTX *ctx, OSSL_PARAM params[])
 static int gost89_set_ctx_params(SMG_CIPHER_CTX *ctx, const OSSL_PARAM params[])
 {
     GOST89_CIPHER_CTX *g = (GOST89_CIPHER_CTX *)ctx;
-    const GOST89_PARAMSET *algid_ps = NULL;
-    const unsigned char *algid_iv = NULL;
+    ALG_ID algid = { NULL, NULL };
     const OSSL_PARAM *p;
-    size_t i;
 
-    /*
-     * RFC 4357's parameters under either name (libcrypto 3.4 and later
-     * pass the same DER under both): each must decode before any applies.
-     */
-    for (i = 0; i < 2; i++) {
-        const void *der;
-        size_t len;
-
-        if ((p = OSSL_PARAM_locate_const(params, alg_id_keys[i])) != NULL
-            && (!OSSL_PARAM_get_octet_string_ptr(p, &der, &len)
-                || !alg_id_decode(der, len, &algid_ps, &algid_iv))) {
-            SMG_RAISE(ctx->provctx, SMG_R_INVALID_ALGORITHM_ID_PARAMS);
-            return 0;
-        }
-    }
-    if (algid_ps != NULL) {
-        if (!use_paramset(g, algid_ps))
+    /* RFC 4357's parameters: each name's must decode before any applies */
+    if (!smg_alg_id_decode(ctx->provctx, params, alg_id_decode, &algid))
+        return 0;
+    if (algid.ps != NULL) {
+        if (!use_paramset(g, algid.ps))
             return 0;
         /*
          * The IV of the encoding, and meshing on, as gost-engine's
@@ -344,8 +321,8 @@ static int gost89_set_ctx_params(SMG_CIPHER_CTX *ctx, const OSSL_PARAM params[])
          * sets this before the init that gives the key, sees no
          * difference).
          */
-        memcpy(ctx->oiv, algid_iv, 8);
-        memcpy(ctx->iv, algid_iv, 8);
+        memcpy(ctx->oiv, algid.iv, 8);
+        memcpy(ctx->iv, algid.iv, 8);
         ctx->iv_set = 1;
         ctx->mesh_period = GOST89_MESH_PERIOD;
     }
@@ -356,7 +333,7 @@ static int gost89_set_ctx_params(SMG_CIPHER_CTX *ctx, const OSSL_PARAM params[])
             || !use_paramset(g, ps))
             return 0;
     }
-    if ((p = OSSL_PARAM_locate_const(params, GOST89_PARAM_KEY_MESH)) != NULL) {
+    if ((p = OSSL_PARAM_locate_const(params, SMG_GOST_PARAM_KEY_MESH)) != NULL) {
         size_t v;
 
         if (!OSSL_PARAM_get_size_t(p, &v)) {
@@ -384,14 +361,14 @@ static int gost89_set_ctx_params(SMG_CIPHER_CTX *ctx, const OSSL_PARAM params[])
  */
 #define GOST89_CTX_PARAMS                                                    \
     OSSL_PARAM_utf8_string(GOST89_PARAM_PARAMSET, NULL, 0),                    \
-    OSSL_PARAM_octet_string(GOST89_PARAM_ALG_ID, NULL, 0),                     \
-    OSSL_PARAM_octet_string(GOST89_PARAM_ALG_ID_PARAMS, NULL, 0),              \
-    OSSL_PARAM_size_t(GOST89_PARAM_KEY_MESH, NULL)
+    OSSL_PARAM_octet_string(SMG_GOST_PARAM_ALG_ID, NULL, 0),                     \
+    OSSL_PARAM_octet_string(SMG_GOST_PARAM_ALG_ID_PARAMS, NULL, 0),              \
+    OSSL_PARAM_size_t(SMG_GOST_PARAM_KEY_MESH, NULL)
 
 static const OSSL_PARAM gost89_gettable_ctx_params[] = {
     SMG_CIPHER_GENERIC_GETTABLE_CTX,
     GOST89_CTX_PARAMS,
-    OSSL_PARAM_octet_string(GOST89_PARAM_ALGORITHM_ID, NULL, 0),
+    OSSL_PARAM_octet_string(SMG_GOST_PARAM_ALGORITHM_ID, NULL, 0),
     OSSL_PARAM_END
 };
 

@@ -9,10 +9,6 @@
 #include "acpkm.h"
 #include "err.h"
 
-static const char *const alg_id_keys[] = {
-    SMG_ACPKM_PARAM_ALG_ID, SMG_ACPKM_PARAM_ALG_ID_PARAMS
-};
-
 /* The longest ukm: Kuznyechik's 8-byte IV and the seed. */
 #define UKM_MAX (8 + SMG_ACPKM_SEED_LEN)
 #define DER_MAX (4 + UKM_MAX)
@@ -44,32 +40,41 @@ static const unsigned char *decode(const SMG_CIPHER_CTX *ctx,
     return der + 4;
 }
 
+typedef struct {
+    const SMG_CIPHER_CTX *ctx;
+    const unsigned char *ukm;
+} UKM_OF;
+
+static int decode_ukm(void *arg, const unsigned char *der, size_t len)
+{
+    UKM_OF *u = arg;
+
+    return (u->ukm = decode(u->ctx, der, len)) != NULL;
+}
+
 int smg_acpkm_get_ctx_params(SMG_CIPHER_CTX *ctx, SMG_ACPKM *a,
                              const SMG_ACPKM_ALG *alg, OSSL_PARAM params[])
 {
     unsigned char der[DER_MAX];
     OSSL_PARAM *p;
-    size_t i;
 
-    if ((p = OSSL_PARAM_locate(params, SMG_ACPKM_PARAM_KEY_MESH)) != NULL
+    if ((p = OSSL_PARAM_locate(params, SMG_GOST_PARAM_KEY_MESH)) != NULL
         && !OSSL_PARAM_set_size_t(p, ctx->mesh_period))
         goto fail;
-    for (i = 0; i < 2; i++) {
-        if ((p = OSSL_PARAM_locate(params, alg_id_keys[i])) == NULL)
-            continue;
-        if (!a->seed_set) {
-            if (RAND_bytes(a->seed, SMG_ACPKM_SEED_LEN) <= 0) {
-                SMG_RAISE_DATA(ctx->provctx, SMG_PROV(FAILED_TO_GENERATE_KEY),
-                               "the KDF seed of %s", p->key);
-                return 0;
-            }
-            a->seed_set = 1;
+    if ((p = smg_alg_id_wanted(params)) == NULL)
+        return 1;
+    if (!a->seed_set) {
+        if (RAND_bytes(a->seed, SMG_ACPKM_SEED_LEN) <= 0) {
+            SMG_RAISE_DATA(ctx->provctx, SMG_PROV(FAILED_TO_GENERATE_KEY),
+                           "the KDF seed of %s", p->key);
+            return 0;
         }
-        if (!OSSL_PARAM_set_octet_string(p, der, encode(ctx, a, der)))
-            goto fail;
-        if (ctx->mesh_count == 0)
-            ctx->mesh_period = alg->cms_section;
+        a->seed_set = 1;
     }
+    if (!smg_alg_id_answer(params, der, encode(ctx, a, der), &p))
+        goto fail;
+    if (ctx->mesh_count == 0)
+        ctx->mesh_period = alg->cms_section;
     return 1;
  fail:
     SMG_RAISE_DATA(ctx->provctx, SMG_PROV(FAILED_TO_SET_PARAMETER), "%s",
@@ -99,22 +104,13 @@ int smg_acpkm_set_ctx_params(SMG_CIPHER_CTX *ctx, SMG_ACPKM *a,
                              const SMG_ACPKM_ALG *alg,
                              const OSSL_PARAM params[])
 {
-    const unsigned char *ukm = NULL;
+    UKM_OF u = { ctx, NULL };
+    const unsigned char *ukm;
     const OSSL_PARAM *p;
-    size_t i;
 
-    /* Either name (libcrypto 3.4 and later pass both): all decode first. */
-    for (i = 0; i < 2; i++) {
-        const void *der;
-        size_t len;
-
-        if ((p = OSSL_PARAM_locate_const(params, alg_id_keys[i])) != NULL
-            && (!OSSL_PARAM_get_octet_string_ptr(p, &der, &len)
-                || (ukm = decode(ctx, der, len)) == NULL)) {
-            SMG_RAISE(ctx->provctx, SMG_R_INVALID_ALGORITHM_ID_PARAMS);
-            return 0;
-        }
-    }
+    if (!smg_alg_id_decode(ctx->provctx, params, decode_ukm, &u))
+        return 0;
+    ukm = u.ukm;
     /* The CMS section first: a key-mesh beside it wins, as in gostprov,
      * which reads alg_id_param before key-mesh. */
     if (ukm != NULL) {
@@ -127,7 +123,7 @@ int smg_acpkm_set_ctx_params(SMG_CIPHER_CTX *ctx, SMG_ACPKM *a,
         memcpy(a->seed, ukm + ctx->alg->iv_len, SMG_ACPKM_SEED_LEN);
         a->seed_set = 1;
     }
-    if ((p = OSSL_PARAM_locate_const(params, SMG_ACPKM_PARAM_KEY_MESH))
+    if ((p = OSSL_PARAM_locate_const(params, SMG_GOST_PARAM_KEY_MESH))
         != NULL) {
         size_t v;
 

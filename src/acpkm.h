@@ -15,11 +15,9 @@
 
 #include <openssl/core_names.h>
 #include <openssl/params.h>
+#include "gost_params.h"
 #include "modes.h"
 
-#define SMG_ACPKM_PARAM_KEY_MESH "key-mesh"
-#define SMG_ACPKM_PARAM_ALG_ID "alg_id_param"
-#define SMG_ACPKM_PARAM_ALG_ID_PARAMS "algorithm-id-params"
 #define SMG_ACPKM_SEED_LEN 8
 
 /*
@@ -53,9 +51,9 @@ int smg_acpkm_set_ctx_params(SMG_CIPHER_CTX *ctx, SMG_ACPKM *a,
                              const OSSL_PARAM params[]);
 
 #define SMG_ACPKM_CTX_PARAMS                                                 \
-    OSSL_PARAM_size_t(SMG_ACPKM_PARAM_KEY_MESH, NULL),                       \
-    OSSL_PARAM_octet_string(SMG_ACPKM_PARAM_ALG_ID, NULL, 0),                \
-    OSSL_PARAM_octet_string(SMG_ACPKM_PARAM_ALG_ID_PARAMS, NULL, 0)
+    OSSL_PARAM_size_t(SMG_GOST_PARAM_KEY_MESH, NULL),                        \
+    OSSL_PARAM_octet_string(SMG_GOST_PARAM_ALG_ID, NULL, 0),                 \
+    OSSL_PARAM_octet_string(SMG_GOST_PARAM_ALG_ID_PARAMS, NULL, 0)
 
 extern const OSSL_PARAM smg_acpkm_gettable_ctx_params[];
 extern const OSSL_PARAM smg_acpkm_settable_ctx_params[];

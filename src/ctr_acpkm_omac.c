@@ -328,9 +328,7 @@ int smg_ctr_omac_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG))
         != NULL && !set_tag(c, p))
         return 0;
-    seed = OSSL_PARAM_locate_const(params, SMG_ACPKM_PARAM_ALG_ID) != NULL
-           || OSSL_PARAM_locate_const(params, SMG_ACPKM_PARAM_ALG_ID_PARAMS)
-              != NULL;
+    seed = smg_alg_id_given(params);
     if (!smg_cipher_set_ctx_params(c->ctr, params))
         return 0;
     if (!seed)

@@ -298,8 +298,5 @@ typedef struct smg_mac_cipher {
 extern const SMG_MAC_OPS smg_omac_ops;
 extern const SMG_MAC_OPS smg_omac_acpkm_ops;
 
-/* OMAC-ACPKM's parameters, gostprov's names: N and T in bytes. */
-#define SMG_MAC_PARAM_KEY_MESH "key-mesh"
-#define SMG_MAC_PARAM_CIPHER_KEY_MESH "cipher-key-mesh"
 
 #endif

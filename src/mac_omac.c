@@ -24,6 +24,7 @@
 #include <openssl/crypto.h>
 #include <openssl/params.h>
 #include "err.h"
+#include "gost_params.h"
 #include "mac.h"
 #include "modes.h"
 
@@ -298,8 +299,8 @@ static int acpkm_set_params(SMG_MAC_CTX *c, const OSSL_PARAM params[])
     const OSSL_PARAM *pn, *pt;
     size_t n = s->section, t = s->master_section;
 
-    pn = OSSL_PARAM_locate_const(params, SMG_MAC_PARAM_KEY_MESH);
-    pt = OSSL_PARAM_locate_const(params, SMG_MAC_PARAM_CIPHER_KEY_MESH);
+    pn = OSSL_PARAM_locate_const(params, SMG_GOST_PARAM_KEY_MESH);
+    pt = OSSL_PARAM_locate_const(params, SMG_GOST_PARAM_CIPHER_KEY_MESH);
     if ((pn != NULL && !get_section(c, pn, &n))
         || (pt != NULL && !get_section(c, pt, &t)))
         return 0;
@@ -315,10 +316,10 @@ static OSSL_PARAM *acpkm_get_params(SMG_MAC_CTX *c, OSSL_PARAM params[])
     OMAC_ACPKM_STATE *s = smg_mac_state(c);
     OSSL_PARAM *p;
 
-    if ((p = OSSL_PARAM_locate(params, SMG_MAC_PARAM_KEY_MESH)) != NULL
+    if ((p = OSSL_PARAM_locate(params, SMG_GOST_PARAM_KEY_MESH)) != NULL
         && !OSSL_PARAM_set_size_t(p, s->section))
         return p;
-    if ((p = OSSL_PARAM_locate(params, SMG_MAC_PARAM_CIPHER_KEY_MESH)) != NULL
+    if ((p = OSSL_PARAM_locate(params, SMG_GOST_PARAM_CIPHER_KEY_MESH)) != NULL
         && !OSSL_PARAM_set_size_t(p, s->master_section))
         return p;
     return NULL;
@@ -327,16 +328,16 @@ static OSSL_PARAM *acpkm_get_params(SMG_MAC_CTX *c, OSSL_PARAM params[])
 static const OSSL_PARAM acpkm_gettable[] = {
     OSSL_PARAM_size_t(OSSL_MAC_PARAM_SIZE, NULL),
     OSSL_PARAM_size_t(SMG_MAC_PARAM_KEYLEN, NULL),
-    OSSL_PARAM_size_t(SMG_MAC_PARAM_KEY_MESH, NULL),
-    OSSL_PARAM_size_t(SMG_MAC_PARAM_CIPHER_KEY_MESH, NULL),
+    OSSL_PARAM_size_t(SMG_GOST_PARAM_KEY_MESH, NULL),
+    OSSL_PARAM_size_t(SMG_GOST_PARAM_CIPHER_KEY_MESH, NULL),
     OSSL_PARAM_END
 };
 
 static const OSSL_PARAM acpkm_settable[] = {
     OSSL_PARAM_octet_string(OSSL_MAC_PARAM_KEY, NULL, 0),
     OSSL_PARAM_size_t(OSSL_MAC_PARAM_SIZE, NULL),
-    OSSL_PARAM_size_t(SMG_MAC_PARAM_KEY_MESH, NULL),
-    OSSL_PARAM_size_t(SMG_MAC_PARAM_CIPHER_KEY_MESH, NULL),
+    OSSL_PARAM_size_t(SMG_GOST_PARAM_KEY_MESH, NULL),
+    OSSL_PARAM_size_t(SMG_GOST_PARAM_CIPHER_KEY_MESH, NULL),
     OSSL_PARAM_END
 };
 
