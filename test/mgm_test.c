@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * kuznyechik-mgm and magma-mgm (src/aead_mgm.c) against a model of this
- * file's own: a bit-by-bit product in GF(2^128) / GF(2^64) and MGM written
- * straight from RFC 9058 section 4, over the provider's ECB of the same
- * cipher (whose known answers test/60-gost-kat.t checks).  Groups:
+ * kuznyechik-mgm and magma-mgm (src/aead_mgm.c) against the model in
+ * test/lib/mgm_ref.h (a bit-by-bit product in GF(2^128) / GF(2^64) and MGM
+ * written straight from RFC 9058 section 4, shared with fuzz/mgm.c), here
+ * over the provider's ECB of the same cipher (whose known answers
+ * test/60-gost-kat.t checks).  Groups:
  *   model  random keys, nonces (top bit set or not), AAD and data lengths,
  *          update chunkings, in place or not, tags of every length read;
  *          decryption, and tampering of the tag, AAD, ciphertext and the
@@ -24,6 +25,7 @@
 #include <openssl/evp.h>
 #include <openssl/params.h>
 #include <openssl/provider.h>
+#include "mgm_ref.h"
 #include "testutil.h"
 
 #define MAXLEN 2600
@@ -42,108 +44,26 @@ static const MGM_ALG algs[] = {
 
 /* ------------------------------------------------------------- model */
 
-/* r = a * b mod the field's polynomial, bit by bit (RFC 9058, 4.1):
- * blocks as big-endian integers of bs bytes. */
-static void model_mul(unsigned char *r, const unsigned char *a,
-                      const unsigned char *b, size_t bs)
-{
-    unsigned char x[16], acc[16] = { 0 };
-    unsigned char poly = bs == 16 ? 0x87 : 0x1b;
-    size_t i, j;
-    int carry, bit;
+/* The model's block cipher (mgm_ref.h): the provider's ECB under a key. */
+typedef struct {
+    EVP_CIPHER *ecb;
+    const unsigned char *key;
+    size_t bs;
+} MODEL_KEY;
 
-    if (bs != 8 && bs != 16)
-        return;
-    memcpy(x, a, bs);
-    /* acc = sum over the bits of b, from its lowest: bit i adds a * x^i */
-    for (i = 0; i < bs * 8; i++) {
-        bit = (b[bs - 1 - i / 8] >> (i % 8)) & 1;
-        if (bit)
-            for (j = 0; j < bs; j++)
-                acc[j] ^= x[j];
-        carry = x[0] >> 7;
-        for (j = 0; j + 1 < bs; j++)
-            x[j] = (unsigned char)((x[j] << 1) | (x[j + 1] >> 7));
-        x[j] = (unsigned char)((x[j] << 1) ^ (carry ? poly : 0));
-    }
-    memcpy(r, acc, bs);
-}
-
-static void model_ecb(EVP_CIPHER *ecb, const unsigned char *key,
-                      const unsigned char *in, unsigned char *out, size_t bs)
+static void model_ecb(void *arg, const unsigned char *in, unsigned char *out)
 {
+    const MODEL_KEY *mk = arg;
     EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
     int l = 0;
 
-    if (!TU_CHECK(c != NULL && EVP_EncryptInit_ex2(c, ecb, key, NULL, NULL)
+    if (!TU_CHECK(c != NULL
+                  && EVP_EncryptInit_ex2(c, mk->ecb, mk->key, NULL, NULL)
                   && EVP_CIPHER_CTX_set_padding(c, 0)
-                  && EVP_EncryptUpdate(c, out, &l, in, (int)bs)
-                  && (size_t)l == bs, "model: ecb"))
-        memset(out, 0, bs);
+                  && EVP_EncryptUpdate(c, out, &l, in, (int)mk->bs)
+                  && (size_t)l == mk->bs, "model: ecb"))
+        memset(out, 0, mk->bs);
     EVP_CIPHER_CTX_free(c);
-}
-
-/* Adds 1 to the half of blk at half (bs / 2 bytes, big-endian). */
-static void model_count(unsigned char *half, size_t n)
-{
-    size_t i = n;
-
-    while (i-- > 0 && ++half[i] == 0)
-        continue;
-}
-
-/* MGM encryption (RFC 9058, 4.2) of a message: ct and the full tag. */
-static void model_mgm(const MGM_ALG *alg, EVP_CIPHER *ecb,
-                      const unsigned char *key, const unsigned char *nonce,
-                      const unsigned char *aad, size_t alen,
-                      const unsigned char *pt, size_t plen,
-                      unsigned char *ct, unsigned char *tag)
-{
-    size_t bs = alg->bs, h = bs / 2, i, k, take, part;
-    unsigned char y[16], z[16], blk[16], e[16], hk[16], prod[16];
-    unsigned char sum[16] = { 0 };
-    const unsigned char *src;
-    size_t srclen;
-    uint64_t bits;
-
-    if (bs != 8 && bs != 16)
-        return;
-    memcpy(blk, nonce, bs);
-    blk[0] &= 0x7f;
-    model_ecb(ecb, key, blk, y, bs);
-    blk[0] |= 0x80;
-    model_ecb(ecb, key, blk, z, bs);
-    for (i = 0; i < plen; i += bs) {
-        model_ecb(ecb, key, y, e, bs);
-        for (k = 0; k < bs && i + k < plen; k++)
-            ct[i + k] = pt[i + k] ^ e[k];
-        model_count(y + h, h);
-    }
-    /* the hash over A, then C, each padded, then the lengths */
-    for (part = 0; part < 3; part++) {
-        src = part == 0 ? aad : ct;
-        srclen = part == 0 ? alen : part == 1 ? plen : bs;
-        for (i = 0; i < srclen; i += bs) {
-            memset(blk, 0, bs);
-            if (part == 2) {
-                for (k = 0; k < h; k++) {
-                    bits = (uint64_t)alen * 8;
-                    blk[h - 1 - k] = (unsigned char)(bits >> (8 * k));
-                    bits = (uint64_t)plen * 8;
-                    blk[bs - 1 - k] = (unsigned char)(bits >> (8 * k));
-                }
-            } else {
-                take = srclen - i < bs ? srclen - i : bs;
-                memcpy(blk, src + i, take);
-            }
-            model_ecb(ecb, key, z, hk, bs);
-            model_mul(prod, hk, blk, bs);
-            for (k = 0; k < bs; k++)
-                sum[k] ^= prod[k];
-            model_count(z, h);
-        }
-    }
-    model_ecb(ecb, key, sum, tag, bs);
 }
 
 /* --------------------------------------------------------- the cipher */
@@ -221,7 +141,10 @@ static void random_cases(const MGM_ALG *alg, EVP_CIPHER *oracle, int cases)
         taglen = 1 + tu_rng_below(&r, bs);
         inplace = (int)tu_rng_below(&r, 2);
         if (oracle == NULL) {
-            model_mgm(alg, ecb, key, nonce, aad, alen, pt, len, want, wtag);
+            MODEL_KEY mk = { ecb, key, bs };
+
+            ref_mgm(bs, model_ecb, &mk, nonce, aad, alen, pt, len, want,
+                    wtag);
         } else if (!TU_CHECK(run_mgm(&r, oracle, 1, key, nonce, aad, alen,
                                      pt, want, len, wtag, bs),
                              "%s: the oracle's encryption, case %d",
