@@ -250,7 +250,6 @@ static int ours_run(const MSG *m, int enc, size_t achunk, size_t dchunk,
 {
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     OSSL_PARAM xp[2] = { OSSL_PARAM_END, OSSL_PARAM_END };
-    size_t pos, n;
     int l, ok;
 
     if (m->mode == XTS)
@@ -276,17 +275,10 @@ static int ours_run(const MSG *m, int enc, size_t achunk, size_t dchunk,
              || EVP_CipherUpdate(ctx, NULL, &l, NULL, (int)m->len));
     if (m->mode != GCM)
         achunk = dchunk = 0;
-    for (pos = 0; ok && pos < m->alen; pos += n) {
-        n = achunk == 0 || m->alen - pos < achunk ? m->alen - pos : achunk;
-        ok = EVP_CipherUpdate(ctx, NULL, &l, m->aad + pos, (int)n);
-    }
+    ok = ok && fz_aead_updates(ctx, NULL, m->aad, m->alen, achunk);
     if (ok && m->len == 0 && m->mode == CCM)
         ok = EVP_CipherUpdate(ctx, out, &l, out, 0);
-    for (pos = 0; ok && pos < m->len; pos += n) {
-        n = dchunk == 0 || m->len - pos < dchunk ? m->len - pos : dchunk;
-        ok = EVP_CipherUpdate(ctx, out + pos, &l, in + pos, (int)n)
-             && (size_t)l == n;
-    }
+    ok = ok && fz_aead_updates(ctx, out, in, m->len, dchunk);
     ok = ok && EVP_CipherFinal_ex(ctx, out + m->len, &l) && l == 0
          && (!enc || m->mode == XTS
              || EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG,

@@ -15,9 +15,10 @@
  * Kuznyechik cipher, the GOST MAC and the OMAC MACs against gostprov, or
  * smgost's own plain run where gostprov has no counterpart), aead.c
  * (SM4-GCM, CCM and XTS against a reference written from the standards
- * over the default provider's SM4-ECB), ctr_omac.c (the CTR-ACPKM-OMAC
- * ciphers against smgost's own plain run, their decryption and a wrong
- * tag).
+ * over the default provider's SM4-ECB), mgm.c (kuznyechik-mgm and
+ * magma-mgm against RFC 9058's MGM rebuilt over gostprov's block ciphers),
+ * ctr_omac.c (the CTR-ACPKM-OMAC ciphers against smgost's own plain run,
+ * their decryption and a wrong tag).
  * `make fuzz FUZZ_SECONDS=N` builds them against a sanitized copy of the
  * module objects in fuzz/build/ and runs each on a copy of its seed corpus
  * fuzz/corpus/<harness>/ (made by fuzz/make-corpus.pl).
@@ -122,6 +123,30 @@ static inline void fz_msg_take(FZ_MSG *m, unsigned char *out, size_t len)
             m->pass++;
         }
     }
+}
+
+/* ------------------------------------------------------------ AEADs */
+
+/*
+ * len bytes of in through updates of chunk bytes (0: one update) on an
+ * AEAD context: AAD where out is NULL, else data into out (which may be
+ * in), each update giving out its whole length.  Returns 1 on success.
+ */
+static inline int fz_aead_updates(EVP_CIPHER_CTX *ctx, unsigned char *out,
+                                  const unsigned char *in, size_t len,
+                                  size_t chunk)
+{
+    size_t pos, n;
+    int l;
+
+    for (pos = 0; pos < len; pos += n) {
+        n = chunk == 0 || len - pos < chunk ? len - pos : chunk;
+        if (!EVP_CipherUpdate(ctx, out == NULL ? NULL : out + pos, &l,
+                              in + pos, (int)n)
+            || (out != NULL && (size_t)l != n))
+            return 0;
+    }
+    return 1;
 }
 
 /* ---------------------------------------------------------- findings */
