@@ -1,7 +1,7 @@
 #!/usr/bin/env perl
 # SPDX-License-Identifier: Apache-2.0
 #
-# Writes the seed corpora fuzz/corpus/{sm4,digest,gost,aead,ctr_omac}/ that make fuzz starts
+# Writes the seed corpora fuzz/corpus/{sm4,digest,gost,aead,ctr_omac,mgm}/ that make fuzz starts
 # from: a few dozen small inputs per harness, each spelling out one
 # ordinary use in the harness's input format (see the comment at the top of
 # each fuzz/<harness>.c), so that the fuzzer starts from every algorithm,
@@ -404,6 +404,37 @@ sub add { my ($h, $name, $data) = @_; push @{ $corpus{$h} }, [ $name, $data ] }
         $seed->("$n-sections", $a, sec => 2, len => 1000, pieces => [7]);
         $seed->("$n-sections-long", $a, sec => 64, len => 5000, pieces => [1023, 3]);
         $seed->("$n-section-refused", $a, sec => 9, len => 40);
+    }
+}
+
+# ------------------------------------------------------------------- mgm
+# cipher (0 kuznyechik-mgm, 1 magma-mgm), key(32), nonce(16), tag length
+# byte (1 + v % n), flags (1 in place, 2 decryption on the encryption's
+# context, 4 its tag late, bits 3-4 the flip: 0 tag, 1 AAD, 2 ciphertext),
+# aad chunk, data chunk (x7), flip position (2), flip bit, aad len, data len.
+{
+    my $tail = bytes(80, 11);
+    my $seed = sub {
+        my ($name, $alg, %o) = @_;
+        add('mgm', "mgm-$name",
+            chr($alg) . bytes(32, 5 + $alg) . bytes(16, 9 + $alg) . chr($o{tag} // 15)
+            . chr(($o{flags} // 0) | ($o{flip} // 0) << 3) . chr($o{ac} // 0)
+            . chr($o{dc} // 0) . u16($o{at} // 3) . chr($o{bit} // 0)
+            . len16($o{aad} // 16) . len16($o{len} // 64) . $tail);
+    };
+    for my $alg (0, 1) {
+        my $c = $alg ? 'magma' : 'kuznyechik';
+        my $bs = $alg ? 8 : 16;
+        $seed->("$c-plain", $alg);
+        $seed->("$c-empty", $alg, aad => 0, len => 0);
+        $seed->("$c-aad-only", $alg, aad => 41, len => 0, flip => 1);
+        $seed->("$c-data-only", $alg, aad => 0, len => 37, flip => 2, bit => 7);
+        $seed->("$c-tag1-inplace", $alg, tag => 0, flags => 1, len => 257, flip => 2);
+        $seed->("$c-chunks-reinit", $alg, ac => 5, dc => 3, aad => 40, len => 2100,
+                flags => 2, flip => 1, at => 17);
+        $seed->("$c-tag-late", $alg, tag => $bs - 2, flags => 4 | 1, aad => $bs + 1,
+                len => 3 * $bs - 1, at => $bs - 1, bit => 5);
+        $seed->("$c-long", $alg, aad => 1000, len => 5000, dc => 40, flags => 6, flip => 2);
     }
 }
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 #
-# kuznyechik-mgm and magma-mgm (test/mgm_test.c): random cases against a
-# model of the test's own (bit-by-bit products, RFC 9058 section 4) with
+# kuznyechik-mgm and magma-mgm (test/mgm_test.c): random cases against the
+# model in test/lib/mgm_ref.h (bit-by-bit products, RFC 9058 section 4) with
 # chunkings, in place, every tag length and tampering; bad input; and the
 # differential against gostprov's MGM where gostprov has it (3.0.2 and
 # later; Debian 12's 3.0.1 lacks MGM).  Seeded: SMGOST_TEST_SEED replays.
