@@ -16,21 +16,31 @@
 # host (AMD EPYC family 25 model 17); no real aarch64 CPU figure exists.
 #
 #   instructions/byte     ECB    CTR  CBC-dec CFB-dec CBC-enc CFB-enc  OFB
-#   kuznyechik-neon-ct  30.85  31.29  30.98  30.98  491.62  491.56 491.62
-#   kuznyechik-neon     30.85  31.29  30.98  30.98   60.12   60.06  59.88
-#   kuznyechik-c        59.94  60.00  69.62  59.81   60.12   60.06  59.88
-#   kuznyechik-c-ct   1898.33 1898.78 1860.12 1899.30 6073.94 6073.75 6073.00
+#   kuznyechik-neon-ct  30.38  30.82  30.51  30.51  484.12  484.06 484.12
+#   kuznyechik-neon     30.38  30.82  30.51  30.51   60.12   60.06  59.69
+#   kuznyechik-c        41.38  41.05  46.77  41.31   60.12   60.06  59.69
+#   kuznyechik-c-ct   1015.27 1015.72 1017.52 1016.00 2634.56 2634.38 2633.62
 #
-# (kuznyechik-neon's serial modes are kuznyechik-c's.)  CTR at 0.52 of the
-# table kernel's count, not the third aimed at: see the L step below.  A
-# serial mode runs a whole 16-lane pass for each block, 16 times the work,
-# so kuznyechik-neon leaves them to the table kernel and only the
+# (kuznyechik-neon's serial modes are kuznyechik-c's.)  CTR at 0.75 of the
+# table kernel's count (0.52 of the 60.00 it counted before its four-block
+# passes), not the third aimed at, and no form of L found here reaches
+# it: L is 112 products of a 16-lane register by a GF(2^8) constant a
+# round (16 LFSR steps of seven, the symmetric pairs summed first; the
+# matrix form, bytes that share a coefficient summed first, is 112 too),
+# and Advanced SIMD makes 16 lanes of one product with two instructions at
+# best (PMULL and PMULL2, or two TBL of nibble tables after two to split
+# the input) and adds it with two EOR: 448 a round for 16 blocks before
+# the 16 reductions, the pair sums, S (about 120) and X (20), at least 21
+# instructions a byte over nine rounds, 30.8 as written.  A serial mode
+# runs a whole 16-lane pass for each block, 16 times the work, so
+# kuznyechik-neon leaves them to the table kernel and only the
 # constant-time table (constant-time = yes) runs them here.
 #
 # Design.  16 blocks a pass, byte-sliced: after a 16x16 byte transpose of
 # the blocks, register j holds memory byte j (a_(15-j)) of all 16 blocks,
 # and the layout survives every round:
-#   X   the round key's byte j, broadcast (LD1R), XORed into register j;
+#   X   the round key's byte j, broadcast (LD4R, four bytes at once),
+#       XORed into register j;
 #   S   pi on every byte: TBL and three TBX over pi held in v16-v31
 #       (util/perlasm/gost2015_armv8.pm); four state registers wait on the
 #       stack meanwhile, so that the lookup has its scratch registers;
@@ -47,7 +57,7 @@
 # R^-1 the same step the other way (the coefficient of a_0 is 1).
 # A table lookup of the C kernel gives 16 bytes from one byte with about
 # five instructions; TBL and PMULL here give 16 lanes of 4- or 8-bit
-# products, so L is where the count goes (43 x 16 of about 830
+# products, so L is where the count goes (43 x 16 of about 820
 # instructions a round for 16 blocks).
 #
 # Nothing is indexed by data or key: pi and the reduction tables are read
@@ -132,13 +142,14 @@ sub transpose16 {
     return $s;
 }
 
-# X[K_r]: register j ^= byte j of round key r (x0 = rk), temporaries t, u.
+# X[K_r]: register j ^= byte j of round key r (x0 = rk): LD4R broadcasts
+# four key bytes into the four consecutive registers @k at once.
 sub xkey {
-    my ($st, $r, $t, $u) = @_;
+    my ($st, $r, @k) = @_;
     my $s = "\tadd\tx9,x0,#" . (16 * $r) . "\n";
-    for my $j (0 .. 15) {
-        my $k = $j & 1 ? $u : $t;
-        $s .= "\tld1r\t{$k.16b},[x9],#1\n\teor\t$st->[$j].16b,$st->[$j].16b,$k.16b\n";
+    for my $g (0 .. 3) {
+        $s .= "\tld4r\t{$k[0].16b-$k[3].16b},[x9],#4\n";
+        $s .= "\teor\t$st->[4 * $g + $_].16b,$st->[4 * $g + $_].16b,$k[$_].16b\n" for 0 .. 3;
     }
     return $s;
 }
@@ -281,16 +292,16 @@ sub core {
         if ($st[$j] eq $v[16]) { $s .= "\tmov\t$free.16b,$v[16].16b\n"; $st[$j] = $free; }
     }
     if (!$dec) {
-        $s .= xkey(\@st, 0, @v[16, 17]);
+        $s .= xkey(\@st, 0, @v[16 .. 19]);
         for my $r (1 .. 9) {
             $s .= sbox(\@st, ".Lkuz_pi") . lconst_load() . lin(\@st);
-            $s .= xkey(\@st, $r, @v[16, 17]);
+            $s .= xkey(\@st, $r, @v[16 .. 19]);
         }
     } else {
-        $s .= xkey(\@st, 9, @v[16, 17]);
+        $s .= xkey(\@st, 9, @v[16 .. 19]);
         for my $r (reverse 0 .. 8) {
             $s .= lconst_load() . lin_inv(\@st) . sbox(\@st, ".Lkuz_pi_inv");
-            $s .= xkey(\@st, $r, @v[16, 17]);
+            $s .= xkey(\@st, $r, @v[16 .. 19]);
         }
     }
     $free = $v[16];

@@ -17,15 +17,20 @@
 # exists for this kernel.
 #
 #   implementation                      instructions/byte
-#   streebog-neon (this file)                          83.93
-#   streebog-c (src/streebog.c, gcc 12 -O3, tables)   110.96
+#   streebog-neon (this file)                          77.44
+#   streebog-c (src/streebog.c, gcc 12 -O3, tables)   112.27
 #
-# 0.76 of the table kernel's count, not the half aimed at: per LPS of the
-# two chains the L step alone is 128 TBL and 120 EOR (a 16-lane TBL
-# through a 16-entry table does a quarter of the bit-products of one 64-bit
-# table load of the C kernel, which takes three instructions), beside 56
-# for S, 32 loads of the L tables and 24 for the transpose; and the first
-# LPS of each block, K_1 = LPS(h ^ N), runs alone in half the lanes.
+# 0.69 of the table kernel's count (0.75 with nibble tables, 83.94), not
+# the half aimed at: per LPS of the two chains L is 64 products of a
+# 16-lane register by a GF(2^8) constant (L is an 8x8 matrix over the
+# field of x^8+x^4+x^3+x^2+1, all 64 entries distinct), and Advanced SIMD
+# makes 16 lanes of one product with two instructions at best (two TBL of
+# 16-entry nibble tables, or PMULL and PMULL2) and adds it with two EOR:
+# 256 instructions an LPS before S (56), P (24) and the table loads, 13
+# LPS a block, about 64 a byte.  Nibble tables need 128 TBL, 120 EOR, 32
+# loads and 16 splits an LPS (296); the split below, 96 TBL, 88 EOR, 64
+# loads and 16 (264).  PMULL needs no table, but 8 reductions (312).  The
+# first LPS of each block, K_1 = LPS(h ^ N), runs alone in half the lanes.
 #
 # Design.  g_N runs E's two chains, the key schedule K_i and the state,
 # side by side in the same registers: register V_b holds 64-bit word b of
@@ -41,11 +46,15 @@
 #   P,L output word w = XOR_b T_b[byte w of word b] (P is the transpose of
 #       the 8x8 byte matrix, so L reads byte w of every word for output
 #       word w), where T_b[v] = l(v << 8b) with l the 64x64 matrix A of
-#       RFC 6986 section 6.4.  Byte k of T_b[v] is linear in v, so it is
-#       Tlo_bk[v & 15] ^ Thi_bk[v >> 4]: two 16-entry tables a byte pair,
-#       one TBL each over the register of input word b (its lanes are the
-#       bytes w), accumulated into W_k (lane w = byte k of output word w);
-#       the 128 tables (2 KiB) are loaded four at a time;
+#       RFC 6986 section 6.4.  Byte k of T_b[v] is linear in v, so for a
+#       pair of words (b, b + 1) it is Tl_bk[v & 31] ^ Tl_(b+1)k[v' & 31] ^
+#       Tp_bk[(v >> 5) << 3 | v' >> 5]: TBL over 32-entry tables (two
+#       registers) for each word's low five bits, and one TBL over a
+#       64-entry table (four registers) for the top three bits of both,
+#       their index made by USHR and SRI; each over the registers of the
+#       input words (their lanes are the bytes w), accumulated into W_k
+#       (lane w = byte k of output word w); the 4 KiB of tables are loaded
+#       64 bytes at a time;
 #   the 8x8 byte transpose of W (TRN1/TRN2 at bytes, halfwords, words;
 #       each 64-bit half transposes on its own) gives the words back.
 # Nothing is indexed by data: the S-box and the L tables are read by TBL
@@ -118,13 +127,21 @@ sub t_row {
 }
 
 my $rodata = rodata_begin() . sbox_rodata(".Lstb_pi", @PI);
-# L tables: for b, then for k, Tlo_bk (16 bytes) then Thi_bk.
+# L tables, 128 bytes for each pair of input words (b, b + 1) = (2p, 2p + 1)
+# and output byte k, p then k: byte k of T_b[v] for the low five bits v
+# (32 bytes), the same for T_(b+1), then byte k of T_b[h << 5] ^
+# T_(b+1)[g << 5] at the index h << 3 | g of the two words' top three bits
+# (64 bytes).
 $rodata .= ".p2align\t4\n.Lstb_l:\n";
-for my $b (0 .. 7) {
+for my $p (0 .. 3) {
+    my ($b, $b1) = (2 * $p, 2 * $p + 1);
     for my $k (0 .. 7) {
-        for my $sh (0, 4) {
-            my @t = map { (t_row($b, $_ << $sh) >> (8 * $k)) & 0xff } 0 .. 15;
-            $rodata .= "\t.byte\t" . join(',', map { sprintf '0x%02x', $_ } @t) . "\n";
+        my @t = map { (t_row($b, $_) >> (8 * $k)) & 0xff } 0 .. 31;
+        push @t, map { (t_row($b1, $_) >> (8 * $k)) & 0xff } 0 .. 31;
+        push @t, map { ((t_row($b, ($_ >> 3) << 5) ^ t_row($b1, ($_ & 7) << 5)) >> (8 * $k)) & 0xff }
+            0 .. 63;
+        while (@t) {
+            $rodata .= "\t.byte\t" . join(',', map { sprintf '0x%02x', $_ } splice(@t, 0, 16)) . "\n";
         }
     }
 }
@@ -159,31 +176,31 @@ sub lps {
         push @free, $v[$b];
     }
     push @free, $c40;
-    # P and L: W_k = XOR_b Tlo_bk[lo(S_b)] ^ Thi_bk[hi(S_b)]
+    # P and L: W_k = XOR over the pairs p of Tl_(2p)k[low five bits of
+    # S_2p] ^ Tl_(2p+1)k[low five bits of S_2p+1] ^ Tp_pk[top three bits of
+    # both]: TBL over two, two and four table registers
     my @W = @free;
-    my ($mask, $lo, $t, $u) = @v[16 .. 19];
-    my @tab = ([@v[20 .. 23]], [@v[24 .. 27]]);
-    $s .= adr_label("x10", ".Lstb_l") . "\tmovi\t$mask.16b,#0x0f\n";
-    my $set = 0;
-    for my $b (0 .. 7) {
-        my $x = $S[$b];
-        $s .= "\tand\t$lo.16b,$x.16b,$mask.16b\n\tushr\t$x.16b,$x.16b,#4\n";
-        for my $kp (0 .. 3) {
-            my @r = @{ $tab[$set] };
-            $set ^= 1;
-            $s .= "\tld1\t{$r[0].16b-$r[3].16b},[x10],#64\n";
-            for my $h (0, 1) {
-                my $k = 2 * $kp + $h;
-                my ($tl, $th) = @r[2 * $h, 2 * $h + 1];
-                $s .= "\ttbl\t$t.16b,{$tl.16b},$lo.16b\n";
-                $s .= "\ttbl\t$u.16b,{$th.16b},$x.16b\n";
-                if ($b == 0) {
-                    $s .= "\teor\t$W[$k].16b,$t.16b,$u.16b\n";
-                } else {
-                    $s .= "\teor\t$W[$k].16b,$W[$k].16b,$t.16b\n";
-                    $s .= "\teor\t$W[$k].16b,$W[$k].16b,$u.16b\n";
-                }
+    my ($mask, $idx, $t, $u, $w) = @v[16 .. 20];
+    my @tab = @v[24 .. 31];
+    $s .= adr_label("x10", ".Lstb_l") . "\tmovi\t$mask.16b,#0x1f\n";
+    for my $p (0 .. 3) {
+        my ($x, $y) = @S[2 * $p, 2 * $p + 1];
+        # idx = x >> 5 << 3 | y >> 5 (SRI keeps idx's top five bits)
+        $s .= "\tushr\t$idx.16b,$x.16b,#2\n\tsri\t$idx.16b,$y.16b,#5\n";
+        $s .= "\tand\t$x.16b,$x.16b,$mask.16b\n\tand\t$y.16b,$y.16b,$mask.16b\n";
+        for my $k (0 .. 7) {
+            $s .= "\tld1\t{$tab[0].16b-$tab[3].16b},[x10],#64\n";
+            $s .= "\tld1\t{$tab[4].16b-$tab[7].16b},[x10],#64\n";
+            $s .= "\ttbl\t$t.16b,{$tab[0].16b-$tab[1].16b},$x.16b\n";
+            $s .= "\ttbl\t$u.16b,{$tab[2].16b-$tab[3].16b},$y.16b\n";
+            $s .= "\ttbl\t$w.16b,{$tab[4].16b-$tab[7].16b},$idx.16b\n";
+            if ($p == 0) {
+                $s .= "\teor\t$W[$k].16b,$t.16b,$u.16b\n";
+            } else {
+                $s .= "\teor\t$W[$k].16b,$W[$k].16b,$t.16b\n";
+                $s .= "\teor\t$W[$k].16b,$W[$k].16b,$u.16b\n";
             }
+            $s .= "\teor\t$W[$k].16b,$W[$k].16b,$w.16b\n";
         }
     }
     # transpose W (rows k, lanes w) into v0-v7 (rows w, lanes k)

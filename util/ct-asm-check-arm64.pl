@@ -334,7 +334,7 @@ sub step {
     return if $m eq 'b' || $m eq 'bl' || $m eq 'ret';
     if ($m eq 'adrp') { setg($s, gpr($o[0]), 'R'); return }
     # loads and stores
-    if ($m =~ /^(ldr|ldur|ldrb|ldrh|ldrsw|ldp|str|stur|strb|strh|stp|ld1|ld1r|ld2|ld3|ld4|st1|st2|st3|st4)$/) {
+    if ($m =~ /^(ldr|ldur|ldrb|ldrh|ldrsw|ldp|str|stur|strb|strh|stp|ld1|ld1r|ld2|ld2r|ld3|ld3r|ld4|ld4r|st1|st2|st3|st4)$/) {
         my $is_st = $m =~ /^st/;
         my @regs = $m =~ /^(?:ld|st)[1-4]/ ? () : ($m =~ /p$/ ? @o[0, 1] : ($o[0]));
         my $mi = $m =~ /^(?:ld|st)[1-4]/ ? 1 : $m =~ /p$/ ? 2 : 1;
