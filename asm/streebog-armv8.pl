@@ -140,9 +140,7 @@ for my $p (0 .. 3) {
         push @t, map { (t_row($b1, $_) >> (8 * $k)) & 0xff } 0 .. 31;
         push @t, map { ((t_row($b, ($_ >> 3) << 5) ^ t_row($b1, ($_ & 7) << 5)) >> (8 * $k)) & 0xff }
             0 .. 63;
-        while (@t) {
-            $rodata .= "\t.byte\t" . join(',', map { sprintf '0x%02x', $_ } splice(@t, 0, 16)) . "\n";
-        }
+        $rodata .= bytes_rodata(@t);
     }
 }
 # Round constants as eight 16-byte rows a round, word b of C_i in the high

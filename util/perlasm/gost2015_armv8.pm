@@ -9,6 +9,7 @@
 #
 #   use gost2015_armv8;
 #   $code .= sbox_rodata(".Lpi", @PI);          # 256 bytes, 16-aligned
+#   $code .= bytes_rodata(@bytes);              # .byte rows of 16
 #   $code .= pi_load($ptr, @T);                 # 4 x LD1 into @T (16 regs)
 #   $code .= pi_lookup($dst, $idx, $c40, @T);   # dst = pi(idx) per byte
 package gost2015_armv8;
@@ -17,7 +18,7 @@ use strict;
 use warnings;
 use Exporter qw(import);
 
-our @EXPORT = qw(@PI @PI_INV sbox_rodata pi_load pi_lookup);
+our @EXPORT = qw(@PI @PI_INV bytes_rodata sbox_rodata pi_load pi_lookup);
 
 # pi (RFC 7801 section 4.1, GOST R 34.12-2015 section 4.1.1).
 our @PI = (
