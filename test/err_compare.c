@@ -426,7 +426,9 @@ static void c_update_after_final(const SIDE *s, OUTCOME *o)
 
 /* A NULL input of 32 bytes: OpenSSL's GCM takes it as its final, its CCM
  * as the message length; its block and stream modes read through it, so
- * only the AEAD modes are compared. */
+ * only the AEAD modes are compared, and GCM's decryption not at all: as a
+ * final without a tag it queues "tag not set" first from OpenSSL 4.0 on,
+ * where smgost refuses the update itself. */
 static void null_input(const SIDE *s, OUTCOME *o, int enc)
 {
     EVP_CIPHER_CTX *ctx = keyed(s, enc);
@@ -1003,8 +1005,8 @@ static const struct {
     { "final after final", M_ALL | M_STRICTER, c_final_after_final },
     { "encryption update of a NULL input",
       M_GCM | M_CCM | M_XTS | M_STRICTER, c_null_input_enc },
-    { "decryption update of a NULL input",
-      M_GCM | M_CCM | M_XTS | M_STRICTER, c_null_input_dec },
+    { "decryption update of a NULL input", M_CCM | M_XTS | M_STRICTER,
+      c_null_input_dec },
     { "raw update with output room short by one", M_BLOCK | M_STREAM | M_GCM,
       c_raw_update_small_out },
     { "num parameter 16", M_BLOCK | M_STREAM | M_STRICTER,
