@@ -128,17 +128,29 @@ sub MISC { return ($MISC_OFF + $_[0]) . '(%r10)'; }
 # ---------------------------------------------------------------------------
 # The 32-block cores.
 
-# $dst = c * $src ($src a register or memory); registers 2
-# and 7 are temporaries
+# The L passes' registers: acc and p (the sum and a term), then, with
+# GFNI, l's seven constants as VGF2P8AFFINEQB matrices (loaded once a
+# pass); without, the two temporaries of a product.  The rest are the
+# window: the last values the pass produced, kept in registers as well as
+# in memory, so that the next steps read most of their terms from there.
+my %MAT;
+@MAT{ @PAIR_COEF, $C[7] } = map { R('y', $_) } 9 .. 15;
+my %WINDOW = (gfni_avx2 => [ map { R('y', $_) } 2 .. 8 ],
+              avx2      => [ map { R('y', $_) } 4 .. 13, 15 ]);
+my ($MUL_H, $MUL_T) = map { R('y', $_) } 2, 3;
+my $AVX2_NIB = R('y', $NIB);
+
+# $dst = c * $src ($src a register or memory)
 sub mul_const {
     my ($gfni, $c, $src, $dst) = @_;
     # A source in memory is loaded first: VPSRLW by an immediate takes no
     # memory source under VEX (the assembler would emit the EVEX form,
-    # which faults without AVX-512), and the GFNI form reads it once too.
+    # which faults without AVX-512), and VGF2P8AFFINEQB takes its data
+    # from a register.
     my $s = "";
     if ($src =~ /\(/) { $s = "\tvmovdqa\t$src,$dst\n"; $src = $dst; }
-    return $s . "\tvgf2p8affineqb\t\$0,.Lkuz_m$c(%rip),$src,$dst\n" if $gfni;
-    my ($h, $t, $n) = map { R('y', $_) } 2, 7, $NIB;
+    return $s . "\tvgf2p8affineqb\t\$0,$MAT{$c},$src,$dst\n" if $gfni;
+    my ($h, $t, $n) = ($MUL_H, $MUL_T, $AVX2_NIB);
     return $s . <<"EOT";
 	vpsrlw	\$4,$src,$h
 	vpand	$n,$h,$h
@@ -159,16 +171,12 @@ sub xor2 {
     return "\tvmovdqa\t$b,$dst\n\tvpxor\t$a,$dst,$dst\n";
 }
 
-# The last values the round produced stay in registers 8..12 (the
-# window) as well as in memory: the next steps read them from there, and
-# the term with the newest one is added last, so that a step waits for
-# the previous one by a XOR, a product and a XOR only.
-my @WINDOW = map { R('y', $_) } 8 .. 12;
-
 # One step of the LFSR: u_dst = sum over pairs (k, 14-k) of
 # c_k (u_{15+t-k} ^ u_{1+t+k}), + 251 u_{8+t} + u_{9+t} + u_{7+t} + u_$u3
 # (u_t going forward, u_{16+t} backward); $win maps the window's indices
-# to registers, the new value takes register $wreg.
+# to registers, the new value takes register $wreg.  The term with the
+# newest value is added last, so that a step waits for the previous one by
+# a XOR, a product and a XOR only.
 sub lfsr_step {
     my ($gfni, $t, $u3, $dst, $win, $wreg) = @_;
     my $src = sub { return $win->{ $_[0] } // U($_[0]); };
@@ -255,16 +263,58 @@ sub key_wipe {
     return $s;
 }
 
-# Encryption: S (K_1) before the loop, then eight rounds of L with the
-# next round's S interleaved (slot 15-t as soon as step t has made it),
-# then the last L, K_10 with the output's transpose.  Decryption: nine
-# rounds of L^-1 with S^-1 and the key interleaved the same way.
+# The S passes take two slots at once (gost2015_pi_x86_64.pm's lanes,
+# registers 0..4 and 5..9, each table loaded into register 10 once for
+# both); the L passes keep l's matrices in registers (GFNI) and their last
+# values in the window.  Encryption: nine rounds of the S pass (K_i, then
+# pi; slot 15-t into slot t) and the L pass (slots 0..15 into 16..31),
+# then K_10 with the output's transpose.  Decryption: K_10 with the
+# input's transpose, then nine rounds of the L^-1 pass (slots 16..31 into
+# 0..15) and the S^-1 pass (pi^-1, then K_i; slot t into slot 16+t).
+my @LANES = ([ map { R('y', $_) } 0 .. 4 ], [ map { R('y', $_) } 5 .. 9 ]);
+my $TBL = R('y', 10);
+
+sub s_pass {
+    my ($gfni, $dir) = @_;
+    my $s = load_consts('y');
+    for (my $t = 0; $t < 16; $t += 2) {
+        my @l = map { $LANES[$_ - $t] } $t, $t + 1;
+        if ($dir eq 'enc') {
+            $s .= "\tvmovdqa\t" . U(16 + $_) . ",$LANES[$_ - $t][2]\n"
+                . keyed(15 - $_, $LANES[$_ - $t][2], $LANES[$_ - $t][2]) for $t, $t + 1;
+            $s .= sbox_lanes('y', $gfni, '', $TBL, \@l);
+            $s .= "\tvmovdqa\t$LANES[$_ - $t][0]," . U($_) . "\n" for $t, $t + 1;
+        } else {
+            $s .= "\tvmovdqa\t" . U($_) . ",$LANES[$_ - $t][2]\n" for $t, $t + 1;
+            $s .= sbox_inv_lanes('y', $gfni, '', $TBL, \@l);
+            $s .= keyed(15 - $_, $LANES[$_ - $t][0], $LANES[$_ - $t][0])
+                . "\tvmovdqa\t$LANES[$_ - $t][0]," . U(16 + $_) . "\n" for $t, $t + 1;
+        }
+    }
+    return $s;
+}
+
+sub l_pass {
+    my ($tier, $dir) = @_;
+    my $gfni = $tier eq 'gfni_avx2';
+    my $s = "";
+    $s .= $gfni ? join('', map { "\tvmovdqa\t.Lkuz_m$_(%rip),$MAT{$_}\n" } sort keys %MAT)
+                : "\tvmovdqa\t.Lkuz_nib(%rip),$AVX2_NIB\n";
+    my @win = @{ $WINDOW{$tier} };
+    my %win;
+    for my $i (0 .. 15) {
+        my $wreg = $win[ $i % @win ];
+        $s .= $dir eq 'enc' ? lfsr_step($gfni, $i, $i, 16 + $i, \%win, $wreg)
+                            : lfsr_step($gfni, 15 - $i, 31 - $i, 15 - $i, \%win, $wreg);
+    }
+    return $s;
+}
+
 sub core {
     my ($tier, $dir) = @_;
     my $gfni = $tier eq 'gfni_avx2';
     my $name = ".Lkuz_${tier}_core_$dir";
     my $s = local_function_begin($name);
-    my ($x, $y) = map { R('y', $_) } 0, 1;
     my $in_rows = transpose16(\&row_in, sub {
         my ($k, $r) = @_;
         return ($dir eq 'dec' ? keyed($k, $r, $r) : "")
@@ -275,39 +325,16 @@ sub core {
         return "\tvmovdqa\t" . U(31 - $k) . ",$r\n" if $dir eq 'dec';
         return "\tvmovdqa\t" . U(31 - $k) . ",$r\n" . keyed($k, $r, $r);
     }, \&row_out);
-    my $l_pass = sub {
-        my ($with_s) = @_;
-        my ($r, %win) = ("");
-        for my $i (0 .. 15) {
-            my $t = $dir eq 'enc' ? $i : 15 - $i;
-            my $wreg = $WINDOW[ $i % @WINDOW ];
-            if ($dir eq 'enc') {
-                $r .= lfsr_step($gfni, $t, $t, 16 + $t, \%win, $wreg);
-                next unless $with_s;
-                $r .= keyed(15 - $t, $wreg, $x) . sbox('y', $gfni, '', $x)
-                    . "\tvmovdqa\t$y," . U($t) . "\n";
-            } else {
-                $r .= lfsr_step($gfni, $t, 16 + $t, $t, \%win, $wreg)
-                    . sbox_inv('y', $gfni, '', $wreg)
-                    . keyed(15 - $t, $y, $y) . "\tvmovdqa\t$y," . U(16 + $t) . "\n";
-            }
-        }
-        return $r;
-    };
     if ($dir eq 'enc') {
-        $s .= "\tlea\t$KB_OFF(%r10),%r11\n" . $in_rows . load_consts('y');
-        for my $k (0 .. 15) {
-            $s .= "\tvmovdqa\t" . U(31 - $k) . ",$x\n" . keyed($k, $x, $x)
-                . sbox('y', $gfni, '', $x)
-                . "\tvmovdqa\t$y," . U(15 - $k) . "\n";
-        }
-        $s .= "\tadd\t\$512,%r11\n\tmov\t\$8,%r9d\n.p2align\t4\n${name}_round:\n"
-            . $l_pass->(1) . "\tadd\t\$512,%r11\n\tdec\t%r9d\n\tjnz\t${name}_round\n"
-            . $l_pass->(0) . $out_rows;
+        $s .= "\tlea\t$KB_OFF(%r10),%r11\n" . $in_rows
+            . "\tmov\t\$9,%r9d\n.p2align\t4\n${name}_round:\n" . s_pass($gfni, 'enc')
+            . "\tadd\t\$512,%r11\n" . l_pass($tier, 'enc')
+            . "\tdec\t%r9d\n\tjnz\t${name}_round\n" . $out_rows;
     } else {
-        $s .= "\tlea\t" . ($KB_OFF + 9 * 512) . "(%r10),%r11\n" . $in_rows . load_consts('y')
+        $s .= "\tlea\t" . ($KB_OFF + 9 * 512) . "(%r10),%r11\n" . $in_rows
             . "\tmov\t\$9,%r9d\n.p2align\t4\n${name}_round:\n\tsub\t\$512,%r11\n"
-            . $l_pass->(1) . "\tdec\t%r9d\n\tjnz\t${name}_round\n" . $out_rows;
+            . l_pass($tier, 'dec') . s_pass($gfni, 'dec')
+            . "\tdec\t%r9d\n\tjnz\t${name}_round\n" . $out_rows;
     }
     return $s . "\tret\n" . local_function_end($name);
 }

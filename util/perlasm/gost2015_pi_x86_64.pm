@@ -19,7 +19,7 @@ use kuznyechik_x86_64 qw(@KUZ_PI);
 our @EXPORT = qw(pi_setup pi_tables pi_rodata linear_ends inverse_of
                  table16 matrix4 nibble_tables R $ZERO $NIB $C15
                  load_consts lookup split_map sbox sbox_core sbox_inv
-                 pi_alpha pi_out_h pi_out_sig);
+                 sbox_lanes sbox_inv_lanes pi_alpha pi_out_h pi_out_sig);
 
 # The label prefix of every table (".Lkuz_" for Kuznyechik's file, whose
 # generated text this module must leave as it was) and the name in errors.
@@ -276,6 +276,95 @@ sub sbox_inv {
 @{[ lookup($w, "${p}aihexp", $a, $ll) . lookup($w, "${p}aihnu0", $l, $b) ]}	vpblendvb	$r,$b,$ll,$ll
 @{[ lookup($w, "${p}ailexp", $s, $l) ]}	vpxor	$ll,$l,$l
 EOT
+}
+
+# ---------------------------------------------------------------------------
+# pi and pi^-1 on several registers at once (the lanes), each table loaded
+# once into $tbl for all of them.  A lane is five registers [l, r, z, a,
+# b]: the input in z, the output in l.  The steps are sbox's and
+# sbox_inv's, with s kept in a (pi) or z (pi^-1).
+
+sub lanes_code {
+    my ($w, $gfni, $p, $name, $tbl, $lanes, @steps) = @_;
+    my ($zero, $c15, $n) = map { R($w, $_) } $ZERO, $C15, $NIB;
+    my $s = "";
+    my $each = sub {
+        my ($f) = @_;
+        $s .= $f->(@$_) for @$lanes;
+    };
+    # the split: l and r of the map $name of z
+    if ($gfni) {
+        for ([ 'hi', 0 ], [ 'lo', 1 ]) {
+            my ($half, $k) = @$_;
+            $s .= "\tvmovdqa\t${LBL}${name}${half}_m(%rip),$tbl\n";
+            $each->(sub { "\tvgf2p8affineqb\t\$0,$tbl,$_[2],$_[$k]\n" });
+        }
+    } else {
+        $each->(sub {
+            my ($l, $r, $z, $a, $b) = @_;
+            "\tvpsrlw\t\$4,$z,$a\n\tvpand\t$n,$a,$a\n\tvpand\t$n,$z,$b\n";
+        });
+        for ([ 'h', 0 ], [ 'l', 1 ]) {
+            my ($half, $k) = @$_;
+            $s .= "\tvmovdqa\t${LBL}${name}${half}_h(%rip),$tbl\n";
+            $each->(sub { "\tvpshufb\t$_[3],$tbl,$_[$k]\n" });
+            $s .= "\tvmovdqa\t${LBL}${name}${half}_l(%rip),$tbl\n";
+            $each->(sub { "\tvpshufb\t$_[4],$tbl,$_[2]\n\tvpxor\t$_[2],$_[$k],$_[$k]\n" });
+        }
+    }
+    # then the steps: a table name and the lane's index and destination
+    # (a lookup), or the code of a lane
+    for my $st (@steps) {
+        if (ref $st eq 'ARRAY') {
+            my ($t, $f) = @$st;
+            $s .= "\tvmovdqa\t${LBL}$t(%rip),$tbl\n";
+            $each->(sub { my ($i, $d) = $f->(@_); "\tvpshufb\t$i,$tbl,$d\n" });
+        } else {
+            $each->(sub { $st->(@_, $zero, $c15) });
+        }
+    }
+    return $s;
+}
+
+sub sbox_lanes {
+    my ($w, $gfni, $p, $tbl, $lanes) = @_;
+    my $mod15 = sub { "\tvpsubb\t$_[1],$_[0],$_[2]\n\tvpminub\t$_[2],$_[0],$_[0]\n" };
+    return lanes_code($w, $gfni, $p, "${p}a", $tbl, $lanes,
+        sub { "\tvpcmpeqb\t$_[5],$_[1],$_[2]\n" },
+        [ 'loginv', sub { ($_[1], $_[3]) } ],
+        [ 'log', sub { ($_[0], $_[4]) } ],
+        sub { "\tvpaddb\t$_[4],$_[3],$_[3]\n" . $mod15->($_[3], $_[6], $_[4]) },
+        [ 'nu1exp', sub { ($_[3], $_[4]) } ],
+        [ 'nu0x', sub { ($_[0], $_[3]) } ],
+        sub { "\tvpblendvb\t$_[2],$_[3],$_[4],$_[0]\n" },
+        [ 'logphix', sub { ($_[0], $_[3]) } ],
+        [ 'log', sub { ($_[1], $_[4]) } ],
+        sub { "\tvpaddb\t$_[4],$_[3],$_[3]\n" . $mod15->($_[3], $_[6], $_[4]) },
+        [ "${p}omh", sub { ($_[0], $_[4]) } ],
+        [ "${p}omsig", sub { ($_[3], $_[0]) } ],
+        sub { "\tvpxor\t$_[4],$_[0],$_[0]\n" });
+}
+
+sub sbox_inv_lanes {
+    my ($w, $gfni, $p, $tbl, $lanes) = @_;
+    return lanes_code($w, $gfni, $p, "${p}w", $tbl, $lanes,
+        [ 'logsiginv', sub { ($_[1], $_[3]) } ],
+        [ 'logphi', sub { ($_[0], $_[4]) } ],
+        sub {
+            my ($l, $r, $z, $a, $b, $zero, $c15) = @_;
+            "\tvpsubb\t$b,$a,$z\n\tvpaddb\t$c15,$z,$a\n\tvpminub\t$a,$z,$z\n"
+            . "\tvpcmpgtb\t$z,$zero,$r\n";
+        },
+        [ 'lognu1inv', sub { ($_[0], $_[3]) } ],
+        sub {
+            my ($l, $r, $z, $a, $b, $zero, $c15) = @_;
+            "\tvpaddb\t$z,$a,$a\n\tvpsubb\t$c15,$a,$b\n\tvpminub\t$b,$a,$a\n";
+        },
+        [ "${p}aihexp", sub { ($_[3], $_[4]) } ],
+        [ "${p}aihnu0", sub { ($_[0], $_[3]) } ],
+        sub { "\tvpblendvb\t$_[1],$_[3],$_[4],$_[4]\n" },
+        [ "${p}ailexp", sub { ($_[2], $_[0]) } ],
+        sub { "\tvpxor\t$_[4],$_[0],$_[0]\n" });
 }
 
 sub pi_rodata { return $rodata; }
