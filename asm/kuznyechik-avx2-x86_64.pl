@@ -360,6 +360,20 @@ sub lean_keys {
     return $s;
 }
 
+# L S of %xmm0 (keyed) into %xmm0, in the representation phi
+sub lean_ls_gfni {
+    my $s = sbox('x', 1, 'p', '%xmm0') . "\tvmovdqa\t%xmm1,%xmm12\n";
+    my @acc = map { R('x', $_) } 0 .. 3;
+    for my $j (0 .. 15) {
+        my $t = $j < 4 ? $acc[$j] : R('x', 4 + ($j % 4));
+        $s .= "\tvpshufb\t.Lkuz_bc$j(%rip),%xmm12,$t\n"
+            . "\tvgf2p8mulb\t.Lkuz_pcol$j(%rip),$t,$t\n";
+        $s .= "\tvpxor\t$t,$acc[$j % 4],$acc[$j % 4]\n" if $j >= 4;
+    }
+    return $s . "\tvpxor\t%xmm1,%xmm0,%xmm0\n\tvpxor\t%xmm3,%xmm2,%xmm2\n"
+        . "\tvpxor\t%xmm2,%xmm0,%xmm0\n";
+}
+
 sub lean_gfni {
     my $name = '.Lkuz_gfni_avx2_lean_enc';
     my $s = local_function_begin($name) . load_consts('x') . <<"EOT";
@@ -369,20 +383,7 @@ sub lean_gfni {
 .p2align	4
 ${name}_round:
 	vpxor	(%r11),%xmm0,%xmm0
-@{[ sbox('x', 1, 'p', '%xmm0') ]}	vmovdqa	%xmm1,%xmm12
-EOT
-    my @acc = map { R('x', $_) } 0 .. 3;
-    for my $j (0 .. 15) {
-        my $t = $j < 4 ? $acc[$j] : R('x', 4 + ($j % 4));
-        $s .= "\tvpshufb\t.Lkuz_bc$j(%rip),%xmm12,$t\n"
-            . "\tvgf2p8mulb\t.Lkuz_pcol$j(%rip),$t,$t\n";
-        $s .= "\tvpxor\t$t,$acc[$j % 4],$acc[$j % 4]\n" if $j >= 4;
-    }
-    $s .= <<"EOT";
-	vpxor	%xmm1,%xmm0,%xmm0
-	vpxor	%xmm3,%xmm2,%xmm2
-	vpxor	%xmm2,%xmm0,%xmm0
-	add	\$16,%r11
+@{[ lean_ls_gfni() ]}	add	\$16,%r11
 	dec	%r9d
 	jnz	${name}_round
 	vpxor	(%r11),%xmm0,%xmm0
@@ -409,16 +410,9 @@ for my $d (0 .. 15) {
     }
 }
 
-sub lean_avx2 {
-    my $name = '.Lkuz_avx2_lean_enc';
-    my $s = local_function_begin($name) . load_consts('x') . <<"EOT";
-	mov	%rdi,%r11
-	mov	\$9,%r9d
-.p2align	4
-${name}_round:
-	vpxor	(%r11),%xmm0,%xmm0
-@{[ sbox('x', 0, '', '%xmm0') ]}
-EOT
+# L S of %xmm0 (keyed) into %xmm0
+sub lean_ls_avx2 {
+    my $s = sbox('x', 0, '', '%xmm0');
     # Y_0..Y_7 in xmm0..7 (Y_0 = the S-box's output)
     my @Y = map { R('x', $_) } 0 .. 7;
     my ($acc, $z, $t, $m, $zero) = map { R('x', $_) } 8, 9, 10, 11, $ZERO;
@@ -440,15 +434,86 @@ EOT
         $s .= "\tvpand\t.Lkuz_dm${d}_$_(%rip),$Y[$_],$t\n\tvpxor\t$t,$dst,$dst\n" for @ks;
         $s .= "\tvpshufb\t.Lkuz_rot$d(%rip),$z,$z\n\tvpxor\t$z,$acc,$acc\n" if $d;
     }
-    $s .= <<"EOT";
-	vmovdqa	$acc,%xmm0
-	add	\$16,%r11
+    return $s . "\tvmovdqa\t$acc,%xmm0\n";
+}
+
+sub lean_avx2 {
+    my $name = '.Lkuz_avx2_lean_enc';
+    my $s = local_function_begin($name) . load_consts('x') . <<"EOT";
+	mov	%rdi,%r11
+	mov	\$9,%r9d
+.p2align	4
+${name}_round:
+	vpxor	(%r11),%xmm0,%xmm0
+@{[ lean_ls_avx2() ]}	add	\$16,%r11
 	dec	%r9d
 	jnz	${name}_round
 	vpxor	(%r11),%xmm0,%xmm0
 	ret
 EOT
     return $s . local_function_end($name);
+}
+
+# ---------------------------------------------------------------------------
+# The key schedule (GOST R 34.12-2015 4.3), kuznyechik_TIER_schedule(key,
+# rk): K_1 || K_2 is the key, then four times eight rounds of the Feistel
+# F[C_i](a1, a0) = (L S X[C_i](a1) ^ a0, a1), each through the one-block
+# L S above, the pair after each eight being the next two round keys.
+# (a1, a0) lives in the round keys it becomes (rk[2i+2], rk[2i+3]), in
+# the representation phi with GFNI (the constants C_i too), converted at
+# the ends of each eight.  Every vector register is cleared at the end.
+
+my $kc_rodata = "";
+for my $rep ([ 'kc', sub { $_[0] } ], [ 'pkc', \&kuz_to_aes ]) {
+    my ($name, $f) = @$rep;
+    $kc_rodata .= ".p2align\t4\n.Lkuz_$name:\n";
+    for my $i (1 .. 32) {
+        my @c = map { $f->($_) } kuznyechik_x86_64::kuz_l_block((0) x 15, $i);
+        $kc_rodata .= "\t.byte\t" . join(',', map { sprintf '0x%02x', $_ } @c) . "\n";
+    }
+}
+
+sub schedule {
+    my ($tier) = @_;
+    my $gfni = $tier eq 'gfni_avx2';
+    my $fn = "kuznyechik_${tier}_schedule";
+    my $L = ".L$fn";
+    my $map = sub {
+        my ($m, $reg) = @_;
+        return $gfni ? "\tvgf2p8affineqb\t\$0,.Lkuz_$m(%rip),$reg,$reg\n" : "";
+    };
+    my $s = function_begin($fn) . <<"EOT";
+	vmovdqu	(%rdi),%xmm0
+	vmovdqu	16(%rdi),%xmm1
+	vmovdqu	%xmm0,(%rsi)
+	vmovdqu	%xmm1,16(%rsi)
+	lea	.Lkuz_@{[ $gfni ? 'pkc' : 'kc' ]}(%rip),%r11
+	mov	\$4,%ecx
+${L}_eight:
+	vmovdqu	(%rsi),%xmm0
+	vmovdqu	16(%rsi),%xmm1
+@{[ $map->('phi_m', '%xmm0') . $map->('phi_m', '%xmm1') ]}	vmovdqu	%xmm0,32(%rsi)
+	vmovdqu	%xmm1,48(%rsi)
+@{[ load_consts('x') ]}	mov	\$8,%edx
+${L}_round:
+	vmovdqu	32(%rsi),%xmm0
+	vpxor	(%r11),%xmm0,%xmm0
+@{[ $gfni ? lean_ls_gfni() : lean_ls_avx2() ]}	vmovdqu	32(%rsi),%xmm1
+	vpxor	48(%rsi),%xmm0,%xmm0
+	vmovdqu	%xmm1,48(%rsi)
+	vmovdqu	%xmm0,32(%rsi)
+	add	\$16,%r11
+	dec	%edx
+	jnz	${L}_round
+	add	\$32,%rsi
+@{[ $gfni ? "\tvmovdqu\t(%rsi),%xmm0\n\tvmovdqu\t16(%rsi),%xmm1\n"
+            . $map->('phiinv_m', '%xmm0') . $map->('phiinv_m', '%xmm1')
+            . "\tvmovdqu\t%xmm0,(%rsi)\n\tvmovdqu\t%xmm1,16(%rsi)\n" : "" ]}	dec	%ecx
+	jnz	${L}_eight
+	vzeroall
+	ret
+EOT
+    return $s . function_end($fn);
 }
 
 # ---------------------------------------------------------------------------
@@ -691,11 +756,12 @@ EOT
     return $s;
 }
 
-my $code = rodata_begin() . pi_rodata() . text_begin();
+my $code = rodata_begin() . pi_rodata() . $kc_rodata . text_begin();
 for my $tier (qw(gfni_avx2 avx2)) {
     $code .= core($tier, $_) for qw(enc dec);
     $code .= parallel($tier, $_) for qw(ecb ctr cbc_dec cfb_dec);
     $code .= serial($tier, $_) for qw(cbc_enc cfb_enc ofb);
+    $code .= schedule($tier);
 }
 $code .= lean_gfni() . lean_avx2();
 

@@ -816,6 +816,15 @@ int kuznyechik_set_key_kernel(const SMG_BLOCK_KERNEL *k,
 
     if (!kuz_tables_ready())
         return 0;
+    enc->decrypt = 0;
+    memset(enc->drk, 0, sizeof(enc->drk));
+#ifdef KUZNYECHIK_X86_ASM
+    if (kuznyechik_x86_schedule(k, key, enc->rk)) {
+        if (dec != NULL)
+            kuznyechik_decryption_schedule(enc, dec);
+        return 1;
+    }
+#endif
     memcpy(a1, key, 16);
     memcpy(a0, key + 16, 16);
     memcpy(enc->rk[0], a1, 16);
@@ -832,8 +841,6 @@ int kuznyechik_set_key_kernel(const SMG_BLOCK_KERNEL *k,
         memcpy(enc->rk[2 * i + 2], a1, 16);
         memcpy(enc->rk[2 * i + 3], a0, 16);
     }
-    enc->decrypt = 0;
-    memset(enc->drk, 0, sizeof(enc->drk));
     if (dec != NULL)
         kuznyechik_decryption_schedule(enc, dec);
     OPENSSL_cleanse(&w, sizeof(w));

@@ -2,7 +2,7 @@
 /*
  * C side of the x86-64 Kuznyechik kernels (asm/kuznyechik-*-x86_64.pl):
  * their kernel tables (src/kuznyechik.c lists them with the CPU
- * capabilities each needs).
+ * capabilities each needs) and the choice of their key schedule.
  */
 #include <stddef.h>
 
@@ -51,5 +51,27 @@ const SMG_BLOCK_KERNEL kuznyechik_kernel_avx2 = {
     kuznyechik_avx2_ctr,
     NULL, NULL, NULL, NULL, NULL
 };
+
+/*
+ * Every x86-64 tier's schedule runs on an AVX2 tier's one-block core (the
+ * AVX-512 tier's CPUs have GFNI and AVX2), by the capabilities the CPU
+ * shows: the 32 rounds of the Feistel take about as long as 3 blocks of
+ * the serial modes, against some 10 us in the constant-time C.
+ */
+int kuznyechik_x86_schedule(const SMG_BLOCK_KERNEL *k,
+                            const unsigned char key[32],
+                            unsigned char rk[10][16])
+{
+    if (k != &kuznyechik_kernel_gfni_avx512 && k != &kuznyechik_kernel_gfni_avx2
+        && k != &kuznyechik_kernel_avx2)
+        return 0;
+    if (smg_cpu_has(KUZNYECHIK_CAPS_GFNI_AVX2))
+        kuznyechik_gfni_avx2_schedule(key, rk);
+    else if (smg_cpu_has(KUZNYECHIK_CAPS_AVX2))
+        kuznyechik_avx2_schedule(key, rk);
+    else
+        return 0;
+    return 1;
+}
 
 #endif

@@ -32,6 +32,18 @@ extern const SMG_BLOCK_KERNEL kuznyechik_kernel_gfni_avx2,
     kuznyechik_kernel_avx2;
 # define KUZNYECHIK_CAPS_GFNI_AVX2 (SMG_CAP_AVX2 | SMG_CAP_GFNI)
 # define KUZNYECHIK_CAPS_AVX2 SMG_CAP_AVX2
+
+/* The key schedule (GOST R 34.12-2015 4.3) through the AVX2 tiers'
+ * one-block cores, constant-time: rk[0..9] from the 32-byte key. */
+void kuznyechik_gfni_avx2_schedule(const unsigned char key[32],
+                                   unsigned char rk[10][16]);
+void kuznyechik_avx2_schedule(const unsigned char key[32],
+                              unsigned char rk[10][16]);
+/* The schedule for kernel k by one of those, where k is an x86-64 tier
+ * and the CPU has one's capabilities: 1, else 0 (nothing written). */
+int kuznyechik_x86_schedule(const SMG_BLOCK_KERNEL *k,
+                            const unsigned char key[32],
+                            unsigned char rk[10][16]);
 #endif
 
 #endif
