@@ -10,8 +10,10 @@
 #   kuznyechik_gfni_avx2_*   AVX2 and the VEX forms of GFNI
 #   kuznyechik_avx2_*        AVX2 alone
 #
-# Owns both tiers' byte-sliced 32-block cores (encryption and decryption),
-# their one-block cores for the serial modes, the parallel modes (ECB both
+# Owns both tiers' byte-sliced cores of 32 blocks (ymm) and 16 (xmm, for
+# the batches of up to 16), encryption and decryption; their one-block
+# cores (the serial modes, calls of up to 8 blocks two at a time, and the
+# key schedule, kuznyechik_TIER_schedule); the parallel modes (ECB both
 # ways, CTR, CBC and CFB decryption) and the serial ones (CBC and CFB
 # encryption, OFB).  What every x86-64 Kuznyechik tier shares (pi, L, the
 # field) is util/perlasm/kuznyechik_x86_64.pm's.  Every kernel is
@@ -32,22 +34,32 @@
 #    vector operations per 32 bytes against 64 for a 16-way VPSHUFB
 #    selection over the high nibble.
 #  - 32 blocks byte-sliced (register lane n of slot k holds byte k of block
-#    n): 16 slots fill the 16 ymm registers, so the slots live in a stack
-#    buffer and every operation takes one from memory (loads are cheap
-#    beside the arithmetic).  L is R^16 run as the LFSR it is: the 16
-#    bytes of a block and the 16 produced bytes are one sequence u_0..u_31
-#    and each step is one byte of l(), whose coefficients are symmetric
-#    (148 32 133 16 194 192 1 251 1 192 ...), so a step is 6 sums of pairs,
-#    7 products by constants and 9 XORs.  L^-1 is the same sequence run
-#    backwards.  A product by a constant is one VGF2P8AFFINEQB with GFNI,
-#    two VPSHUFB nibble tables without.
-#  - One block (the serial modes): with GFNI, L as its 16 columns, each a
-#    VGF2P8MULB of a broadcast byte by a column of constants, after moving
-#    the whole cipher into the AES field's representation through a field
-#    isomorphism (VGF2P8MULB multiplies modulo x^8+x^4+x^3+x+1).  Without
-#    GFNI, the products by a column of different constants are done bit
-#    by bit: x^k * y for k = 0..7 (doublings), masked per diagonal of L's
-#    matrix, each diagonal rotated into place by a VPSHUFB.
+#    n): the 16 slots of a block's bytes live in a stack buffer.  A round
+#    is two passes.  The S pass takes two slots at a time (five registers
+#    each), so that each of pi's tables is loaded once for both.  The L
+#    pass: L is R^16 run as the LFSR it is, the 16 bytes of a block and
+#    the 16 produced bytes one sequence u_0..u_31, each step one byte of
+#    l(), whose coefficients are symmetric (148 32 133 16 194 192 1 251 1
+#    192 ...), so a step is 6 sums of pairs, 7 products by constants and 9
+#    XORs.  L^-1 is the same sequence run backwards.  A product by a
+#    constant is one VGF2P8AFFINEQB with GFNI (l's seven matrices stay in
+#    registers through the pass), two VPSHUFB nibble tables without; the
+#    registers left keep the last values made (7 with GFNI, 11 without),
+#    so that a step loads 9 of its 16 terms or fewer.  The passes apart
+#    take half the loads of the round that interleaved them (matrices and
+#    tables from memory at every use): 5.95 -> 7.7 times gostprov (GFNI),
+#    3.35 -> 4.5 (AVX2), at 16 KiB.
+#  - One block (the serial modes, two blocks in a ymm register for the
+#    calls of up to 8 blocks, and the key schedule's Feistel): with GFNI,
+#    L (L^-1) as its 16 columns, each a VGF2P8MULB of a broadcast byte by
+#    a column of constants, after moving the whole cipher into the AES
+#    field's representation through a field isomorphism (VGF2P8MULB
+#    multiplies modulo x^8+x^4+x^3+x+1).  Without GFNI, the products by a
+#    column of different constants are done bit by bit: x^k * y for k =
+#    0..7 (doublings), masked per diagonal of the matrix, each diagonal
+#    rotated into place by a VPSHUFB.  A call of a few blocks takes these
+#    (one block of GFNI CTR ~0.12 us) rather than the 16-block core (~0.7
+#    us whatever the count).
 #
 # Measured on the 2-core AMD EPYC family 25 model 17 (Zen 4 class) KVM
 # guest, shared with other jobs (load average ~9; no PMU): 16 KiB in-place
@@ -310,12 +322,16 @@ sub l_pass {
     return $s;
 }
 
+# $w 'y': 32 blocks (row i: blocks i and 16 + i); 'x': 16 (row i: block
+# i in its low half), the same code on the registers' low halves, for
+# the batches of 16 blocks or fewer, which it takes in half the time.
 sub core {
-    my ($tier, $dir) = @_;
+    my ($tier, $dir, $w) = @_;
     my $gfni = $tier eq 'gfni_avx2';
-    my $name = ".Lkuz_${tier}_core_$dir";
+    my $name = ".Lkuz_${tier}_core_$dir" . ($w eq 'x' ? '16' : '');
+    my $row_in = $w eq 'x' ? sub { return "\tvmovdqa\t" . ROW($_[0]) . ",$_[1]\n"; } : \&row_in;
     my $s = local_function_begin($name);
-    my $in_rows = transpose16(\&row_in, sub {
+    my $in_rows = transpose16($row_in, sub {
         my ($k, $r) = @_;
         return ($dir eq 'dec' ? keyed($k, $r, $r) : "")
             . "\tvmovdqa\t$r," . U(31 - $k) . "\n";
@@ -325,18 +341,20 @@ sub core {
         return "\tvmovdqa\t" . U(31 - $k) . ",$r\n" if $dir eq 'dec';
         return "\tvmovdqa\t" . U(31 - $k) . ",$r\n" . keyed($k, $r, $r);
     }, \&row_out);
+    my $b;
     if ($dir eq 'enc') {
-        $s .= "\tlea\t$KB_OFF(%r10),%r11\n" . $in_rows
+        $b = "\tlea\t$KB_OFF(%r10),%r11\n" . $in_rows
             . "\tmov\t\$9,%r9d\n.p2align\t4\n${name}_round:\n" . s_pass($gfni, 'enc')
             . "\tadd\t\$512,%r11\n" . l_pass($tier, 'enc')
             . "\tdec\t%r9d\n\tjnz\t${name}_round\n" . $out_rows;
     } else {
-        $s .= "\tlea\t" . ($KB_OFF + 9 * 512) . "(%r10),%r11\n" . $in_rows
+        $b = "\tlea\t" . ($KB_OFF + 9 * 512) . "(%r10),%r11\n" . $in_rows
             . "\tmov\t\$9,%r9d\n.p2align\t4\n${name}_round:\n\tsub\t\$512,%r11\n"
             . l_pass($tier, 'dec') . s_pass($gfni, 'dec')
             . "\tdec\t%r9d\n\tjnz\t${name}_round\n" . $out_rows;
     }
-    return $s . "\tret\n" . local_function_end($name);
+    $b =~ s/%ymm/%xmm/g if $w eq 'x';
+    return $s . $b . "\tret\n" . local_function_end($name);
 }
 
 # ---------------------------------------------------------------------------
@@ -344,11 +362,12 @@ sub core {
 # frame; clobber %r9, %r11 and every vector register.
 
 # GFNI: the AES field's representation.  phi(K_i) at MISC(0..159), made
-# by lean_keys at the entry; L's column j times byte j of the block, a
-# broadcast and a VGF2P8MULB, summed in four chains.
+# by lean_keys at the entry; L's (L^-1's) column j times byte j of the
+# block, a broadcast and a VGF2P8MULB, summed in four chains.
 for my $j (0 .. 15) {
     table16("bc$j", ($j) x 16);
     table16("pcol$j", map { kuz_to_aes($KUZ_L[$_][$j]) } 0 .. 15);
+    table16("pcolinv$j", map { kuz_to_aes($KUZ_L_INV[$_][$j]) } 0 .. 15);
 }
 sub lean_keys {
     my $s = "\tvmovdqa\t.Lkuz_phi_m(%rip),%xmm1\n";
@@ -360,63 +379,60 @@ sub lean_keys {
     return $s;
 }
 
-# L S of %xmm0 (keyed) into %xmm0, in the representation phi
-sub lean_ls_gfni {
-    my $s = sbox('x', 1, 'p', '%xmm0') . "\tvmovdqa\t%xmm1,%xmm12\n";
+# The matrix of the columns $cols times %xmm12 into %xmm0
+sub lean_l_gfni {
+    my ($cols) = @_;
+    my $s = "";
     my @acc = map { R('x', $_) } 0 .. 3;
     for my $j (0 .. 15) {
         my $t = $j < 4 ? $acc[$j] : R('x', 4 + ($j % 4));
         $s .= "\tvpshufb\t.Lkuz_bc$j(%rip),%xmm12,$t\n"
-            . "\tvgf2p8mulb\t.Lkuz_pcol$j(%rip),$t,$t\n";
+            . "\tvgf2p8mulb\t.Lkuz_$cols$j(%rip),$t,$t\n";
         $s .= "\tvpxor\t$t,$acc[$j % 4],$acc[$j % 4]\n" if $j >= 4;
     }
     return $s . "\tvpxor\t%xmm1,%xmm0,%xmm0\n\tvpxor\t%xmm3,%xmm2,%xmm2\n"
         . "\tvpxor\t%xmm2,%xmm0,%xmm0\n";
 }
 
-sub lean_gfni {
-    my $name = '.Lkuz_gfni_avx2_lean_enc';
-    my $s = local_function_begin($name) . load_consts('x') . <<"EOT";
-	vgf2p8affineqb	\$0,.Lkuz_phi_m(%rip),%xmm0,%xmm0
-	lea	@{[ MISC(0) ]},%r11
-	mov	\$9,%r9d
-.p2align	4
-${name}_round:
-	vpxor	(%r11),%xmm0,%xmm0
-@{[ lean_ls_gfni() ]}	add	\$16,%r11
-	dec	%r9d
-	jnz	${name}_round
-	vpxor	(%r11),%xmm0,%xmm0
-	vgf2p8affineqb	\$0,.Lkuz_phiinv_m(%rip),%xmm0,%xmm0
-	ret
-EOT
-    return $s . local_function_end($name);
+# L S (enc) or S^-1 L^-1 (dec) of %xmm0 into %xmm0, in the representation
+# phi
+sub lean_round_gfni {
+    my ($dir) = @_;
+    return sbox('x', 1, 'p', '%xmm0') . "\tvmovdqa\t%xmm1,%xmm12\n" . lean_l_gfni('pcol')
+        if $dir eq 'enc';
+    return "\tvmovdqa\t%xmm0,%xmm12\n" . lean_l_gfni('pcolinv')
+        . sbox_inv('x', 1, 'p', '%xmm0') . "\tvmovdqa\t%xmm1,%xmm0\n";
 }
 
 # AVX2: L(y)_j = sum_d L[j][j+d] y_{j+d} (indices mod 16), and
 # L[j][j+d] y = sum_k bit k of L[j][j+d] times x^k y: with Y_k = x^k y
 # (doublings mod 0x1C3), L(y) = sum_d rot_d(sum_k M_{d,k} & Y_k) where
 # rot_d(z)_j = z_{j+d} and M_{d,k} has byte i set where bit k of
-# L[i-d][i] is.
+# L[i-d][i] is.  L^-1 the same way, its masks named dmi.
 table16('c3', (0xc3) x 16);
 my %diag_mask;
-for my $d (0 .. 15) {
-    table16("rot$d", map { ($_ + $d) % 16 } 0 .. 15) if $d;
-    for my $k (0 .. 7) {
-        my @m = map { (($KUZ_L[ ($_ - $d) % 16 ][$_] >> $k) & 1) ? 0xff : 0 } 0 .. 15;
-        next unless grep { $_ } @m;
-        table16("dm${d}_$k", @m);
-        push @{ $diag_mask{$d} }, $k;
+for my $d (1 .. 15) {
+    table16("rot$d", map { ($_ + $d) % 16 } 0 .. 15);
+}
+for my $m ([ 'dm', \@KUZ_L ], [ 'dmi', \@KUZ_L_INV ]) {
+    my ($name, $mat) = @$m;
+    for my $d (0 .. 15) {
+        for my $k (0 .. 7) {
+            my @m = map { (($mat->[ ($_ - $d) % 16 ][$_] >> $k) & 1) ? 0xff : 0 } 0 .. 15;
+            next unless grep { $_ } @m;
+            table16("$name${d}_$k", @m);
+            push @{ $diag_mask{$name}{$d} }, $k;
+        }
     }
 }
 
-# L S of %xmm0 (keyed) into %xmm0
-sub lean_ls_avx2 {
-    my $s = sbox('x', 0, '', '%xmm0');
-    # Y_0..Y_7 in xmm0..7 (Y_0 = the S-box's output)
+# The matrix of the masks $name times %xmm0 into %xmm0
+sub lean_l_avx2 {
+    my ($name) = @_;
+    # Y_0..Y_7 in xmm0..7
     my @Y = map { R('x', $_) } 0 .. 7;
     my ($acc, $z, $t, $m, $zero) = map { R('x', $_) } 8, 9, 10, 11, $ZERO;
-    $s .= "\tvmovdqa\t%xmm1,$Y[0]\n\tvmovdqa\t.Lkuz_c3(%rip),%xmm12\n";
+    my $s = "\tvmovdqa\t.Lkuz_c3(%rip),%xmm12\n";
     for my $k (1 .. 7) {
         $s .= <<"EOT";
 	vpaddb	$Y[$k-1],$Y[$k-1],$Y[$k]
@@ -426,32 +442,49 @@ sub lean_ls_avx2 {
 EOT
     }
     for my $d (0 .. 15) {
-        my @ks = @{ $diag_mask{$d} || [] };
+        my @ks = @{ $diag_mask{$name}{$d} || [] };
         next unless @ks;
         my $dst = $d ? $z : $acc;
         my $first = shift @ks;
-        $s .= "\tvpand\t.Lkuz_dm${d}_$first(%rip),$Y[$first],$dst\n";
-        $s .= "\tvpand\t.Lkuz_dm${d}_$_(%rip),$Y[$_],$t\n\tvpxor\t$t,$dst,$dst\n" for @ks;
+        $s .= "\tvpand\t.Lkuz_$name${d}_$first(%rip),$Y[$first],$dst\n";
+        $s .= "\tvpand\t.Lkuz_$name${d}_$_(%rip),$Y[$_],$t\n\tvpxor\t$t,$dst,$dst\n" for @ks;
         $s .= "\tvpshufb\t.Lkuz_rot$d(%rip),$z,$z\n\tvpxor\t$z,$acc,$acc\n" if $d;
     }
     return $s . "\tvmovdqa\t$acc,%xmm0\n";
 }
 
-sub lean_avx2 {
-    my $name = '.Lkuz_avx2_lean_enc';
-    my $s = local_function_begin($name) . load_consts('x') . <<"EOT";
-	mov	%rdi,%r11
-	mov	\$9,%r9d
-.p2align	4
-${name}_round:
-	vpxor	(%r11),%xmm0,%xmm0
-@{[ lean_ls_avx2() ]}	add	\$16,%r11
-	dec	%r9d
-	jnz	${name}_round
-	vpxor	(%r11),%xmm0,%xmm0
-	ret
-EOT
-    return $s . local_function_end($name);
+# L S (enc) or S^-1 L^-1 (dec) of %xmm0 into %xmm0
+sub lean_round_avx2 {
+    my ($dir) = @_;
+    return sbox('x', 0, '', '%xmm0') . "\tvmovdqa\t%xmm1,%xmm0\n" . lean_l_avx2('dm')
+        if $dir eq 'enc';
+    return lean_l_avx2('dmi') . sbox_inv('x', 0, '', '%xmm0') . "\tvmovdqa\t%xmm1,%xmm0\n";
+}
+
+# The one-block cores: .Lkuz_TIER_lean_DIR on %xmm0 (the serial modes),
+# .Lkuz_TIER_lean2_DIR on the two blocks of %ymm0 (the parallel modes'
+# calls of a few blocks): the same rounds, the round key broadcast to both
+# halves.  With GFNI the round keys are phi's images that lean_keys made.
+sub lean {
+    my ($tier, $w, $dir) = @_;
+    my $gfni = $tier eq 'gfni_avx2';
+    my $name = ".Lkuz_${tier}_lean" . ($w eq 'y' ? '2' : '') . "_$dir";
+    my $key = $w eq 'y' ? "\tvbroadcasti128\t(%r11),%ymm1\n\tvpxor\t%ymm1,%ymm0,%ymm0\n"
+                        : "\tvpxor\t(%r11),%xmm0,%xmm0\n";
+    my $phi = sub { return $gfni ? "\tvgf2p8affineqb\t\$0,.Lkuz_$_[0](%rip),%xmm0,%xmm0\n" : ""; };
+    my $round = $gfni ? lean_round_gfni($dir) : lean_round_avx2($dir);
+    my $keys = sub { return $gfni ? MISC($_[0]) : "$_[0](%rdi)"; };
+    my $b = load_consts('x') . $phi->('phi_m');
+    if ($dir eq 'enc') {
+        $b .= "\tlea\t" . $keys->(0) . ",%r11\n\tmov\t\$9,%r9d\n.p2align\t4\n${name}_round:\n"
+            . $key . $round . "\tadd\t\$16,%r11\n\tdec\t%r9d\n\tjnz\t${name}_round\n" . $key;
+    } else {
+        $b .= "\tlea\t" . $keys->(144) . ",%r11\n" . $key . "\tmov\t\$9,%r9d\n.p2align\t4\n${name}_round:\n"
+            . "\tsub\t\$16,%r11\n" . $round . $key . "\tdec\t%r9d\n\tjnz\t${name}_round\n";
+    }
+    $b .= $phi->('phiinv_m') . "\tret\n";
+    $b =~ s/%xmm/%ymm/g if $w eq 'y';
+    return local_function_begin($name) . $b . local_function_end($name);
 }
 
 # ---------------------------------------------------------------------------
@@ -498,7 +531,7 @@ ${L}_eight:
 ${L}_round:
 	vmovdqu	32(%rsi),%xmm0
 	vpxor	(%r11),%xmm0,%xmm0
-@{[ $gfni ? lean_ls_gfni() : lean_ls_avx2() ]}	vmovdqu	32(%rsi),%xmm1
+@{[ $gfni ? lean_round_gfni('enc') : lean_round_avx2('enc') ]}	vmovdqu	32(%rsi),%xmm1
 	vpxor	48(%rsi),%xmm0,%xmm0
 	vmovdqu	%xmm1,48(%rsi)
 	vmovdqu	%xmm0,32(%rsi)
@@ -538,6 +571,89 @@ sub row_offset {
 EOT
 }
 
+# CTR: the counter from (%r8) as numbers, %r12 high and %r13 low
+# (ctr_store: back)
+sub ctr_load { return "\tmov\t(%r8),%r12\n\tmov\t8(%r8),%r13\n\tbswap\t%r12\n\tbswap\t%r13\n"; }
+sub ctr_store { return "\tbswap\t%r12\n\tbswap\t%r13\n\tmov\t%r12,(%r8)\n\tmov\t%r13,8(%r8)\n"; }
+
+# CTR: the counter block (%r12 high, %r13 low, as numbers) into $x, and
+# the counter's step
+sub ctr_next {
+    my ($x) = @_;
+    return <<"EOT";
+	mov	%r12,%r11
+	bswap	%r11
+	vmovq	%r11,$x
+	mov	%r13,%r11
+	bswap	%r11
+	vpinsrq	\$1,%r11,$x,$x
+	add	\$1,%r13
+	adc	\$0,%r12
+EOT
+}
+
+# Calls of $SMALL blocks or fewer run the one-block cores two blocks at
+# a time, without the 32-block frame's round key broadcast: up to here
+# that takes less time than the 16-block core.  The chaining value is at
+# MISC(160), above the GFNI cores' round keys.  $L.$dir: the labels.
+my $SMALL = 8;
+sub small {
+    my ($tier, $mode, $L, $dir) = @_;
+    $L .= "_$dir";
+    my $prev = MISC(160);
+    my $s = $tier eq 'gfni_avx2' ? lean_keys() : "";
+    $s .= "\tvmovdqu\t(%r8),%xmm0\n\tvmovdqa\t%xmm0,$prev\n" if $mode =~ /_dec$/;
+    $s .= ctr_load() if $mode eq 'ctr';
+    my $lean = ".Lkuz_${tier}_lean2_$dir";
+    # $n blocks (1 or 2) into %ymm0, through the core, out; the chaining
+    # value and the blocks the output needs are read before it is written
+    my $blocks = sub {
+        my ($n) = @_;
+        my ($v, $v1) = $n == 2 ? ('%ymm0', '%ymm1') : ('%xmm0', '%xmm1');
+        my $r = "";
+        if ($mode eq 'ecb' || $mode eq 'cbc_dec') {
+            $r .= "\tvmovdqu\t(%rsi),$v\n";
+        } elsif ($mode eq 'ctr') {
+            $r .= ctr_next('%xmm0');
+            $r .= ctr_next('%xmm1') . "\tvinserti128\t\$1,%xmm1,%ymm0,%ymm0\n" if $n == 2;
+        } else {
+            $r .= "\tvmovdqa\t$prev,%xmm0\n";
+            $r .= "\tvinserti128\t\$1,(%rsi),%ymm0,%ymm0\n" if $n == 2;
+        }
+        $r .= "\tcall\t$lean\n";
+        if ($mode eq 'cbc_dec') {
+            $r .= "\tvmovdqa\t$prev,%xmm1\n";
+            $r .= "\tvinserti128\t\$1,(%rsi),%ymm1,%ymm1\n" if $n == 2;
+            $r .= "\tvpxor\t$v1,$v,$v\n";
+        } elsif ($mode ne 'ecb') {
+            $r .= "\tvpxor\t(%rsi),$v,$v\n";
+        }
+        $r .= "\tvmovdqu\t" . (16 * ($n - 1)) . "(%rsi),%xmm1\n\tvmovdqa\t%xmm1,$prev\n"
+            if $mode =~ /_dec$/;
+        return $r . "\tvmovdqu\t$v,(%rdx)\n";
+    };
+    $s .= "${L}_pair:\n\tcmp\t\$2,%rcx\n\tjb\t${L}_one\n" . $blocks->(2) . <<"EOT";
+	add	\$32,%rsi
+	add	\$32,%rdx
+	sub	\$2,%rcx
+	jmp	${L}_pair
+${L}_one:
+	test	%rcx,%rcx
+	jz	${L}_end
+@{[ $blocks->(1) ]}${L}_end:
+EOT
+    if ($mode eq 'ctr') {
+        $s .= ctr_store();
+    } elsif ($mode =~ /_dec$/) {
+        $s .= "\tvmovdqa\t$prev,%xmm0\n\tvmovdqu\t%xmm0,(%r8)\n";
+    }
+    if ($tier eq 'gfni_avx2') {
+        $s .= "\tvpxor\t%xmm0,%xmm0,%xmm0\n";
+        $s .= "\tvmovdqa\t%xmm0," . MISC(16 * $_) . "\n" for 0 .. 9;
+    }
+    return $s;
+}
+
 # A whole batch: row i is blocks i and 16 + i
 sub fast_gather {
     my ($mode, $prev) = @_;
@@ -545,17 +661,7 @@ sub fast_gather {
     if ($mode eq 'ctr') {
         for my $j (0 .. 31) {
             my $o = $ROWS_OFF + 32 * ($j % 16) + 16 * int($j / 16);
-            $s .= <<"EOT";
-	mov	%r12,%r11
-	bswap	%r11
-	vmovq	%r11,%xmm0
-	mov	%r13,%r11
-	bswap	%r11
-	vpinsrq	\$1,%r11,%xmm0,%xmm0
-	vmovdqa	%xmm0,$o(%r10)
-	add	\$1,%r13
-	adc	\$0,%r12
-EOT
+            $s .= ctr_next('%xmm0') . "\tvmovdqa\t%xmm0,$o(%r10)\n";
         }
         return $s;
     }
@@ -600,12 +706,20 @@ sub parallel {
     my $fn = "kuznyechik_${tier}_$mode";
     my $L = ".L${fn}";
     my $s = function_begin($fn) . "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n"
-        . frame_align_begin($FRAME, 32, @SAVED) . "\tmov\t%rsp,%r10\n" . key_broadcast();
-    my $core_enc = ".Lkuz_${tier}_core_enc";
-    my $core = $mode eq 'cbc_dec' ? ".Lkuz_${tier}_core_dec" : $core_enc;
+        . frame_align_begin($FRAME, 32, @SAVED) . "\tmov\t%rsp,%r10\n";
+    $s .= "\tcmp\t\$$SMALL,%rcx\n\tja\t${L}_big\n";
+    if ($mode eq 'ecb') {
+        $s .= "\tcmpl\t\$0,160(%rdi)\n\tjne\t${L}_small_dec\n"
+            . small($tier, $mode, $L, 'enc') . "\tjmp\t${L}_done\n${L}_small_dec:\n"
+            . small($tier, $mode, $L, 'dec');
+    } else {
+        $s .= small($tier, $mode, $L, $mode eq 'cbc_dec' ? 'dec' : 'enc');
+    }
+    $s .= "\tjmp\t${L}_done\n${L}_big:\n";
+    $s .= key_broadcast();
     my $prev = MISC(0);
     if ($mode eq 'ctr') {
-        $s .= "\tmov\t(%r8),%r12\n\tmov\t8(%r8),%r13\n\tbswap\t%r12\n\tbswap\t%r13\n";
+        $s .= ctr_load();
     } elsif ($mode ne 'ecb') {
         $s .= "\tvmovdqu\t(%r8),%xmm0\n\tvmovdqa\t%xmm0,$prev\n";
     }
@@ -626,16 +740,7 @@ ${L}_gather:
 @{[ row_offset() ]}
 EOT
     if ($mode eq 'ctr') {
-        $s .= <<"EOT";
-	mov	%r12,%r11
-	bswap	%r11
-	vmovq	%r11,%xmm0
-	mov	%r13,%r11
-	bswap	%r11
-	vpinsrq	\$1,%r11,%xmm0,%xmm0
-	add	\$1,%r13
-	adc	\$0,%r12
-EOT
+        $s .= ctr_next('%xmm0');
     } elsif ($mode eq 'cfb_dec') {
         # block j's input is ciphertext j-1 (the chaining value for j = 0)
         $s .= <<"EOT";
@@ -655,12 +760,16 @@ EOT
 	jb	${L}_gather
 ${L}_gathered:
 EOT
-    if ($mode eq 'ecb') {
-        $s .= "\tcmpl\t\$0,160(%rdi)\n\tjne\t${L}_dec\n\tcall\t$core_enc\n\tjmp\t${L}_cored\n"
-            . "${L}_dec:\n\tcall\t.Lkuz_${tier}_core_dec\n${L}_cored:\n";
-    } else {
-        $s .= "\tcall\t$core\n";
+    # a batch of 16 blocks or fewer: the 16-block core
+    my @cores = $mode eq 'ecb' ? ('enc', 'dec') : ($mode eq 'cbc_dec' ? 'dec' : 'enc');
+    $s .= "\tcmpl\t\$0,160(%rdi)\n\tjne\t${L}_dec\n" if $mode eq 'ecb';
+    for my $d (@cores) {
+        my $c = ".Lkuz_${tier}_core_$d";
+        $s .= "${L}_dec:\n" if $d eq 'dec' && $mode eq 'ecb';
+        $s .= "\tcmp\t\$16,%rbx\n\tja\t${L}_${d}32\n\tcall\t${c}16\n\tjmp\t${L}_cored\n"
+            . "${L}_${d}32:\n\tcall\t$c\n\tjmp\t${L}_cored\n";
     }
+    $s .= "${L}_cored:\n";
     $s .= "\tcmp\t\$32,%rbx\n\tjne\t${L}_scatter0\n" . fast_scatter($mode, $prev)
         . "\tjmp\t${L}_scattered\n${L}_scatter0:\n";
     if ($mode eq 'cbc_dec') {
@@ -708,11 +817,11 @@ ${L}_scattered:
 	jnz	${L}_batch
 EOT
     if ($mode eq 'ctr') {
-        $s .= "\tbswap\t%r12\n\tbswap\t%r13\n\tmov\t%r12,(%r8)\n\tmov\t%r13,8(%r8)\n";
+        $s .= ctr_store();
     } elsif ($mode ne 'ecb') {
         $s .= "\tvmovdqa\t$prev,%xmm0\n\tvmovdqu\t%xmm0,(%r8)\n";
     }
-    $s .= key_wipe() . "\tvzeroupper\n" . frame_align_end(@SAVED) . "${L}_ret:\n\tret\n"
+    $s .= key_wipe() . "${L}_done:\n\tvzeroupper\n" . frame_align_end(@SAVED) . "${L}_ret:\n\tret\n"
         . function_end($fn);
     return $s;
 }
@@ -758,11 +867,16 @@ EOT
 
 my $code = rodata_begin() . pi_rodata() . $kc_rodata . text_begin();
 for my $tier (qw(gfni_avx2 avx2)) {
-    $code .= core($tier, $_) for qw(enc dec);
+    for my $w (qw(y x)) {
+        $code .= core($tier, $_, $w) for qw(enc dec);
+    }
     $code .= parallel($tier, $_) for qw(ecb ctr cbc_dec cfb_dec);
     $code .= serial($tier, $_) for qw(cbc_enc cfb_enc ofb);
     $code .= schedule($tier);
 }
-$code .= lean_gfni() . lean_avx2();
+for my $tier (qw(gfni_avx2 avx2)) {
+    $code .= lean($tier, 'x', 'enc');
+    $code .= lean($tier, 'y', $_) for qw(enc dec);
+}
 
 x86_64::finish($code);

@@ -96,7 +96,7 @@ x86_64::setup(@ARGV);
 pi_setup('.Lstb_', 'streebog-avx2');
 pi_tables(1);
 my $IDENTITY = sub { return $_[0]; };
-linear_ends('', $IDENTITY, $IDENTITY, 1);
+linear_ends('', $IDENTITY, $IDENTITY, 'pi');
 # the AVX2 tier's packed alpha and alpha^-1 by nibble tables
 nibble_tables('alpha', \&pi_alpha);
 nibble_tables('alphainv', inverse_of(\&pi_alpha));

@@ -39,8 +39,8 @@ void kuznyechik_gfni_avx2_schedule(const unsigned char key[32],
                                    unsigned char rk[10][16]);
 void kuznyechik_avx2_schedule(const unsigned char key[32],
                               unsigned char rk[10][16]);
-/* The schedule for kernel k by one of those, where k is an x86-64 tier
- * and the CPU has one's capabilities: 1, else 0 (nothing written). */
+/* The schedule for kernel k by one of those, where k is an x86-64 tier:
+ * 1, else 0 (nothing written). */
 int kuznyechik_x86_schedule(const SMG_BLOCK_KERNEL *k,
                             const unsigned char key[32],
                             unsigned char rk[10][16]);

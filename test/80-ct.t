@@ -787,6 +787,8 @@ my %asm_name = (
     'sm4-keysched-gfni' => sub { 'sm4_gfni_set_key' },
     'sm4-keysched-gfni-avx512' => sub { 'sm4_gfni_avx512_key_tables' },
     'sm4-keysched-aesni' => sub { 'sm4_aesni_set_key' },
+    'kuznyechik-keysched-gfni-avx2' => sub { 'kuznyechik_gfni_avx2_schedule' },
+    'kuznyechik-keysched-avx2' => sub { 'kuznyechik_avx2_schedule' },
 );
 my %asm_fns = map { $_ => 1 } map { slurp($_) =~ /^\.globl\s+(\w+)/mg } @asm;
 # The assembly function behind entry $e of table $t, if there is one.
@@ -887,8 +889,9 @@ my @rows = (
       [ qr/^gost94-c$/, 'all', 'all' ] ],
     [ 'Kuznyechik kuznyechik-gfni-avx512 (every mode)',
       [ qr/^kuznyechik-gfni-avx512$/, 'all', 'all' ] ],
-    [ 'Kuznyechik kuznyechik-gfni-avx2 and kuznyechik-avx2 (every mode)',
-      [ qr/^kuznyechik-(?:gfni-)?avx2$/, 'all', 'all' ] ],
+    [ 'Kuznyechik kuznyechik-gfni-avx2 and kuznyechik-avx2 (every mode), and the key schedule of every x86-64 tier',
+      [ qr/^kuznyechik-(?:gfni-)?avx2$/, 'all', 'all' ],
+      [ qr/^kuznyechik-keysched-(?:gfni-)?avx2$/, 'all', 'all' ] ],
 );
 
 my (%covered, @result_rows, @problems, %absent);

@@ -32,8 +32,8 @@
  *
  * Key schedules are built before the marks, except in the pseudo tables
  * sm4-keysched-* (one per implementation: C, GFNI, AES-NI) and
- * gost89-keysched, and kuznyechik-keysched-c and -ct, which mark the raw
- * key and run only the schedule.  gost89-imit-* are the IMIT
+ * gost89-keysched, and kuznyechik-keysched-c, -ct, -gfni-avx2 and -avx2,
+ * which mark the raw key and run only the schedule.  gost89-imit-* are the IMIT
  * implementations; each GOST table also has the entry "mesh", key meshing
  * through its ECB (twice, so that the second runs under a meshed key).
  * composed-* run GCM, CCM and XTS as the mode layer composes them from a
@@ -60,6 +60,9 @@
 #include "kernel_list.h"
 #include "kuznyechik.h"
 #include "mgm_mac.h"
+#if __has_include("kuznyechik_x86.h")
+# include "kuznyechik_x86.h"
+#endif
 #include "sm3.h"
 #include "sm3_x86.h"
 #include "sm4.h"
@@ -150,6 +153,14 @@ static const target pseudo_targets[] = {
       NULL },
     { T_KUZ_KEYSCHED, &kuznyechik_kernel_ct, NULL, "kuznyechik-keysched-ct",
       3, NULL },
+#ifdef KUZNYECHIK_X86_ASM
+    /* the x86-64 tiers' (src/kuznyechik_x86.c: the AVX-512 tier's is the
+     * GFNI one) */
+    { T_KUZ_KEYSCHED, &kuznyechik_kernel_gfni_avx2, NULL,
+      "kuznyechik-keysched-gfni-avx2", 3, NULL },
+    { T_KUZ_KEYSCHED, &kuznyechik_kernel_avx2, NULL,
+      "kuznyechik-keysched-avx2", 3, NULL },
+#endif
     { T_GOST_IMIT, NULL, NULL, "gost89-imit-c", 20, gost89_c_imit },
 #ifdef GOST89_X86_ASM
     { T_GOST_IMIT, NULL, NULL, "gost89-imit-scalar", 20, gost89_scalar_imit },

@@ -165,9 +165,11 @@ sub pi_out_sig { return $_[0] < 15 ? $OMEGA->($SIGMA[ $EXP16[ $_[0] ] ] ^ $SIGMA
 
 # The linear ends of pi and pi^-1 in a representation: $to maps the
 # cipher's bytes into it (identity, or phi for the one-block GFNI core,
-# which encrypts only, by matrices).
+# by matrices only).  $forms: 'all' (undefined: the same), the matrices
+# and the nibble tables; 'gfni', the matrices of pi and pi^-1; 'pi', pi's.
 sub linear_ends {
-    my ($p, $to, $from, $one_block) = @_;
+    my ($p, $to, $from, $forms) = @_;
+    $forms //= 'all';
     my $alpha = sub { return $ALPHA->($from->($_[0])); };
     my $omega_inv = sub { return $OMEGA_INV->($from->($_[0])); };
     # forward: l and r of alpha(x), each in a byte's low nibble
@@ -175,14 +177,18 @@ sub linear_ends {
     matrix4("${p}alo_m", affine_matrix(sub { $alpha->($_[0]) & 15 }));
     table16("${p}omh", map { $to->(pi_out_h($_)) } 0 .. 15);
     table16("${p}omsig", map { $to->(pi_out_sig($_)) } 0 .. 15);
-    return if $one_block;
-    nibble_tables("${p}ah", sub { $alpha->($_[0]) >> 4 });
-    nibble_tables("${p}al", sub { $alpha->($_[0]) & 15 });
+    return if $forms eq 'pi';
+    if ($forms eq 'all') {
+        nibble_tables("${p}ah", sub { $alpha->($_[0]) >> 4 });
+        nibble_tables("${p}al", sub { $alpha->($_[0]) & 15 });
+    }
     # inverse: l' and r' of omega^-1(y), then alpha^-1(l || r)
     matrix4("${p}whi_m", affine_matrix(sub { $omega_inv->($_[0]) >> 4 }));
     matrix4("${p}wlo_m", affine_matrix(sub { $omega_inv->($_[0]) & 15 }));
-    nibble_tables("${p}wh", sub { $omega_inv->($_[0]) >> 4 });
-    nibble_tables("${p}wl", sub { $omega_inv->($_[0]) & 15 });
+    if ($forms eq 'all') {
+        nibble_tables("${p}wh", sub { $omega_inv->($_[0]) >> 4 });
+        nibble_tables("${p}wl", sub { $omega_inv->($_[0]) & 15 });
+    }
     # alpha^-1(l || r) = aih[l] ^ ail[r], l and r from logarithms (s, a)
     # or nu0^-1: aih(exp a) or aih(nu0^-1(l')), ail(exp s)
     my $aih = sub { return $to->($ALPHA_INV->($_[0] << 4)); };
