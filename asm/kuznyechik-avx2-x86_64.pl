@@ -10,15 +10,15 @@
 #   kuznyechik_gfni_avx2_*   AVX2 and the VEX forms of GFNI
 #   kuznyechik_avx2_*        AVX2 alone
 #
-# Owns both tiers' byte-sliced cores of 32 blocks (ymm) and 16 (xmm, for
-# the batches of up to 16), encryption and decryption; their one-block
-# cores (the serial modes, calls of up to 8 blocks two at a time, and the
-# key schedule, kuznyechik_TIER_schedule); the parallel modes (ECB both
-# ways, CTR, CBC and CFB decryption) and the serial ones (CBC and CFB
-# encryption, OFB).  What every x86-64 Kuznyechik tier shares (pi, L, the
-# field) is util/perlasm/kuznyechik_x86_64.pm's.  Every kernel is
-# constant-time: no table is indexed by data in memory (VPSHUFB looks
-# 16-entry tables up inside registers) and no branch depends on data.
+# Owns both tiers' byte-sliced 32-block cores (encryption and
+# decryption); their one-block cores (the serial modes, short calls two
+# blocks at a time, and the key schedule, kuznyechik_TIER_schedule); the
+# parallel modes (ECB both ways, CTR, CBC and CFB decryption) and the
+# serial ones (CBC and CFB encryption, OFB).  What every x86-64 Kuznyechik
+# tier shares (pi, L, the field) is util/perlasm/kuznyechik_x86_64.pm's.
+# Every kernel is constant-time: no table is indexed by data in memory
+# (VPSHUFB looks 16-entry tables up inside registers) and no branch
+# depends on data.
 #
 # Why this form.  The tables every public Kuznyechik uses (S and L merged,
 # 64 KiB indexed by data) are not constant-time.  Here:
@@ -50,7 +50,7 @@
 #    tables from memory at every use): 5.95 -> 7.7 times gostprov (GFNI),
 #    3.35 -> 4.5 (AVX2), at 16 KiB.
 #  - One block (the serial modes, two blocks in a ymm register for the
-#    calls of up to 8 blocks, and the key schedule's Feistel): with GFNI,
+#    short calls, and the key schedule's Feistel): with GFNI,
 #    L (L^-1) as its 16 columns, each a VGF2P8MULB of a broadcast byte by
 #    a column of constants, after moving the whole cipher into the AES
 #    field's representation through a field isomorphism (VGF2P8MULB
@@ -58,28 +58,32 @@
 #    column of different constants are done bit by bit: x^k * y for k =
 #    0..7 (doublings), masked per diagonal of the matrix, each diagonal
 #    rotated into place by a VPSHUFB.  A call of a few blocks takes these
-#    (one block of GFNI CTR ~0.12 us) rather than the 16-block core (~0.7
-#    us whatever the count).
+#    (one block of GFNI CTR ~0.1 us) rather than the 32-block core (~0.7
+#    us however few blocks it holds).
 #
 # Measured on the 2-core AMD EPYC family 25 model 17 (Zen 4 class) KVM
-# guest, shared with other jobs (load average ~9; no PMU): 16 KiB in-place
-# calls, best of 300, TSC ticks (2.6 GHz) per byte:
+# guest, shared with other jobs (load average ~10; no PMU): 16 KiB
+# in-place calls, best of 300, TSC ticks (2.6 GHz) per byte (before this
+# form of the round: gfni-avx2 CTR 3.96, CBC-dec 3.56; avx2 6.93, 6.17);
+# ticks of a call of one block, and of the key schedule:
 #
-#   kernel                 CTR    CBC-dec  CBC-enc (one block a time)
-#   gfni-avx2              3.96   3.56     19.4
-#   avx2                   6.93   6.17     43.8
+#   kernel        CTR    ECB    CBC-dec  CBC-enc | CTR 1 blk  schedule
+#   gfni-avx2     3.14   3.08   3.05     19.4    |   260       1330
+#   avx2          5.36   5.31   5.26     44.1    |   680       2780
 #
-# openssl speed -evp, 16 KiB, MB/s, alternating with gostprov 3.0.1:
+# util/bench (-l no-avx512,no-gfni), ratio to gostprov 3.0.1 in the same
+# run, 16 KiB / 16 bytes a call (MAC: keyed init, update, final a call;
+# before: gfni-avx2 ECB 6.11 / 0.15, CTR 6.07 / 0.23, CBC-dec 7.43 / 0.19,
+# MAC 2.26 / 0.52, CTR-ACPKM 4.90 / 0.38):
 #
-#                          CTR    ECB    CBC-dec  OFB
-#   gostprov               101    115     75       78
-#   gfni-avx2 (no-avx512)  637    524    613      129
-#   avx2 (no-gfni)         352    333    385       47
+#                ECB          CTR          CBC-dec      MAC          CTR-ACPKM
+#   gfni-avx2    7.69 / 1.08  7.68 / 1.60  8.59 / 1.36  2.47 / 6.41  13.8 / 2.75
+#   avx2         4.45 / 0.47  4.48 / 0.66  5.04 / 0.56  1.12 / 3.12   7.8 / 1.17
 #
-# The round is bound by loads (removing the VGF2P8AFFINEQB matrices'
-# memory operands alone takes the L pass from 2.43 to 1.71 ticks/byte):
-# with 16 ymm registers the slots, tables and matrices cannot all stay in
-# registers.
+# The 32-block core takes about as long for 1 block as for 32 (1770
+# ticks), hence the one-block cores for short calls.  Under callgrind the
+# avx2 tier's 16 KiB CTR makes 150 data reads a block (190 with the round
+# that interleaved S with L from memory) and 520 instructions (564).
 
 use strict;
 use warnings;
@@ -322,16 +326,12 @@ sub l_pass {
     return $s;
 }
 
-# $w 'y': 32 blocks (row i: blocks i and 16 + i); 'x': 16 (row i: block
-# i in its low half), the same code on the registers' low halves, for
-# the batches of 16 blocks or fewer, which it takes in half the time.
 sub core {
-    my ($tier, $dir, $w) = @_;
+    my ($tier, $dir) = @_;
     my $gfni = $tier eq 'gfni_avx2';
-    my $name = ".Lkuz_${tier}_core_$dir" . ($w eq 'x' ? '16' : '');
-    my $row_in = $w eq 'x' ? sub { return "\tvmovdqa\t" . ROW($_[0]) . ",$_[1]\n"; } : \&row_in;
+    my $name = ".Lkuz_${tier}_core_$dir";
     my $s = local_function_begin($name);
-    my $in_rows = transpose16($row_in, sub {
+    my $in_rows = transpose16(\&row_in, sub {
         my ($k, $r) = @_;
         return ($dir eq 'dec' ? keyed($k, $r, $r) : "")
             . "\tvmovdqa\t$r," . U(31 - $k) . "\n";
@@ -341,20 +341,18 @@ sub core {
         return "\tvmovdqa\t" . U(31 - $k) . ",$r\n" if $dir eq 'dec';
         return "\tvmovdqa\t" . U(31 - $k) . ",$r\n" . keyed($k, $r, $r);
     }, \&row_out);
-    my $b;
     if ($dir eq 'enc') {
-        $b = "\tlea\t$KB_OFF(%r10),%r11\n" . $in_rows
+        $s .= "\tlea\t$KB_OFF(%r10),%r11\n" . $in_rows
             . "\tmov\t\$9,%r9d\n.p2align\t4\n${name}_round:\n" . s_pass($gfni, 'enc')
             . "\tadd\t\$512,%r11\n" . l_pass($tier, 'enc')
             . "\tdec\t%r9d\n\tjnz\t${name}_round\n" . $out_rows;
     } else {
-        $b = "\tlea\t" . ($KB_OFF + 9 * 512) . "(%r10),%r11\n" . $in_rows
+        $s .= "\tlea\t" . ($KB_OFF + 9 * 512) . "(%r10),%r11\n" . $in_rows
             . "\tmov\t\$9,%r9d\n.p2align\t4\n${name}_round:\n\tsub\t\$512,%r11\n"
             . l_pass($tier, 'dec') . s_pass($gfni, 'dec')
             . "\tdec\t%r9d\n\tjnz\t${name}_round\n" . $out_rows;
     }
-    $b =~ s/%ymm/%xmm/g if $w eq 'x';
-    return $s . $b . "\tret\n" . local_function_end($name);
+    return $s . "\tret\n" . local_function_end($name);
 }
 
 # ---------------------------------------------------------------------------
@@ -592,11 +590,14 @@ sub ctr_next {
 EOT
 }
 
-# Calls of $SMALL blocks or fewer run the one-block cores two blocks at
-# a time, without the 32-block frame's round key broadcast: up to here
-# that takes less time than the 16-block core.  The chaining value is at
+# Calls of $SMALL{TIER} blocks or fewer run the one-block cores two blocks
+# at a time, without the 32-block frame's round key broadcast: up to here
+# that takes less time than the 32-block core, whose time hardly depends
+# on the blocks it holds (ticks for CTR, 1 / 8 / 12 / 16 blocks: GFNI
+# 260 / 1092 / ~1600 by pairs, 1768 for 16 in the core; AVX2 676 / 2782,
+# 3042 in the core).  The chaining value is at
 # MISC(160), above the GFNI cores' round keys.  $L.$dir: the labels.
-my $SMALL = 8;
+my %SMALL = (gfni_avx2 => 12, avx2 => 8);
 sub small {
     my ($tier, $mode, $L, $dir) = @_;
     $L .= "_$dir";
@@ -707,7 +708,7 @@ sub parallel {
     my $L = ".L${fn}";
     my $s = function_begin($fn) . "\ttest\t%rcx,%rcx\n\tjz\t${L}_ret\n"
         . frame_align_begin($FRAME, 32, @SAVED) . "\tmov\t%rsp,%r10\n";
-    $s .= "\tcmp\t\$$SMALL,%rcx\n\tja\t${L}_big\n";
+    $s .= "\tcmp\t\$$SMALL{$tier},%rcx\n\tja\t${L}_big\n";
     if ($mode eq 'ecb') {
         $s .= "\tcmpl\t\$0,160(%rdi)\n\tjne\t${L}_small_dec\n"
             . small($tier, $mode, $L, 'enc') . "\tjmp\t${L}_done\n${L}_small_dec:\n"
@@ -760,16 +761,12 @@ EOT
 	jb	${L}_gather
 ${L}_gathered:
 EOT
-    # a batch of 16 blocks or fewer: the 16-block core
-    my @cores = $mode eq 'ecb' ? ('enc', 'dec') : ($mode eq 'cbc_dec' ? 'dec' : 'enc');
-    $s .= "\tcmpl\t\$0,160(%rdi)\n\tjne\t${L}_dec\n" if $mode eq 'ecb';
-    for my $d (@cores) {
-        my $c = ".Lkuz_${tier}_core_$d";
-        $s .= "${L}_dec:\n" if $d eq 'dec' && $mode eq 'ecb';
-        $s .= "\tcmp\t\$16,%rbx\n\tja\t${L}_${d}32\n\tcall\t${c}16\n\tjmp\t${L}_cored\n"
-            . "${L}_${d}32:\n\tcall\t$c\n\tjmp\t${L}_cored\n";
+    if ($mode eq 'ecb') {
+        $s .= "\tcmpl\t\$0,160(%rdi)\n\tjne\t${L}_dec\n\tcall\t.Lkuz_${tier}_core_enc\n"
+            . "\tjmp\t${L}_cored\n${L}_dec:\n\tcall\t.Lkuz_${tier}_core_dec\n${L}_cored:\n";
+    } else {
+        $s .= "\tcall\t.Lkuz_${tier}_core_" . ($mode eq 'cbc_dec' ? 'dec' : 'enc') . "\n";
     }
-    $s .= "${L}_cored:\n";
     $s .= "\tcmp\t\$32,%rbx\n\tjne\t${L}_scatter0\n" . fast_scatter($mode, $prev)
         . "\tjmp\t${L}_scattered\n${L}_scatter0:\n";
     if ($mode eq 'cbc_dec') {
@@ -867,9 +864,7 @@ EOT
 
 my $code = rodata_begin() . pi_rodata() . $kc_rodata . text_begin();
 for my $tier (qw(gfni_avx2 avx2)) {
-    for my $w (qw(y x)) {
-        $code .= core($tier, $_, $w) for qw(enc dec);
-    }
+    $code .= core($tier, $_) for qw(enc dec);
     $code .= parallel($tier, $_) for qw(ecb ctr cbc_dec cfb_dec);
     $code .= serial($tier, $_) for qw(cbc_enc cfb_enc ofb);
     $code .= schedule($tier);

@@ -39,8 +39,9 @@ typedef struct kuznyechik_key {
  * Expands key into the encryption schedule and, unless dec is NULL (all
  * but ECB and CBC decryption: CTR, OFB, CFB, CBC encryption and OMAC only
  * ever encrypt with the block cipher), the decryption one, for kernel k: through the table
- * round (secret-indexed loads) for kuznyechik_kernel_c, through the
- * constant-time round for every other table.  0 if the tables it is
+ * round (secret-indexed loads) for kuznyechik_kernel_c, through the x86-64
+ * tiers' one-block cores for theirs (src/kuznyechik_x86.c), through the
+ * constant-time C round for every other table.  0 if the tables it is
  * derived through could not be built.
  */
 int kuznyechik_set_key_kernel(const SMG_BLOCK_KERNEL *k,

@@ -334,18 +334,22 @@ sub lanes_code {
 
 sub sbox_lanes {
     my ($w, $gfni, $p, $tbl, $lanes) = @_;
-    my $mod15 = sub { "\tvpsubb\t$_[1],$_[0],$_[2]\n\tvpminub\t$_[2],$_[0],$_[0]\n" };
+    # a = (a + b) mod 15, logarithms (b the temporary)
+    my $add_logs = sub {
+        my ($a, $b, $c15) = @_[3, 4, 6];
+        "\tvpaddb\t$b,$a,$a\n\tvpsubb\t$c15,$a,$b\n\tvpminub\t$b,$a,$a\n";
+    };
     return lanes_code($w, $gfni, $p, "${p}a", $tbl, $lanes,
         sub { "\tvpcmpeqb\t$_[5],$_[1],$_[2]\n" },
         [ 'loginv', sub { ($_[1], $_[3]) } ],
         [ 'log', sub { ($_[0], $_[4]) } ],
-        sub { "\tvpaddb\t$_[4],$_[3],$_[3]\n" . $mod15->($_[3], $_[6], $_[4]) },
+        $add_logs,
         [ 'nu1exp', sub { ($_[3], $_[4]) } ],
         [ 'nu0x', sub { ($_[0], $_[3]) } ],
         sub { "\tvpblendvb\t$_[2],$_[3],$_[4],$_[0]\n" },
         [ 'logphix', sub { ($_[0], $_[3]) } ],
         [ 'log', sub { ($_[1], $_[4]) } ],
-        sub { "\tvpaddb\t$_[4],$_[3],$_[3]\n" . $mod15->($_[3], $_[6], $_[4]) },
+        $add_logs,
         [ "${p}omh", sub { ($_[0], $_[4]) } ],
         [ "${p}omsig", sub { ($_[3], $_[0]) } ],
         sub { "\tvpxor\t$_[4],$_[0],$_[0]\n" });
