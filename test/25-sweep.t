@@ -5,7 +5,8 @@
 # each entry of the kernel tables this level's CPU capabilities choose, for
 # both constant-time settings, out of place and in place, against the
 # portable kernels (test/ct_check.c sweep); Streebog's blocks and g from 1
-# to 130 blocks.  make test runs it at every capability level, so each
+# to 130 blocks; the SM4 and Kuznyechik key schedules (standard round
+# keys, then 300 keys against the portable schedules).  make test runs it at every capability level, so each
 # kernel gets the whole sweep.
 use strict;
 use warnings;

@@ -13,7 +13,9 @@
  *                                constant-time settings) at every block
  *                                count up to SWEEP_BLOCKS, out of place and
  *                                in place, against the portable kernel
- *                                (Streebog's up to MAX_BLOCKS)
+ *                                (Streebog's up to MAX_BLOCKS); the SM4
+ *                                and Kuznyechik key schedules of those
+ *                                tables against the portable ones
  *
  * Tables are taken by name, not through the choosers, so that the ones a
  * CPU (or valgrind's virtual CPU) would not choose are checked too.
@@ -1144,6 +1146,62 @@ static int sweep_sm4_keysched(int ct)
 }
 
 /*
+ * The Kuznyechik key schedule of this level's table: K_3 and K_10 of RFC
+ * 7801 section 5.4 (GOST R 34.12-2015 A.1.4), then random keys against the
+ * table kernel's schedules, whole (rk, decrypt and drk).
+ */
+static int sweep_kuz_keysched(int ct)
+{
+    static const unsigned char std_key[KUZNYECHIK_KEY_SIZE] = {
+        0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff,
+        0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+        0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10,
+        0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef
+    };
+    static const unsigned char k3[16] = {
+        0xdb, 0x31, 0x48, 0x53, 0x15, 0x69, 0x43, 0x43,
+        0x22, 0x8d, 0x6a, 0xef, 0x8c, 0xc7, 0x8c, 0x44
+    }, k10[16] = {
+        0x72, 0xe9, 0xdd, 0x74, 0x16, 0xbc, 0xf4, 0x5b,
+        0x75, 0x5d, 0xba, 0xa8, 0x8e, 0x4a, 0x40, 0x43
+    };
+    const SMG_BLOCK_KERNEL *k = kuznyechik_kernel(ct);
+    unsigned char key[KUZNYECHIK_KEY_SIZE];
+    KUZNYECHIK_KEY enc, dec, ref_enc, ref_dec;
+    size_t n;
+
+    TU_CHECK(kuznyechik_set_key_kernel(k, std_key, &enc, NULL),
+             "kuznyechik_set_key_kernel");
+    TU_CHECK_MEM("K_3, RFC 7801 5.4", enc.rk[2], 16, k3, 16);
+    TU_CHECK_MEM("K_10, RFC 7801 5.4", enc.rk[9], 16, k10, 16);
+    for (n = 1; n <= SWEEP_BLOCKS && tu_failures == 0; n++) {
+        tu_fill(key, sizeof(key), (uint32_t)n * 2654435761u);
+        memset(&enc, 0, sizeof(enc));
+        memset(&dec, 0, sizeof(dec));
+        memset(&ref_enc, 0, sizeof(ref_enc));
+        memset(&ref_dec, 0, sizeof(ref_dec));
+        TU_CHECK(kuznyechik_set_key_kernel(&kuznyechik_kernel_c, key,
+                                           &ref_enc, &ref_dec)
+                 && kuznyechik_set_key_kernel(k, key, &enc, &dec),
+                 "kuznyechik_set_key_kernel");
+        TU_CHECK_MEM("schedule against the table kernel's",
+                     (unsigned char *)&enc, sizeof(enc),
+                     (unsigned char *)&ref_enc, sizeof(ref_enc));
+        TU_CHECK_MEM("decryption schedule against the table kernel's",
+                     (unsigned char *)&dec, sizeof(dec),
+                     (unsigned char *)&ref_dec, sizeof(ref_dec));
+    }
+    if (tu_failures != 0) {
+        printf("# %s key schedule: first failure at key %zu\n", k->name,
+               n - 1);
+        return 0;
+    }
+    printf("# %s key schedule: RFC 7801 5.4, %d keys\n", k->name,
+           SWEEP_BLOCKS);
+    return 1;
+}
+
+/*
  * Meshing ahead (gost89_period_ahead) with this level's GOST table, where it
  * runs, over 1..6 periods of CNT and CFB decryption.
  */
@@ -1283,8 +1341,8 @@ static int sweep(void)
             printf("# %s: every entry, 1..%zu blocks\n",
                    target_name(&tables[j]), tables[j].max);
         }
-        if (!sweep_sm4_keysched(ct) || !sweep_imit(ct) || !sweep_ahead(ct)
-            || !sweep_streebog(ct))
+        if (!sweep_sm4_keysched(ct) || !sweep_kuz_keysched(ct)
+            || !sweep_imit(ct) || !sweep_ahead(ct) || !sweep_streebog(ct))
             return tu_report("sweep");
     }
     return tu_report("sweep");
