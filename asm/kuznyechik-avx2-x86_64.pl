@@ -106,7 +106,7 @@ my $PHI_INV = inverse_of($PHI_MAP);
 
 my $IDENTITY = sub { return $_[0]; };
 linear_ends('', $IDENTITY, $IDENTITY);
-linear_ends('p', $PHI_MAP, $PHI_INV, 1);
+linear_ends('p', $PHI_MAP, $PHI_INV, 'gfni');
 matrix4('phi_m', $KUZ_AES_MAP);
 matrix4('phiinv_m', $KUZ_AES_UNMAP);
 
