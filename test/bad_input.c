@@ -42,7 +42,8 @@
  *   gost89 early    parameters set, and calls made, before any init: no
  *                   crash, and the parameters hold for the init that follows
  *   gost89 gost94   md_gost94's digest misuse, as sm sm3's
- *   gost89 null     updates of a NULL input, every GOST cipher and MGM
+ *   gost89 null     updates of a NULL input, every GOST cipher, MGM and
+ *                   CTR-ACPKM-OMAC
  *
  * Most cases use EVP as applications do.  EVP always offers the provider
  * enough output room and the cipher's own key and IV lengths, and always
@@ -1232,13 +1233,16 @@ static void run_num(void)
 /* null_input (above) for every GOST cipher and MGM */
 static void run_null(void)
 {
-    static const char *const mgm_names[] = { "kuznyechik-mgm", "magma-mgm" };
+    static const char *const aead_names[] = {
+        "kuznyechik-mgm", "magma-mgm", "kuznyechik-ctr-acpkm-omac",
+        "magma-ctr-acpkm-omac"
+    };
     size_t i;
 
     for (i = 0; i < NELEM(all_names); i++)
         null_input(all_names[i], gost89_key, iv_of(all_names[i]));
-    for (i = 0; i < NELEM(mgm_names); i++)
-        null_input(mgm_names[i], gost89_key, gost89_iv);
+    for (i = 0; i < NELEM(aead_names); i++)
+        null_input(aead_names[i], gost89_key, gost89_iv);
 }
 
 static void run_nokey(void)
