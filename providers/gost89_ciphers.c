@@ -333,7 +333,8 @@ static int gost89_set_ctx_params(SMG_CIPHER_CTX *ctx, const OSSL_PARAM params[])
             || !use_paramset(g, ps))
             return 0;
     }
-    if ((p = OSSL_PARAM_locate_const(params, SMG_GOST_PARAM_KEY_MESH)) != NULL) {
+    if ((p = OSSL_PARAM_locate_const(params, SMG_GOST_PARAM_KEY_MESH))
+        != NULL) {
         size_t v;
 
         if (!OSSL_PARAM_get_size_t(p, &v)) {
@@ -360,9 +361,9 @@ static int gost89_set_ctx_params(SMG_CIPHER_CTX *ctx, const OSSL_PARAM params[])
  * alg_id_param (OpenSSL 3.0 to 3.3) or algorithm-id-params (3.4 and later).
  */
 #define GOST89_CTX_PARAMS                                                    \
-    OSSL_PARAM_utf8_string(GOST89_PARAM_PARAMSET, NULL, 0),                    \
-    OSSL_PARAM_octet_string(SMG_GOST_PARAM_ALG_ID, NULL, 0),                     \
-    OSSL_PARAM_octet_string(SMG_GOST_PARAM_ALG_ID_PARAMS, NULL, 0),              \
+    OSSL_PARAM_utf8_string(GOST89_PARAM_PARAMSET, NULL, 0),                  \
+    OSSL_PARAM_octet_string(SMG_GOST_PARAM_ALG_ID, NULL, 0),                 \
+    OSSL_PARAM_octet_string(SMG_GOST_PARAM_ALG_ID_PARAMS, NULL, 0),          \
     OSSL_PARAM_size_t(SMG_GOST_PARAM_KEY_MESH, NULL)
 
 static const OSSL_PARAM gost89_gettable_ctx_params[] = {
