@@ -11,8 +11,8 @@
  * each over the kernel the family's ciphers use (src/mac_omac.c has the
  * constructions).  The two OMACs also make the tags of the CTR-ACPKM-OMAC
  * ciphers (src/ctr_acpkm_omac.h).  N (`key-mesh`) is 4096 bytes by default
- * for both families, T (`cipher-key-mesh`) the family's CTR-ACPKM section, as in
- * gostprov.
+ * for both families, T (`cipher-key-mesh`) the family's CTR-ACPKM
+ * section, as in gostprov.
  */
 #include "gost89.h"
 #include "kuznyechik.h"
