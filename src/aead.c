@@ -3,8 +3,8 @@
  * The AEAD layer's shared part (see aead.h): the context, init, the update
  * and final state machine over the mode's table (src/aead_gcm.c,
  * aead_ccm.c, aead_xts.c, aead_mgm.c), the TLS records' framing and tags,
- * and the params, with the behaviour of OpenSSL 3.5's default provider.  Nothing
- * here assumes a block size: the mode files own their blocks.
+ * and the params, with the behaviour of OpenSSL 3.5's default provider.
+ * Nothing here assumes a block size: the mode files own their blocks.
  */
 #include <stdarg.h>
 #include <stddef.h>

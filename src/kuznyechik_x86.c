@@ -62,7 +62,8 @@ int kuznyechik_x86_schedule(const SMG_BLOCK_KERNEL *k,
                             const unsigned char key[32],
                             unsigned char rk[10][16])
 {
-    if (k == &kuznyechik_kernel_gfni_avx512 || k == &kuznyechik_kernel_gfni_avx2)
+    if (k == &kuznyechik_kernel_gfni_avx512
+        || k == &kuznyechik_kernel_gfni_avx2)
         kuznyechik_gfni_avx2_schedule(key, rk);
     else if (k == &kuznyechik_kernel_avx2)
         kuznyechik_avx2_schedule(key, rk);
