@@ -93,8 +93,14 @@ SKIP: {
     skip('gostprov is not installed, or Configure left it out: gost-engine\'s '
          . 'engine, from the same package, is taken to be missing too', 1)
         if gostprov_dir() eq '';
+    # gost-engine's EVP_CTRL_PROCESS_UNPROTECTED leaks the ASN1_OBJECT its
+    # OBJ_txt2obj makes, once a decryption (3.0.1, seen under
+    # LeakSanitizer): this process's leaks are not checked in an ASan
+    # build; the model group runs smgost's same code under it.
     program_ok('ctr_omac_test', ['engine'], 'CTR-ACPKM-OMAC against gost-engine\'s '
-               . 'engine: each opens what the other seals, a wrong tag refused');
+               . 'engine: each opens what the other seals, a wrong tag refused',
+               (($ENV{SMGOST_SANITIZE} // '') =~ /\basan\b/
+                ? (env => { %{ run_env() }, ASAN_OPTIONS => 'detect_leaks=0' }) : ()));
 }
 
 # Then the same with smgost configured for "constant-time = yes", which
