@@ -202,8 +202,16 @@ int smg_aead_set_fail(SMG_AEAD_CTX *c, const OSSL_PARAM *p);
  */
 int smg_aead_get_iv(SMG_AEAD_CTX *c, OSSL_PARAM *p, size_t want,
                     size_t give);
-/* The param tables of the AEAD modes proper (GCM, CCM). */
+/* The param tables of the AEAD modes with TLS records (GCM, CCM). */
 extern const OSSL_PARAM smg_aead_gettable[], smg_aead_settable[];
+/* What every AEAD mode's context answers (MGM's table is only this). */
+#define SMG_AEAD_GETTABLE_CTX                                                \
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),                       \
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),                        \
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, NULL),                  \
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),                  \
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),          \
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0)
 
 static inline void smg_xor_block(unsigned char *d, const unsigned char *a,
                                  const unsigned char *b, size_t n)
