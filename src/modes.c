@@ -288,12 +288,20 @@ static int overlap_ok(const unsigned char *out, const unsigned char *in,
 }
 
 /*
- * No object is larger than PTRDIFF_MAX, nor does one wrap around the
- * address space: a length beyond that is a caller's bug, never data.
+ * Some bytes from or to NULL, or more than an object can have: no object
+ * is larger than PTRDIFF_MAX, nor does one wrap around the address space.
+ * Either is a caller's bug, never data.
  */
 int smg_length_ok(SMG_CIPHER_CTX *ctx, const unsigned char *in,
                   const unsigned char *out, size_t inl)
 {
+    /* OpenSSL's own block and stream modes (3.0 to 3.6) read or write
+     * through a NULL buffer */
+    if (inl != 0 && (in == NULL || out == NULL)) {
+        SMG_RAISE_DATA(ctx->provctx, SMG_PROV(CIPHER_OPERATION_FAILED),
+                       "%zu bytes from or to a NULL buffer", inl);
+        return 0;
+    }
     if (inl > PTRDIFF_MAX || inl > UINTPTR_MAX - (uintptr_t)in
         || inl > UINTPTR_MAX - (uintptr_t)out) {
         SMG_RAISE_DATA(ctx->provctx, SMG_R_LENGTH_TOO_LARGE, "%zu bytes",
@@ -331,22 +339,6 @@ static int check_ready(SMG_CIPHER_CTX *ctx)
         return 0;
     }
     return 1;
-}
-
-/*
- * Input and output of inl bytes, inl > 0: not NULL (OpenSSL's own block
- * and stream modes, 3.0 to 3.6, read or write through it) and within the
- * address space.
- */
-static int buffers_ok(SMG_CIPHER_CTX *ctx, const unsigned char *in,
-                      const unsigned char *out, size_t inl)
-{
-    if (inl != 0 && (in == NULL || out == NULL)) {
-        SMG_RAISE_DATA(ctx->provctx, SMG_PROV(CIPHER_OPERATION_FAILED),
-                       "%zu bytes from or to a NULL buffer", inl);
-        return 0;
-    }
-    return smg_length_ok(ctx, in, out, inl);
 }
 
 /*
@@ -547,7 +539,7 @@ int smg_cipher_update(void *vctx, unsigned char *out, size_t *outl,
     }
     if (inl == 0)
         return 1;
-    if (!buffers_ok(ctx, in, out, inl))
+    if (!smg_length_ok(ctx, in, out, inl))
         return 0;
     if (is_stream_mode(ctx->alg->mode))
         return stream_mode_update(ctx, out, outl, outsize, in, inl);
@@ -676,7 +668,7 @@ int smg_cipher_cipher(void *vctx, unsigned char *out, size_t *outl,
     SMG_CIPHER_CTX *ctx = vctx;
 
     *outl = 0;
-    if (!check_ready(ctx) || !buffers_ok(ctx, in, out, inl))
+    if (!check_ready(ctx) || !smg_length_ok(ctx, in, out, inl))
         return 0;
     if (is_stream_mode(ctx->alg->mode))
         return stream_mode_update(ctx, out, outl, outsize, in, inl);

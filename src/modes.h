@@ -185,9 +185,9 @@ int smg_cipher_init(SMG_CIPHER_CTX *ctx, const unsigned char *key,
                     const SMG_INIT_STEPS *steps);
 
 /*
- * Checks the mode layers share (raising what is wrong): a length no object
- * can have, and an output of inl bytes that does not fit or that partially
- * overlaps the input.
+ * Checks the mode layers share (raising what is wrong): a NULL input or
+ * output of some bytes, a length no object can have, and an output of inl
+ * bytes that does not fit or that partially overlaps the input.
  */
 int smg_length_ok(SMG_CIPHER_CTX *ctx, const unsigned char *in,
                   const unsigned char *out, size_t inl);
